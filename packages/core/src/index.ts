@@ -1,0 +1,5 @@
+export * from "./types.js"
+export * from "./adapters.js"
+export * from "./providers/types.js"
+export { skipCSRFCheck } from "./security/skip-csrf.js"
+export { raw } from "./raw.js"

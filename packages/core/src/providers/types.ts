@@ -1,0 +1,200 @@
+/**
+ * Provider configuration types (spec 2.5). Runtime behaviour of each type lives in `flows/`.
+ */
+import type { Account, Awaitable, Profile, User } from "../types.js"
+import type { AdapterUser } from "../adapters.js"
+
+export type OAuthProviderType = "oauth" | "oidc"
+export type WebAuthnProviderType = "webauthn"
+/** The kind of a provider. */
+export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | WebAuthnProviderType
+
+/** Fields every provider has. */
+export interface CommonProviderOptions {
+  /** Unique among providers; part of the provider's URLs. */
+  id: string
+  /** Label on the default sign-in button. */
+  name: string
+  type: ProviderType
+}
+
+/** The provider as presented to the application (GET /providers). */
+export interface AppProvider extends Pick<CommonProviderOptions, "id" | "name" | "type"> {
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** Button styles of the built-in sign-in page. */
+export interface OAuthProviderButtonStyles {
+  logo?: string
+  brandColor?: string
+  /** @deprecated use `brandColor` */
+  bg?: string
+  /** @deprecated */
+  text?: string
+}
+
+/** The token endpoint response, as seen by the `account` callback. */
+export interface TokenSet {
+  access_token?: string
+  token_type?: string
+  id_token?: string
+  refresh_token?: string
+  scope?: string
+  expires_in?: number
+  expires_at?: number
+  session_state?: string
+  authorization_details?: Array<{ type: string; [key: string]: unknown }>
+  [key: string]: unknown
+}
+
+/**
+ * An endpoint given as a URL with extra query parameters, or with a `request` function that
+ * replaces the built-in call. `request` receives the context of the flow and returns the value
+ * the built-in call would have produced.
+ */
+export interface EndpointHandler<Params extends Record<string, unknown> = Record<string, unknown>, Ctx = any, Result = any> {
+  url?: string
+  params?: Params
+  request?: (context: Ctx) => Awaitable<Result>
+  /** Treat the response in a provider-specific way (used by presets such as GitHub's e-mail lookup). */
+  conform?: (response: Response) => Awaitable<Response | undefined>
+}
+
+export type AuthorizationEndpointHandler = EndpointHandler<Record<string, string>>
+export type TokenEndpointHandler = EndpointHandler<Record<string, string>, { params: Record<string, string>; provider: OAuthConfigInternal<any>; checks: Record<string, string | undefined> }, { tokens: TokenSet }>
+export type UserinfoEndpointHandler = EndpointHandler<Record<string, string>, { tokens: TokenSet; provider: OAuthConfigInternal<any> }, Profile>
+
+/** Overrides of the OAuth client's metadata. */
+export interface OAuthClientOverrides {
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none" | (string & {})
+  id_token_signed_response_alg?: string
+  authorization_signed_response_alg?: string
+  userinfo_signed_response_alg?: string
+  [key: string]: unknown
+}
+
+export type OAuthChecks = "pkce" | "state" | "none"
+export type OIDCChecks = OAuthChecks | "nonce"
+
+/** Receives the token set; returns what is stored as the account. */
+export type AccountCallback = (tokens: TokenSet) => Awaitable<Record<string, unknown> | undefined | void>
+/** Maps the provider's profile to a user. */
+export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
+
+/** An OAuth 2 provider (`type: "oauth"`). */
+export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
+  type: "oauth"
+  authorization?: string | AuthorizationEndpointHandler
+  token?: string | TokenEndpointHandler
+  userinfo?: string | UserinfoEndpointHandler
+  /** Discovery document URL; replaces authorization/token/userinfo for OIDC-compliant providers. */
+  wellKnown?: string
+  issuer?: string
+  jwks_endpoint?: any
+  clientId?: string
+  clientSecret?: string
+  client?: OAuthClientOverrides
+  /** Default `["pkce"]`; `state` is added when a redirect proxy is used. */
+  checks?: OAuthChecks[]
+  account?: AccountCallback
+  profile?: ProfileCallback<P>
+  allowDangerousEmailAccountLinking?: boolean
+  redirectProxyUrl?: string
+  style?: OAuthProviderButtonStyles
+  /** User overrides of the preset's config. */
+  options?: OAuthUserConfig<P>
+  [key: string]: unknown
+}
+
+/** An OpenID Connect provider (`type: "oidc"`). */
+export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, "type" | "checks" | "options"> {
+  type: "oidc"
+  checks?: OIDCChecks[]
+  /** When false, user data comes from the userinfo endpoint. Default true. */
+  idToken?: boolean
+  options?: OIDCUserConfig<P>
+}
+
+export type OAuthConfig<P = Profile> = OAuth2Config<P> | OIDCConfig<P>
+/** Internal: an OAuth config after defaults are applied. */
+export type OAuthConfigInternal<P = Profile> = OAuthConfig<P>
+
+/** What a user may pass to an OAuth preset. */
+export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuth2Config<P>>, "options" | "type">
+export type OIDCUserConfig<P = Profile> = Omit<Partial<OIDCConfig<P>>, "options" | "type">
+
+/** Describes one field of the built-in credentials form. */
+export interface CredentialInput {
+  label?: string
+  type?: string
+  value?: string
+  placeholder?: string
+  required?: boolean
+  autocomplete?: string
+}
+
+/** A credentials provider (`type: "credentials"`). */
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> extends CommonProviderOptions {
+  type: "credentials"
+  credentials: C
+  /**
+   * Returns the user for these credentials, or null. Throw `CredentialsSignin` (or a subclass with
+   * its own `code`) to say why; the `code` ends up in a URL, so keep it free of sensitive detail.
+   */
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
+  options?: Partial<Omit<CredentialsConfig<C>, "options" | "type">>
+}
+export type CredentialsProviderId = "credentials" | (string & {})
+
+/** Parameters of `sendVerificationRequest`. */
+export interface EmailProviderSendVerificationRequestParams {
+  identifier: string
+  url: string
+  expires: Date
+  provider: EmailConfig
+  token: string
+  theme: import("../types.js").Theme
+  request: Request
+}
+
+export type EmailProviderType = "email"
+export type EmailProviderId = "email" | "nodemailer" | (string & {})
+
+/** An e-mail (magic link) provider (`type: "email"`). */
+export interface EmailConfig extends CommonProviderOptions {
+  type: "email"
+  /** Transport: SMTP URL or transport options (nodemailer). */
+  server?: unknown
+  from?: string
+  /** Seconds a link stays valid. Default 10 minutes. */
+  maxAge?: number
+  sendVerificationRequest: (params: EmailProviderSendVerificationRequestParams) => Awaitable<void>
+  generateVerificationToken?: () => Awaitable<string>
+  /** Returns the normalised address, or throws on an address it refuses. */
+  normalizeIdentifier?: (identifier: string) => string
+  /** Secret used to hash tokens; default: the config's `secret`. */
+  secret?: string
+  options?: EmailUserConfig
+  [key: string]: unknown
+}
+/** What a user may pass to an e-mail provider. */
+export type EmailUserConfig = Omit<Partial<EmailConfig>, "options" | "type">
+
+/** A WebAuthn (passkey) provider. Experimental: requires `experimental.enableWebAuthn`. */
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: WebAuthnProviderType
+  [key: string]: unknown
+}
+
+/** A provider config of any type. */
+export type ProviderConfig = OIDCConfig<any> | OAuth2Config<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
+
+/** A provider object, or a function returning one. */
+export type Provider<P extends Profile = any> = ProviderConfig | ((...args: any[]) => ProviderConfig)
+
+export type OAuthProviderId = string
+
+/** The user a provider produced, before it is stored. */
+export type ProviderUser = User | AdapterUser
+export type { Account }

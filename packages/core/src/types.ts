@@ -1,0 +1,212 @@
+/**
+ * The public data types of the spec (section 2). Provider config types live in
+ * `providers/types.ts`, adapter types in `adapters.ts`.
+ */
+import type { Awaitable, JWT, JWTOptions, LoggerInstance } from "@authlib/jwt"
+import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
+import type { Provider, ProviderType } from "./providers/types.js"
+
+export type { Awaitable, JWT, JWTOptions, LoggerInstance }
+
+/** The shape returned by a provider's `profile` callback, seen by the `jwt` and `session` callbacks. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** A JSON value, for the extra keys an account may carry. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/** RFC 9396 authorization details returned by some token endpoints. */
+export interface AuthorizationDetails {
+  type: string
+  [key: string]: unknown
+}
+
+/** A linked account, carrying the token set of an OAuth provider. */
+export interface Account {
+  /** Provider id. */
+  provider: string
+  /** oauth/oidc: the id from `profile()`; email: the address; credentials: the `id` from `authorize()`. */
+  providerAccountId: string
+  type: ProviderType
+  userId?: string
+  access_token?: string
+  refresh_token?: string
+  id_token?: string
+  scope?: string
+  /** Always lower-case. */
+  token_type?: Lowercase<string>
+  expires_in?: number
+  /** Absolute time (seconds) at which `access_token` expires, computed from `expires_in`. */
+  expires_at?: number
+  authorization_details?: AuthorizationDetails[]
+  [key: string]: JsonValue | AuthorizationDetails[] | undefined
+}
+
+/** Standard claims returned by an OAuth provider; any other claim is allowed. */
+export interface Profile {
+  id?: string | null
+  sub?: string | null
+  name?: string | null
+  given_name?: string | null
+  family_name?: string | null
+  middle_name?: string | null
+  nickname?: string | null
+  preferred_username?: string | null
+  profile?: string | null
+  picture?: any
+  website?: string | null
+  email?: string | null
+  email_verified?: boolean | null
+  gender?: string | null
+  birthdate?: string | null
+  zoneinfo?: string | null
+  locale?: string | null
+  phone_number?: string | null
+  updated_at?: Date | string | number | null
+  address?: {
+    formatted?: string | null
+    street_address?: string | null
+    locality?: string | null
+    region?: string | null
+    postal_code?: string | null
+    country?: string | null
+  } | null
+  [claim: string]: unknown
+}
+
+/** The session as exposed to the client by default. */
+export interface DefaultSession {
+  user?: User
+  /** ISO date string. */
+  expires: string
+}
+
+/** The session returned by the `session` callback. Extend it by module augmentation. */
+export interface Session extends DefaultSession {}
+
+/** Session options (spec 2.2). */
+export interface SessionOptions {
+  /** Default `jwt`, or `database` when an adapter is configured. */
+  strategy: "jwt" | "database"
+  /** Seconds until an idle session expires. Default 30 days. */
+  maxAge: number
+  /** Seconds between session writes/refreshes. Default 1 day; 0 = every access. */
+  updateAge: number
+  /** Generates the database session token. Default: 256 random bits, base64url. */
+  generateSessionToken: () => string
+}
+
+/** Attributes of one cookie. */
+export interface CookieOption {
+  name: string
+  options: {
+    httpOnly?: boolean
+    sameSite?: "lax" | "strict" | "none" | boolean
+    path?: string
+    secure?: boolean
+    domain?: string
+    maxAge?: number
+    expires?: Date
+    partitioned?: boolean
+  }
+}
+
+/** Names and attributes of every cookie authlib sets. */
+export interface CookiesOptions {
+  sessionToken: CookieOption
+  callbackUrl: CookieOption
+  csrfToken: CookieOption
+  pkceCodeVerifier: CookieOption
+  state: CookieOption
+  nonce: CookieOption
+  webauthnChallenge: CookieOption
+}
+
+/** Paths that replace built-in pages. */
+export interface PagesOptions {
+  signIn: string
+  signOut: string
+  error: string
+  verifyRequest: string
+  /** Where a user is sent after their first sign-in. */
+  newUser: string
+}
+
+/** Styling of the built-in pages. */
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light"
+  logo?: string
+  brandColor?: string
+  buttonText?: string
+}
+
+/** Callbacks (spec 2.6). */
+export interface CallbacksOptions {
+  signIn: (params: {
+    user: User | AdapterUser
+    account: import("./types.js").Account | null
+    profile?: Profile
+    email?: { verificationRequest?: boolean }
+    credentials?: Record<string, unknown>
+  }) => Awaitable<boolean | string>
+  redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>
+  session: (
+    params: ({ session: Session; token: JWT; user?: undefined } | { session: Session; user: AdapterUser; token?: undefined }) & {
+      newSession?: any
+      trigger?: "update"
+    },
+  ) => Awaitable<Session | DefaultSession>
+  jwt: (params: {
+    token: JWT
+    user?: User | AdapterUser
+    account?: Account | null
+    profile?: Profile
+    trigger?: "signIn" | "signUp" | "update"
+    /** @deprecated use `trigger === "signUp"` */
+    isNewUser?: boolean
+    session?: any
+  }) => Awaitable<JWT | null>
+}
+
+/** Events (spec 6): audit notifications that return nothing. */
+export interface EventCallbacks {
+  signIn: (message: { user: User; account?: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
+  signOut: (message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }) => Awaitable<void>
+  createUser: (message: { user: User }) => Awaitable<void>
+  updateUser: (message: { user: User }) => Awaitable<void>
+  linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
+  session: (message: { session: Session; token: JWT }) => Awaitable<void>
+}
+
+/** The configuration of `Auth` (spec 2.1). */
+export interface AuthConfig {
+  providers: Provider[]
+  adapter?: Adapter
+  /** Default `/auth`. */
+  basePath?: string
+  callbacks?: Partial<CallbacksOptions>
+  cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookiesOptions[K]> }>
+  /** Default false; ignored when `logger` is set. */
+  debug?: boolean
+  events?: Partial<EventCallbacks>
+  experimental?: { enableWebAuthn?: boolean }
+  jwt?: Partial<JWTOptions>
+  logger?: Partial<LoggerInstance>
+  pages?: Partial<PagesOptions>
+  /** Default from `AUTH_REDIRECT_PROXY_URL`. */
+  redirectProxyUrl?: string
+  secret?: string | string[]
+  session?: Partial<SessionOptions>
+  /** Marker value: see `skipCSRFCheck`. */
+  skipCSRFCheck?: typeof import("./security/skip-csrf.js").skipCSRFCheck
+  theme?: Theme
+  /** Must be true (spec 1.6). */
+  trustHost?: boolean
+  useSecureCookies?: boolean
+  /** Marker value: see `raw`. Makes `Auth` return the internal result instead of a Response. */
+  raw?: typeof import("./raw.js").raw
+}

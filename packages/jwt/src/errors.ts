@@ -1,0 +1,62 @@
+/**
+ * The error base shared by every authlib package. It lives in `@authlib/jwt`, the bottom of the
+ * dependency graph, so token errors and core errors share one class; `@authlib/core` re-exports it
+ * and defines the rest of the catalogue.
+ */
+
+/** Plain facts about what went wrong. `err` carries an underlying error when there is one. */
+export interface ErrorCause extends Record<string, unknown> {
+  err?: Error
+}
+
+export interface AuthErrorOptions {
+  /** A stable identifier of the exact cause, such as `TOKEN_EXPIRED` or `CHECK_STATE_MISMATCH`. */
+  code?: string
+  cause?: ErrorCause
+}
+
+/**
+ * Base class of every authlib error.
+ *
+ * - `type` is the class name and stable across releases: switch on it, never on `message`.
+ * - `code` names the exact cause within a type.
+ * - `cause` is a plain record of facts (expected, received, provider...) and an optional `err`.
+ * - `clientSafe` (static) says whether the type may be shown to the end user as `?error=<type>`;
+ *   every other error is logged and shown as `Configuration`.
+ */
+export class AuthError extends Error {
+  static type = "AuthError"
+  static clientSafe = false
+  /** Stable name of the error class. */
+  type: string
+  /** Stable identifier of the exact cause, when one is known. */
+  code?: string
+  declare cause?: ErrorCause
+
+  constructor(message?: string, options: AuthErrorOptions = {}) {
+    super(message ?? "", options.cause ? { cause: options.cause } : undefined)
+    const ctor = new.target as typeof AuthError
+    this.name = ctor.type
+    this.type = ctor.type
+    if (options.code !== undefined) this.code = options.code
+    if (options.cause !== undefined) this.cause = options.cause
+  }
+}
+
+/** `secret` (or `AUTH_SECRET`) is missing or empty. */
+export class MissingSecret extends AuthError {
+  static override type = "MissingSecret"
+}
+
+/** A required parameter of a token operation is missing (for example `salt`). */
+export class MissingSalt extends AuthError {
+  static override type = "MissingSalt"
+}
+
+/**
+ * A token could not be decoded: malformed, tampered, encrypted with an unknown key, using an
+ * unsupported algorithm, or expired. `code` says which.
+ */
+export class JWTSessionError extends AuthError {
+  static override type = "JWTSessionError"
+}
