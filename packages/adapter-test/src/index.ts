@@ -1,0 +1,60 @@
+/**
+ * `@authlib/adapter-test`: the adapter conformance suite of authlib, compatible with the Auth.js
+ * adapter test entry (`runBasicTests({ adapter, db, fixtures, skipTests, testWebAuthnMethods })`),
+ * plus an in-memory adapter that passes it.
+ *
+ * @example
+ * ```ts
+ * // my-adapter.test.ts (vitest)
+ * import { runBasicTests } from "@authlib/adapter-test"
+ * runBasicTests({ adapter: MyAdapter(client), db: { user: (id) => ..., session: ..., account: ..., verificationToken: ... } })
+ * ```
+ */
+import { afterAll, beforeAll, describe, test } from "vitest"
+import { createContext } from "./context.js"
+import { usersSuite } from "./users.js"
+import { accountsSuite } from "./accounts.js"
+import { sessionsSuite } from "./sessions.js"
+import { verificationTokensSuite } from "./verification-tokens.js"
+import { authenticatorsSuite } from "./authenticators.js"
+import { racesSuite } from "./races.js"
+import type { TestOptions } from "./types.js"
+
+export type { Fixtures, RecordFactory, SkipTest, SuiteContext, TestDb, TestOptions } from "./types.js"
+export { MemoryAdapter, MemoryAdapterError, createMemoryStore } from "./memory-adapter.js"
+export type { MemoryStore } from "./memory-adapter.js"
+
+/**
+ * Registers the conformance suite with vitest: call it at the top level of a test file.
+ *
+ * - Every adapter method's round trip, compared with exact shapes (`Date`s are `Date`s, `null` for
+ *   missing user fields, no extra keys), read back both through the adapter and through `db`.
+ * - Unknown ids give `null`; `useVerificationToken` is single use and returns the stored expiry;
+ *   `deleteUser` removes sessions, accounts and authenticators; `unlinkAccount`, `updateSession`.
+ * - Races: N parallel `useVerificationToken` calls on one token (exactly one wins), parallel session
+ *   writes, `deleteUser` racing `createSession`.
+ * - The WebAuthn methods when `testWebAuthnMethods` is on (then `db.authenticator` is required).
+ *
+ * Throws at once when a `skipTests` entry lacks a reason; fails the run when it names no test.
+ */
+export function runBasicTests(options: TestOptions): void {
+  if (options.testWebAuthnMethods && !options.db.authenticator) {
+    throw new TypeError("testWebAuthnMethods needs db.authenticator to read authenticators directly")
+  }
+  const ctx = createContext(options)
+  beforeAll(async () => {
+    await options.db.connect?.()
+  })
+  afterAll(async () => {
+    await options.db.disconnect?.()
+  })
+  describe("users", () => usersSuite(ctx))
+  describe("accounts", () => accountsSuite(ctx))
+  describe("sessions", () => sessionsSuite(ctx))
+  describe("verification tokens", () => verificationTokensSuite(ctx))
+  if (ctx.webauthn) describe("authenticators", () => authenticatorsSuite(ctx))
+  describe("races", () => racesSuite(ctx))
+  describe("skipTests", () => {
+    test("every skipTests entry names a test of the suite", () => ctx.assertSkipsUsed())
+  })
+}

@@ -1,0 +1,197 @@
+/**
+ * An in-memory adapter that passes the whole conformance suite. Useful in an application's own tests
+ * (database sessions, e-mail sign-in, passkeys) without a database. Records are copied in and out,
+ * so a caller mutating a returned object never changes the store.
+ */
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@authlib/core"
+
+/** The maps behind a `MemoryAdapter`; pass one in to read the store directly in tests. */
+export interface MemoryStore {
+  users: Map<string, AdapterUser>
+  /** Keyed by `accountKey(provider, providerAccountId)`. */
+  accounts: Map<string, AdapterAccount>
+  sessions: Map<string, AdapterSession>
+  /** Keyed by `tokenKey(identifier, token)`. */
+  verificationTokens: Map<string, VerificationToken>
+  authenticators: Map<string, AdapterAuthenticator>
+  accountKey(provider: string, providerAccountId: string): string
+  tokenKey(identifier: string, token: string): string
+}
+
+/** An empty store. */
+export function createMemoryStore(): MemoryStore {
+  return {
+    users: new Map(),
+    accounts: new Map(),
+    sessions: new Map(),
+    verificationTokens: new Map(),
+    authenticators: new Map(),
+    accountKey: (provider, providerAccountId) => JSON.stringify([provider, providerAccountId]),
+    tokenKey: (identifier, token) => JSON.stringify([identifier, token]),
+  }
+}
+
+/** Error of the in-memory adapter; `code` names the violated rule. */
+export class MemoryAdapterError extends Error {
+  readonly type = "MemoryAdapterError"
+  constructor(
+    message: string,
+    readonly code: "DUPLICATE_EMAIL" | "DUPLICATE_ACCOUNT" | "UNKNOWN_USER" | "UNKNOWN_CREDENTIAL",
+  ) {
+    super(message)
+    this.name = "MemoryAdapterError"
+  }
+}
+
+const copy = <T>(value: T): T => structuredClone(value)
+const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : copy(value))
+
+function toUser(user: Partial<AdapterUser> & { id: string; email: string }): AdapterUser {
+  const { id, email, name = null, image = null, emailVerified = null } = user
+  return { id, name, email, emailVerified: emailVerified === null ? null : new Date(emailVerified), image }
+}
+
+function withoutUndefined<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as T
+}
+
+function userMethods(store: MemoryStore): Adapter {
+  const emailTaken = (email: string, exceptId?: string) =>
+    [...store.users.values()].some((u) => u.email === email && u.id !== exceptId)
+  return {
+    createUser(user) {
+      if (emailTaken(user.email)) throw new MemoryAdapterError("email is already in use", "DUPLICATE_EMAIL")
+      const stored = toUser({ ...user, id: user.id || crypto.randomUUID() })
+      store.users.set(stored.id, stored)
+      return copy(stored)
+    },
+    getUser: (id) => orNull(store.users.get(id)),
+    getUserByEmail: (email) => orNull([...store.users.values()].find((u) => u.email === email)),
+    getUserByAccount({ provider, providerAccountId }) {
+      const account = store.accounts.get(store.accountKey(provider, providerAccountId))
+      return account ? orNull(store.users.get(account.userId)) : null
+    },
+    updateUser(patch) {
+      const current = store.users.get(patch.id)
+      if (!current) throw new MemoryAdapterError(`no user with id ${patch.id}`, "UNKNOWN_USER")
+      if (patch.email !== undefined && emailTaken(patch.email, patch.id)) {
+        throw new MemoryAdapterError("email is already in use", "DUPLICATE_EMAIL")
+      }
+      const updated = toUser({ ...current, ...withoutUndefined(patch) })
+      store.users.set(updated.id, updated)
+      return copy(updated)
+    },
+    deleteUser(userId) {
+      const user = store.users.get(userId)
+      if (!user) return null
+      store.users.delete(userId)
+      for (const [key, a] of store.accounts) if (a.userId === userId) store.accounts.delete(key)
+      for (const [key, s] of store.sessions) if (s.userId === userId) store.sessions.delete(key)
+      for (const [key, a] of store.authenticators) if (a.userId === userId) store.authenticators.delete(key)
+      return copy(user)
+    },
+  }
+}
+
+function accountMethods(store: MemoryStore): Adapter {
+  return {
+    linkAccount(account) {
+      const key = store.accountKey(account.provider, account.providerAccountId)
+      if (!store.users.has(account.userId)) throw new MemoryAdapterError("no such user", "UNKNOWN_USER")
+      if (store.accounts.has(key)) throw new MemoryAdapterError("account is already linked", "DUPLICATE_ACCOUNT")
+      store.accounts.set(key, copy(withoutUndefined(account)))
+      return copy(account)
+    },
+    unlinkAccount({ provider, providerAccountId }) {
+      const key = store.accountKey(provider, providerAccountId)
+      const account = store.accounts.get(key)
+      store.accounts.delete(key)
+      return account ? copy(account) : undefined
+    },
+    getAccount: (providerAccountId, provider) => orNull(store.accounts.get(store.accountKey(provider, providerAccountId))),
+  }
+}
+
+function sessionMethods(store: MemoryStore): Adapter {
+  return {
+    createSession(session) {
+      if (!store.users.has(session.userId)) throw new MemoryAdapterError("no such user", "UNKNOWN_USER")
+      const stored = { sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) }
+      store.sessions.set(stored.sessionToken, stored)
+      return copy(stored)
+    },
+    getSessionAndUser(sessionToken) {
+      const session = store.sessions.get(sessionToken)
+      const user = session && store.users.get(session.userId)
+      return session && user ? { session: copy(session), user: copy(user) } : null
+    },
+    updateSession(patch) {
+      const current = store.sessions.get(patch.sessionToken)
+      if (!current) return null
+      const updated = { ...current, ...withoutUndefined(patch) }
+      store.sessions.set(updated.sessionToken, updated)
+      return copy(updated)
+    },
+    deleteSession(sessionToken) {
+      const session = store.sessions.get(sessionToken)
+      store.sessions.delete(sessionToken)
+      return orNull(session)
+    },
+  }
+}
+
+function tokenMethods(store: MemoryStore): Adapter {
+  return {
+    createVerificationToken({ identifier, token, expires }) {
+      const stored = { identifier, token, expires: new Date(expires) }
+      store.verificationTokens.set(store.tokenKey(identifier, token), stored)
+      return copy(stored)
+    },
+    // Synchronous get-and-delete: no other caller can run in between, so exactly one caller wins.
+    useVerificationToken({ identifier, token }) {
+      const key = store.tokenKey(identifier, token)
+      const stored = store.verificationTokens.get(key)
+      store.verificationTokens.delete(key)
+      return orNull(stored)
+    },
+  }
+}
+
+function authenticatorMethods(store: MemoryStore): Adapter {
+  const stored = (a: AdapterAuthenticator): AdapterAuthenticator => ({ ...a, transports: a.transports ?? null })
+  return {
+    createAuthenticator(authenticator) {
+      if (!store.users.has(authenticator.userId)) throw new MemoryAdapterError("no such user", "UNKNOWN_USER")
+      store.authenticators.set(authenticator.credentialID, stored(authenticator))
+      return copy(stored(authenticator))
+    },
+    getAuthenticator: (credentialID) => orNull(store.authenticators.get(credentialID)),
+    listAuthenticatorsByUserId: (userId) =>
+      [...store.authenticators.values()].filter((a) => a.userId === userId).map(copy),
+    updateAuthenticatorCounter(credentialID, counter) {
+      const current = store.authenticators.get(credentialID)
+      if (!current) throw new MemoryAdapterError(`no authenticator ${credentialID}`, "UNKNOWN_CREDENTIAL")
+      const updated = { ...current, counter }
+      store.authenticators.set(credentialID, updated)
+      return copy(updated)
+    },
+  }
+}
+
+/** An adapter keeping everything in `store` (a fresh one by default). Every method of the contract is present. */
+export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Required<Adapter> {
+  return {
+    ...userMethods(store),
+    ...accountMethods(store),
+    ...sessionMethods(store),
+    ...tokenMethods(store),
+    ...authenticatorMethods(store),
+  } as Required<Adapter>
+}

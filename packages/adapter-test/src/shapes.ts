@@ -1,0 +1,46 @@
+/**
+ * What a stored record must look like when it comes back, built from what went in. The suites
+ * compare with `toStrictEqual`, so a key too many, `undefined` in place of `null`, or a date string
+ * in place of a `Date` fails.
+ */
+import { expect } from "vitest"
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "@authlib/core"
+
+/** The user as it must come back: every optional field present, `null` when it was not given. */
+export function storedUser(input: Partial<AdapterUser>, id: string): AdapterUser {
+  return {
+    id,
+    name: input.name ?? null,
+    email: input.email as string,
+    emailVerified: input.emailVerified ?? null,
+    image: input.image ?? null,
+  }
+}
+
+/** The authenticator as it must come back: `transports` is `null` when it was not given. */
+export function storedAuthenticator(input: AdapterAuthenticator): AdapterAuthenticator {
+  return { ...input, transports: input.transports ?? null }
+}
+
+function withoutEmpty(record: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null && value !== undefined))
+}
+
+/**
+ * An account must come back with exactly the fields that went in. Optional token fields that were
+ * not given may come back absent or `null` (the type says absent; SQL stores naturally say `null`).
+ */
+export function expectAccount(actual: AdapterAccount | null | undefined, expected: AdapterAccount): void {
+  expect(actual).toBeTypeOf("object")
+  expect(actual).not.toBeNull()
+  expect(withoutEmpty(actual as AdapterAccount)).toStrictEqual(withoutEmpty(expected))
+  for (const [key, value] of Object.entries(actual as AdapterAccount)) {
+    if (value === null || value === undefined) expect(key in expected && expected[key] != null).toBe(false)
+  }
+}
+
+/** Asserts that a value is a `Date` (not a string or number) equal to `expected`. */
+export function expectDate(actual: unknown, expected: Date): void {
+  expect(actual).toBeInstanceOf(Date)
+  expect((actual as Date).getTime()).toBe(expected.getTime())
+}

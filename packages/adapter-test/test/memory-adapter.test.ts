@@ -1,0 +1,67 @@
+import { describe, expect, test } from "vitest"
+import { MemoryAdapter, createMemoryStore, runBasicTests } from "../src/index.js"
+import type { MemoryStore, SkipTest, TestDb } from "../src/index.js"
+
+function memoryDb(store: MemoryStore): TestDb {
+  const read = <T>(value: T | undefined): T | null => (value === undefined ? null : structuredClone(value))
+  return {
+    user: (id) => read(store.users.get(id)),
+    session: (token) => read(store.sessions.get(token)),
+    account: ({ provider, providerAccountId }) => read(store.accounts.get(store.accountKey(provider, providerAccountId))),
+    verificationToken: ({ identifier, token }) => read(store.verificationTokens.get(store.tokenKey(identifier, token))),
+    authenticator: (id) => read(store.authenticators.get(id)),
+  }
+}
+
+const store = createMemoryStore()
+runBasicTests({ adapter: MemoryAdapter(store), db: memoryDb(store), testWebAuthnMethods: true })
+
+describe("runBasicTests options", () => {
+  const base = { adapter: MemoryAdapter(), db: memoryDb(createMemoryStore()) }
+
+  test("a skipTests entry without a reason is rejected at run time", () => {
+    const skip = [{ name: "getUser returns the stored user", reason: " " }]
+    expect(() => runBasicTests({ ...base, skipTests: skip })).toThrow(/needs a non-empty reason/)
+  })
+
+  test("a skipTests entry without a reason does not type-check", () => {
+    // @ts-expect-error reason is required
+    const skip: SkipTest[] = [{ name: "getUser returns the stored user" }]
+    expect(skip).toHaveLength(1)
+  })
+
+  test("testWebAuthnMethods without db.authenticator is rejected", () => {
+    const { authenticator: _, ...db } = base.db
+    expect(() => runBasicTests({ ...base, db, testWebAuthnMethods: true })).toThrow(/db.authenticator/)
+  })
+
+  test("an odd concurrency is rejected", () => {
+    expect(() => runBasicTests({ ...base, concurrency: 3 })).toThrow(/even integer/)
+  })
+})
+
+describe("MemoryAdapter", () => {
+  test("returns copies, so mutating a result never changes the store", async () => {
+    const adapter = MemoryAdapter()
+    const user = await adapter.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+    user.email = "mallory@example.com"
+    expect((await adapter.getUser("u1"))?.email).toBe("a@example.com")
+  })
+
+  test("createUser rejects a duplicate email with a typed error", async () => {
+    const adapter = MemoryAdapter()
+    await adapter.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+    await expect(async () => adapter.createUser({ id: "u2", email: "a@example.com", emailVerified: null })).rejects.toMatchObject({
+      type: "MemoryAdapterError",
+      code: "DUPLICATE_EMAIL",
+    })
+  })
+
+  test("linkAccount rejects an account already linked", async () => {
+    const adapter = MemoryAdapter()
+    await adapter.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+    const account = { userId: "u1", type: "oauth", provider: "github", providerAccountId: "1" } as const
+    await adapter.linkAccount(account)
+    await expect(async () => adapter.linkAccount(account)).rejects.toMatchObject({ code: "DUPLICATE_ACCOUNT" })
+  })
+})
