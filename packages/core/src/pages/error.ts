@@ -1,0 +1,28 @@
+/**
+ * The built-in error page. The error type selects a fixed status and text (see `messages.ts`);
+ * unknown types get the default ones and are never echoed.
+ */
+import type { Theme } from "../types.js"
+import { actionUrl, html, layout } from "./html.js"
+import { errorText } from "./messages.js"
+
+/** Parameters of `renderErrorPage`. */
+export interface ErrorPageParams {
+  /** Error type from `?error=`. */
+  error: string
+  /** Target of the "Back to sign in" link. */
+  signinUrl: string
+  theme: Theme
+}
+
+/**
+ * The error page and its HTTP status: `Configuration` 500, `AccessDenied` and `MissingCSRF` 403,
+ * every other type (known or not) 400.
+ */
+export function renderErrorPage(p: ErrorPageParams): { status: number; html: string } {
+  const text = errorText(p.error)
+  const body = html`<h1>${text.title}</h1>
+<p>${text.message}</p>
+<a class="button" href="${actionUrl(p.signinUrl)}">Back to sign in</a>`
+  return { status: text.status, html: layout({ title: text.title, theme: p.theme, body }) }
+}

@@ -1,0 +1,125 @@
+/**
+ * HTML building blocks of the built-in pages: escaping, a tagged template that escapes every
+ * interpolation unless it is already `SafeHtml`, URL vetting for `href`/`src`/`action`, and the
+ * page layout. Pages are built only through `html`, so forgetting to escape is not possible.
+ */
+import type { Theme } from "../types.js"
+import { themeCss } from "./theme.js"
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+  "`": "&#96;",
+}
+
+/**
+ * Escapes a value for HTML text and quoted attribute values. `null` and `undefined` become the
+ * empty string; other non-strings are converted with `String` first.
+ */
+export function escapeHtml(s: string): string {
+  return String(s ?? "").replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c)
+}
+
+/** A fragment of markup that is already safe to emit verbatim. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value
+  }
+}
+
+type Interpolation = SafeHtml | string | number | false | null | undefined | Interpolation[]
+
+function render(value: Interpolation): string {
+  if (value instanceof SafeHtml) return value.value
+  if (Array.isArray(value)) return value.map(render).join("")
+  if (value === null || value === undefined || value === false) return ""
+  return escapeHtml(String(value))
+}
+
+/** Tagged template: escapes each interpolation, keeps `SafeHtml` and arrays of it as they are. */
+export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
+  let out = strings[0] ?? ""
+  values.forEach((value, i) => {
+    out += render(value) + (strings[i + 1] ?? "")
+  })
+  return new SafeHtml(out)
+}
+
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/
+
+/**
+ * Returns `url` when it is an absolute http(s) URL or a relative reference (which a browser
+ * resolves against the page's own http(s) URL), else undefined. Stops `javascript:`, `data:` and
+ * friends, including the tab/newline/leading-space spellings the URL parser silently accepts.
+ */
+export function safeUrl(url: unknown): string | undefined {
+  if (typeof url !== "string" || url === "" || url.length > 4096 || CONTROL_CHARS.test(url)) return undefined
+  try {
+    const { protocol } = new URL(url, "https://base.invalid/")
+    return protocol === "https:" || protocol === "http:" ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * For `action` and `href` values the core computes itself: a value that fails `safeUrl` would be
+ * a bug or a misconfiguration, and `about:blank` makes the control inert instead of dangerous.
+ */
+export function actionUrl(url: string): string {
+  return safeUrl(url) ?? "about:blank"
+}
+
+/** `<input type="hidden">` for each entry. */
+export function hiddenInputs(fields: Record<string, string>): SafeHtml {
+  return html`${Object.entries(fields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  )}`
+}
+
+/** The theme's logo above the card, when it is a safe URL. */
+function logo(theme: Theme): SafeHtml | undefined {
+  const src = safeUrl(theme.logo)
+  if (!src) return undefined
+  return html`<img class="logo" src="${src}" alt="" referrerpolicy="no-referrer">`
+}
+
+export interface LayoutParams {
+  title: string
+  theme: Theme
+  body: SafeHtml
+  /** Extra CSS rules, built only from validated values (see `theme.ts`). */
+  css?: string[]
+}
+
+/**
+ * A complete HTML document. `referrer: no-referrer` keeps tokens and callback URLs in the page URL
+ * (a magic link's token, for one) from leaking to a remote logo's host.
+ */
+export function layout({ title, theme = {}, body, css = [] }: LayoutParams): string {
+  const style = new SafeHtml(themeCss(theme, css))
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>${title}</title>
+<style>${style}</style>
+</head>
+<body>
+<main class="page">
+${logo(theme)}
+<div class="card">
+${body}
+</div>
+</main>
+</body>
+</html>
+`.value
+}

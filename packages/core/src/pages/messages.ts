@@ -1,0 +1,74 @@
+/**
+ * What the built-in pages say about each client-safe error type. The error type in a URL is
+ * attacker-controlled, so it only ever selects one of these fixed texts: it is never shown itself.
+ */
+
+export interface ErrorText {
+  /** HTTP status of the error page. */
+  status: number
+  /** Heading of the error page. */
+  title: string
+  /** The sentence shown on the sign-in and error pages. */
+  message: string
+}
+
+const SIGN_IN_FAILED = "Unable to sign in"
+
+const TEXTS: ReadonlyMap<string, ErrorText> = new Map([
+  ["Configuration", {
+    status: 500,
+    title: "Server error",
+    message: "There is a problem with the server configuration. Please try again later or contact the site owner.",
+  }],
+  ["AccessDenied", { status: 403, title: "Access denied", message: "You do not have permission to sign in." }],
+  ["Verification", {
+    status: 400,
+    title: "Link no longer valid",
+    message: "The sign-in link is no longer valid. It may have expired or been used already. Request a new one.",
+  }],
+  ["MissingCSRF", {
+    status: 403,
+    title: "Request blocked",
+    message: "The form could not be verified, probably because it was open for too long. Please try again.",
+  }],
+  ["OAuthAccountNotLinked", {
+    status: 400,
+    title: SIGN_IN_FAILED,
+    message: "This email address is already linked to another sign-in method. Sign in the way you used before.",
+  }],
+  ["CredentialsSignin", {
+    status: 400,
+    title: SIGN_IN_FAILED,
+    message: "Sign in failed. Check the details you provided are correct.",
+  }],
+  ["EmailSignInError", {
+    status: 400,
+    title: SIGN_IN_FAILED,
+    message: "The sign-in email could not be sent. Check the address and try again.",
+  }],
+  ["OAuthSignInError", {
+    status: 400,
+    title: SIGN_IN_FAILED,
+    message: "Signing in with this provider could not be started. Try again or use another method.",
+  }],
+  ["OAuthCallbackError", {
+    status: 400,
+    title: SIGN_IN_FAILED,
+    message: "The provider's answer could not be processed. Try again or use another method.",
+  }],
+  ["SessionRequired", { status: 400, title: "Sign in required", message: "Please sign in to view this page." }],
+])
+
+const DEFAULT: ErrorText = {
+  status: 400,
+  title: SIGN_IN_FAILED,
+  message: "Something went wrong while signing in. Please try again.",
+}
+
+/**
+ * The texts for an error type; unknown types (including `"constructor"`, `"__proto__"` and other
+ * prototype keys, which a `Map` does not inherit) get the default texts.
+ */
+export function errorText(type: unknown): ErrorText {
+  return (typeof type === "string" && TEXTS.get(type)) || DEFAULT
+}

@@ -1,0 +1,139 @@
+/**
+ * The built-in sign-in page: one form per provider, and the reason of a failed attempt.
+ */
+import type { CredentialInput, OAuthProviderButtonStyles, ProviderType } from "../providers/types.js"
+import type { Theme } from "../types.js"
+import { actionUrl, hiddenInputs, html, layout, safeUrl, type SafeHtml } from "./html.js"
+import { errorText } from "./messages.js"
+import { providerCss } from "./theme.js"
+
+/** A provider as the sign-in page lists it. */
+export interface SignInPageProvider {
+  id: string
+  name: string
+  type: ProviderType
+  signinUrl: string
+  callbackUrl: string
+  style?: OAuthProviderButtonStyles
+  credentials?: Record<string, CredentialInput>
+}
+
+/** Parameters of `renderSignInPage`. */
+export interface SignInPageParams {
+  providers: SignInPageProvider[]
+  csrfToken: string
+  callbackUrl: string
+  /** Error type from `?error=`; selects a fixed message, never shown itself. */
+  error?: string
+  /** `?code=` of a `CredentialsSignin` error. */
+  code?: string
+  /** Pre-fills the e-mail field. */
+  email?: string
+  theme: Theme
+}
+
+/** Input types a credentials field may use; anything else renders as `text`. */
+const INPUT_TYPES = new Set([
+  "text", "password", "email", "tel", "number", "url", "search", "date", "datetime-local", "month", "time", "week",
+])
+
+/**
+ * A `code` is shown only in this shape: short, one token, no dots or spaces. The query string is
+ * the attacker's to write, and a free-form code would let them put any sentence on our page.
+ */
+const DISPLAYABLE_CODE = /^[a-z0-9_-]{1,32}$/i
+
+const hasInputs = (provider: SignInPageProvider | undefined) =>
+  provider?.type === "email" || provider?.type === "credentials"
+
+interface Context {
+  csrfToken: string
+  callbackUrl: string
+  email?: string
+}
+
+/**
+ * Buttons of forms with fields take the theme's brand colour; redirect buttons are neutral. Either
+ * takes the provider's own colour when it has one (the `provider-<index>` rule comes last).
+ */
+function submitButton(provider: SignInPageProvider, index: number): SafeHtml {
+  const logo = safeUrl(provider.style?.logo)
+  const kind = hasInputs(provider) ? "" : " neutral"
+  return html`<button type="submit" class="button${kind} provider-${index}">${
+    logo ? html`<img src="${logo}" alt="" width="20" height="20" referrerpolicy="no-referrer">` : ""
+  }<span>Sign in with ${provider.name}</span></button>`
+}
+
+function redirectForm(provider: SignInPageProvider, index: number, ctx: Context): SafeHtml {
+  return html`<form method="POST" action="${actionUrl(provider.signinUrl)}">
+${hiddenInputs({ csrfToken: ctx.csrfToken, callbackUrl: ctx.callbackUrl })}
+${submitButton(provider, index)}
+</form>`
+}
+
+function emailForm(provider: SignInPageProvider, index: number, ctx: Context): SafeHtml {
+  const id = `p${index}-email`
+  return html`<form method="POST" action="${actionUrl(provider.signinUrl)}">
+${hiddenInputs({ csrfToken: ctx.csrfToken, callbackUrl: ctx.callbackUrl })}
+<label for="${id}">Email</label>
+<input id="${id}" type="email" name="email" autocomplete="email" required placeholder="email@example.com" value="${ctx.email ?? ""}">
+${submitButton(provider, index)}
+</form>`
+}
+
+function credentialField(name: string, input: CredentialInput, id: string): SafeHtml {
+  const type = input.type && INPUT_TYPES.has(input.type) ? input.type : "text"
+  const autocomplete = input.autocomplete ?? (type === "password" ? "current-password" : undefined)
+  return html`<label for="${id}">${input.label ?? name}</label>
+<input id="${id}" type="${type}" name="${name}"${
+    input.placeholder ? html` placeholder="${input.placeholder}"` : ""
+  }${input.value !== undefined ? html` value="${input.value}"` : ""}${
+    autocomplete ? html` autocomplete="${autocomplete}"` : ""
+  }${input.required ? html` required` : ""}>
+`
+}
+
+function credentialsForm(provider: SignInPageProvider, index: number, ctx: Context): SafeHtml {
+  const fields = Object.entries(provider.credentials ?? {}).map(([name, input], j) =>
+    credentialField(name, input ?? {}, `p${index}-f${j}`),
+  )
+  return html`<form method="POST" action="${actionUrl(provider.callbackUrl)}">
+${hiddenInputs({ csrfToken: ctx.csrfToken, callbackUrl: ctx.callbackUrl })}
+${fields}${submitButton(provider, index)}
+</form>`
+}
+
+function providerForm(provider: SignInPageProvider, index: number, ctx: Context): SafeHtml {
+  if (provider.type === "email") return emailForm(provider, index, ctx)
+  if (provider.type === "credentials") return credentialsForm(provider, index, ctx)
+  return redirectForm(provider, index, ctx)
+}
+
+/** Forms in the given order, with an "or" divider next to each form that has fields. */
+function providerList(providers: SignInPageProvider[], ctx: Context): SafeHtml {
+  if (providers.length === 0) return html`<p>No sign-in methods are configured.</p>`
+  const items = providers.map((provider, i) => {
+    const divider = i > 0 && (hasInputs(provider) || hasInputs(providers[i - 1]))
+    return html`${divider ? html`<div class="divider">or</div>\n` : ""}${providerForm(provider, i, ctx)}\n`
+  })
+  return html`<div class="providers">
+${items}</div>`
+}
+
+function errorAlert(error: string | undefined, code: string | undefined): SafeHtml | undefined {
+  if (!error) return undefined
+  const showCode = error === "CredentialsSignin" && typeof code === "string" && DISPLAYABLE_CODE.test(code)
+  return html`<div class="alert" role="alert">
+<p>${errorText(error).message}</p>${showCode ? html`\n<p>Error code: ${code}</p>` : ""}
+</div>
+`
+}
+
+/** The sign-in page as a complete HTML document. */
+export function renderSignInPage(p: SignInPageParams): string {
+  const providers = Array.isArray(p.providers) ? p.providers : []
+  const ctx: Context = { csrfToken: p.csrfToken, callbackUrl: p.callbackUrl, email: p.email }
+  const body = html`<h1>Sign in</h1>
+${errorAlert(p.error, p.code)}${providerList(providers, ctx)}`
+  return layout({ title: "Sign in", theme: p.theme, body, css: providers.map((x, i) => providerCss(i, x.style)) })
+}
