@@ -60,3 +60,31 @@ export class MissingSalt extends AuthError {
 export class JWTSessionError extends AuthError {
   static override type = "JWTSessionError"
 }
+
+/**
+ * Every `code` a {@link JWTSessionError} can carry. They are stable: match on them, never on
+ * `message`.
+ *
+ * - `TOKEN_MALFORMED`: not five base64url segments of the right sizes, or not a string.
+ * - `HEADER_INVALID`: the protected header is not a JSON object, or `kid` is not a string.
+ * - `ALG_UNSUPPORTED` / `ENC_UNSUPPORTED`: anything but `dir` with `A256CBC-HS512` (or `A256GCM`).
+ * - `HEADER_PARAMETER_UNSUPPORTED`: `zip` or `crit` is present.
+ * - `KID_UNKNOWN`: the token names a key that none of the secrets derives.
+ * - `DECRYPTION_FAILED`: the authentication tag does not verify under any candidate key.
+ * - `PAYLOAD_INVALID`: the plaintext is not a UTF-8 JSON object.
+ * - `CLAIM_INVALID`: `iat`, `nbf` or `exp` is not a number, or a replicated header claim differs.
+ * - `TOKEN_EXPIRED` / `TOKEN_NOT_YET_VALID`: `exp` / `nbf` is outside the 15 s clock tolerance.
+ */
+export type JWTSessionErrorCode =
+  | "TOKEN_MALFORMED"
+  | "HEADER_INVALID"
+  | "ALG_UNSUPPORTED"
+  | "ENC_UNSUPPORTED"
+  | "HEADER_PARAMETER_UNSUPPORTED"
+  | "KID_UNKNOWN"
+  | "DECRYPTION_FAILED"
+  | "PAYLOAD_INVALID"
+  | "CLAIM_INVALID"
+  | "TOKEN_EXPIRED"
+  | "TOKEN_NOT_YET_VALID"
+

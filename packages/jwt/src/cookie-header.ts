@@ -1,0 +1,60 @@
+/** Reading request headers and the `Cookie` header without ever throwing on client input. */
+
+/** Headers as `getToken` accepts them: a `Headers`, or a plain record such as Node's. */
+export type HeaderSource = Headers | Record<string, string | string[] | undefined>
+
+/** RFC 7230 token characters: what a cookie name may contain (RFC 6265 4.1.1). */
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+/** A header by lower-case name. Repeated values are joined (`; ` for Cookie, as RFC 7540 8.1.2.5). */
+export function readHeader(headers: HeaderSource, name: "cookie" | "authorization"): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name || value === undefined) continue
+    return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value
+  }
+  return undefined
+}
+
+function decodeValue(raw: string): string {
+  let value = raw
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1)
+  if (!value.includes("%")) return value
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value // bad percent-encoding: keep the raw value, a later decode rejects it
+  }
+}
+
+/**
+ * Parses a `Cookie` header into a record without a prototype. Pairs without `=` or with an
+ * invalid name are skipped; the first of repeated names wins, as browsers send the most specific
+ * path first (RFC 6265 5.4).
+ */
+export function parseCookieHeader(header: string): Record<string, string> {
+  const cookies: Record<string, string> = Object.create(null)
+  for (const pair of header.split(";")) {
+    const eq = pair.indexOf("=")
+    if (eq === -1) continue
+    const name = pair.slice(0, eq).trim()
+    if (!COOKIE_NAME.test(name) || name in cookies) continue
+    cookies[name] = decodeValue(pair.slice(eq + 1).trim())
+  }
+  return cookies
+}
+
+/**
+ * The token of `Authorization: Bearer <token>` (scheme case-insensitive, RFC 7235 2.1), percent-
+ * decoded. `undefined` when there is no Bearer credential; `null` when its encoding is malformed.
+ */
+export function bearerToken(authorization: string | undefined): string | null | undefined {
+  if (authorization === undefined) return undefined
+  const match = /^Bearer +([^\s]+) *$/i.exec(authorization)
+  if (!match) return undefined
+  try {
+    return decodeURIComponent(match[1]!)
+  } catch {
+    return null
+  }
+}

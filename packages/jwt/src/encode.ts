@@ -1,0 +1,38 @@
+import { nowSeconds } from "./claims.js"
+import type { JweCrypto } from "./crypto/interface.js"
+import type { KeyLookup } from "./derive-key.js"
+import { saltOf, secretsOf } from "./params.js"
+import type { JWT, JWTEncodeParams } from "./types.js"
+
+/** Default token lifetime: 30 days, in seconds. */
+export const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60
+
+/** What `encode` needs from its runtime: the crypto and the derived-key cache built on it. */
+export interface EncodeContext<K> {
+  crypto: JweCrypto<K>
+  keys: KeyLookup<K>
+}
+
+function claimsOf(token: unknown, maxAge: number): JWT {
+  if (typeof token !== "object" || token === null || Array.isArray(token)) {
+    throw new TypeError('"token" of encode must be a plain object')
+  }
+  if (typeof maxAge !== "number" || !Number.isFinite(maxAge)) {
+    throw new TypeError('"maxAge" of encode must be a finite number of seconds')
+  }
+  const iat = nowSeconds()
+  // Same claim order and override rule as Auth.js: the payload's keys, then iat, exp and jti.
+  return { ...(token as JWT), iat, exp: iat + maxAge, jti: crypto.randomUUID() }
+}
+
+/**
+ * Issues a token: JWE compact, `dir` + `A256CBC-HS512`, under the key derived from the first
+ * secret, with `kid`, `iat`, `exp = iat + maxAge` and a random `jti`.
+ */
+export async function encodeWith<K>(ctx: EncodeContext<K>, params: JWTEncodeParams): Promise<string> {
+  const secrets = secretsOf(params.secret, "encode")
+  const salt = saltOf(params.salt, "encode")
+  const claims = claimsOf(params.token ?? {}, params.maxAge ?? DEFAULT_MAX_AGE)
+  const entry = await ctx.keys(secrets[0]!, salt, "A256CBC-HS512")
+  return ctx.crypto.seal(entry.key, entry.header, JSON.stringify(claims))
+}
