@@ -82,9 +82,11 @@ export type AccountCallback = (tokens: TokenSet) => Awaitable<Record<string, unk
 /** Maps the provider's profile to a user. */
 export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<User>
 
-/** An OAuth 2 provider (`type: "oauth"`). */
-export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
-  type: "oauth"
+/**
+ * Fields shared by OAuth 2 and OIDC providers. Kept free of an index signature so `Omit`/`Partial`
+ * of it keep every field typed (an index signature would collapse them to `unknown`).
+ */
+export interface OAuthProviderFields<P = Profile> extends CommonProviderOptions {
   authorization?: string | AuthorizationEndpointHandler
   token?: string | TokenEndpointHandler
   userinfo?: string | UserinfoEndpointHandler
@@ -95,25 +97,33 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   clientId?: string
   clientSecret?: string
   client?: OAuthClientOverrides
-  /** Default `["pkce"]`; `state` is added when a redirect proxy is used. */
-  checks?: OAuthChecks[]
   account?: AccountCallback
   profile?: ProfileCallback<P>
   allowDangerousEmailAccountLinking?: boolean
   redirectProxyUrl?: string
   style?: OAuthProviderButtonStyles
+}
+
+/** An OAuth 2 provider (`type: "oauth"`). */
+export interface OAuth2Config<P = Profile> extends OAuthProviderFields<P> {
+  type: "oauth"
+  /** Default `["pkce"]`; `state` is added when a redirect proxy is used. */
+  checks?: OAuthChecks[]
   /** User overrides of the preset's config. */
   options?: OAuthUserConfig<P>
   [key: string]: unknown
 }
 
 /** An OpenID Connect provider (`type: "oidc"`). */
-export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, "type" | "checks" | "options"> {
+export interface OIDCConfig<P = Profile> extends OAuthProviderFields<P> {
   type: "oidc"
+  /** Default `["pkce"]`; `state` is added when a redirect proxy is used. */
   checks?: OIDCChecks[]
   /** When false, user data comes from the userinfo endpoint. Default true. */
   idToken?: boolean
+  /** User overrides of the preset's config. */
   options?: OIDCUserConfig<P>
+  [key: string]: unknown
 }
 
 export type OAuthConfig<P = Profile> = OAuth2Config<P> | OIDCConfig<P>
@@ -121,8 +131,15 @@ export type OAuthConfig<P = Profile> = OAuth2Config<P> | OIDCConfig<P>
 export type OAuthConfigInternal<P = Profile> = OAuthConfig<P>
 
 /** What a user may pass to an OAuth preset. */
-export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuth2Config<P>>, "options" | "type">
-export type OIDCUserConfig<P = Profile> = Omit<Partial<OIDCConfig<P>>, "options" | "type">
+export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuthProviderFields<P>>, "type"> & {
+  checks?: OAuthChecks[]
+  [key: string]: unknown
+}
+export type OIDCUserConfig<P = Profile> = Omit<Partial<OAuthProviderFields<P>>, "type"> & {
+  checks?: OIDCChecks[]
+  idToken?: boolean
+  [key: string]: unknown
+}
 
 /** Describes one field of the built-in credentials form. */
 export interface CredentialInput {
