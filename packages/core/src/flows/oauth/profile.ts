@@ -1,0 +1,75 @@
+/**
+ * From the provider's profile and token set to the `User`, `Account` and `Profile` a sign-in
+ * produces: the provider's `profile` and `account` callbacks, or their defaults.
+ */
+import { OAuthCallbackError } from "../../errors.js"
+import type { OAuthConfig, TokenSet } from "../../providers/types.js"
+import type { Account, Profile, User } from "../../types.js"
+
+/** The keys of the token set the default `account` callback keeps. */
+const ACCOUNT_KEYS = ["access_token", "id_token", "refresh_token", "expires_at", "scope", "token_type", "session_state"] as const
+
+/** The token set as the callbacks see it: `token_type` lower-cased, `expires_at` from `expires_in`. */
+export function normalizeTokens(tokens: Record<string, unknown>, now = Date.now()): TokenSet {
+  const out: TokenSet = { ...tokens }
+  if (typeof out.token_type === "string") out.token_type = out.token_type.toLowerCase()
+  const expiresIn = typeof out.expires_in === "string" ? Number(out.expires_in) : out.expires_in
+  if (out.expires_at === undefined && typeof expiresIn === "number" && Number.isFinite(expiresIn)) {
+    out.expires_at = Math.floor(now / 1000) + Math.floor(expiresIn)
+  }
+  return out
+}
+
+/** The default `account` callback: keeps the token fields an adapter stores (spec 2.5). */
+export function defaultAccount(tokens: TokenSet): Record<string, unknown> {
+  const account: Record<string, unknown> = {}
+  for (const key of ACCOUNT_KEYS) if (tokens[key] !== undefined) account[key] = tokens[key]
+  return account
+}
+
+/** The default `profile` callback: keeps id, name, email and image (spec 2.5). */
+export function defaultProfile(profile: Profile): User {
+  const id = profile.sub ?? (profile.id === undefined || profile.id === null ? undefined : String(profile.id))
+  return {
+    id: id ?? undefined,
+    name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
+    email: profile.email ?? null,
+    image: typeof profile.picture === "string" ? profile.picture : null,
+  }
+}
+
+/** What the flow hands to core's session issuance. */
+export interface OAuthSignInData {
+  user: User
+  account: Account
+  profile: Profile
+}
+
+async function userOf(provider: OAuthConfig, profile: Profile, tokens: TokenSet): Promise<User & { id: string }> {
+  const user = await (provider.profile ? provider.profile(profile, tokens) : defaultProfile(profile))
+  if (user?.id === undefined || user.id === null || String(user.id) === "") {
+    throw new OAuthCallbackError(`The profile of provider "${provider.id}" has no "id"`, {
+      code: "PROFILE_ID_MISSING",
+      cause: { provider: provider.id, keys: Object.keys(profile) },
+    })
+  }
+  const email = typeof user.email === "string" ? user.email.toLowerCase() : user.email
+  return { ...user, id: String(user.id), ...(email === undefined ? {} : { email }) }
+}
+
+/**
+ * Runs the provider's callbacks. `providerAccountId` is the user id the `profile` callback
+ * returned, as a string; e-mail addresses are lower-cased so account linking compares like with like.
+ */
+export async function buildSignIn(provider: OAuthConfig, profile: Profile, rawTokens: Record<string, unknown>): Promise<OAuthSignInData> {
+  const tokens = normalizeTokens(rawTokens)
+  const user = await userOf(provider, profile, tokens)
+  const kept = (await provider.account?.(tokens)) ?? defaultAccount(tokens)
+  const account = {
+    ...kept,
+    provider: provider.id,
+    type: provider.type,
+    providerAccountId: user.id,
+  } as Account
+  return { user, account, profile }
+}
