@@ -1,0 +1,38 @@
+/**
+ * The production server: Qwik City's node middleware on node:http, no framework.
+ * `PORT` (default 3000) and `HOST` (default 127.0.0.1: the demo is local unless you say otherwise).
+ */
+import { createQwikCity } from "@builder.io/qwik-city/middleware/node"
+import qwikCityPlan from "@qwik-city-plan"
+import { createServer } from "node:http"
+import render from "./entry.ssr"
+
+const port = Number(process.env.PORT ?? 3000)
+const host = process.env.HOST ?? "127.0.0.1"
+
+const { router, notFound, staticFile } = createQwikCity({
+  render,
+  qwikCityPlan,
+  static: { cacheControl: "public, max-age=31536000, immutable" },
+})
+
+const server = createServer((req, res) => {
+  staticFile(req, res, () => {
+    router(req, res, () => {
+      notFound(req, res, () => {})
+    })
+  })
+})
+
+server.listen(port, host, () => {
+  const address = server.address()
+  const shown = typeof address === "object" && address ? `${address.address}:${address.port}` : `${host}:${port}`
+  console.log(`authlib demo listening on http://${shown}/`)
+})
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    server.close()
+    server.closeAllConnections()
+  })
+}

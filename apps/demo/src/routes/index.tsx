@@ -1,0 +1,57 @@
+import { component$ } from "@builder.io/qwik"
+import type { DocumentHead } from "@builder.io/qwik-city"
+
+/** The ways of signing in the demo shows, each with what happens behind it. */
+const methods = [
+  {
+    id: "credentials",
+    title: "E-mail and password",
+    text: "A credentials provider checks a demo user's password against a scrypt hash. A wrong password shows an error, without a redirect.",
+  },
+  {
+    id: "oidc",
+    title: "Demo IdP",
+    text: "A local OpenID Connect provider runs beside the app, with its own login and consent pages, PKCE and ID token checks.",
+  },
+  {
+    id: "email",
+    title: "Magic link",
+    text: "A local SMTP server receives the sign-in e-mail. Open it from the inbox page and follow the link to sign in.",
+  },
+]
+
+export default component$(() => (
+  <>
+    <section class="hero" aria-labelledby="hero-title">
+      <p class="eyebrow">authlib for Qwik City</p>
+      <h1 id="hero-title">Sign-in that runs on your machine</h1>
+      <p class="lead">
+        This app is built with <code>@authlib/qwik</code>: one plugin file adds sign-in, sessions and sign-out. It
+        starts with nothing to configure and nothing else to install.
+      </p>
+    </section>
+    <section aria-labelledby="methods-title">
+      <h2 id="methods-title">Ways to sign in</h2>
+      <ul class="cards">
+        {methods.map((m) => (
+          <li key={m.id} class="card">
+            <h3>{m.title}</h3>
+            <p>{m.text}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+    <section class="note" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Sessions, your choice</h2>
+      <p>
+        Sessions are encrypted JWT cookies or database records in embedded Postgres (PGlite). One environment variable
+        switches between them, and the session page shows the token or record behind your session.
+      </p>
+    </section>
+  </>
+))
+
+export const head: DocumentHead = {
+  title: "Home",
+  meta: [{ name: "description", content: "authlib demo: every way of signing in, running locally in Qwik City." }],
+}

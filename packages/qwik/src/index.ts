@@ -1,0 +1,1 @@
+export { applySetCookies, cookieHeader } from "./cookies.js"
