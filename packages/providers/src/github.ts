@@ -1,0 +1,87 @@
+/**
+ * Sign in with GitHub (OAuth 2, also GitHub Enterprise Server).
+ *
+ * ```ts
+ * import GitHub from "@authlib/providers/github"
+ * providers: [GitHub({ clientId, clientSecret })] // or leave both to AUTH_GITHUB_ID / AUTH_GITHUB_SECRET
+ * ```
+ * @module
+ */
+import type { OAuth2Config } from "@authlib/core"
+import type { OAuthOptions, OAuthPreset, UserinfoContext } from "./lib/types.js"
+import { endpointUrl, fetchJson } from "./lib/http.js"
+import { withOptions } from "./lib/merge.js"
+
+/** The parts of GitHub's `GET /user` answer the preset reads. */
+export interface GitHubProfile {
+  [claim: string]: unknown
+  id: number
+  login: string
+  name: string | null
+  email: string | null
+  avatar_url: string
+}
+
+/** One entry of GitHub's `GET /user/emails` answer. */
+export interface GitHubEmail {
+  email: string
+  primary: boolean
+  verified: boolean
+  visibility: "public" | "private" | null
+}
+
+/** Options of the GitHub preset: any provider field, plus the GitHub Enterprise Server URL. */
+export interface GitHubUserConfig extends OAuthOptions<GitHubProfile> {
+  /** GitHub Enterprise Server: its base URL (for example `https://github.example.com`). */
+  enterprise?: { baseUrl?: string }
+}
+
+const API_HEADERS = { Accept: "application/vnd.github+json", "User-Agent": "authlib", "X-GitHub-Api-Version": "2022-11-28" }
+
+/**
+ * The address to use when the profile has none (the user keeps it private): the primary one if it
+ * is verified, else any verified one. An unverified address is never used: anybody can add one.
+ */
+export function pickGitHubEmail(emails: readonly GitHubEmail[]): string | null {
+  const verified = emails.filter((e) => e.verified === true && typeof e.email === "string")
+  return (verified.find((e) => e.primary) ?? verified[0])?.email ?? null
+}
+
+/**
+ * `GET /user`, then `GET /user/emails` when the profile's e-mail is null (private). The second
+ * URL is derived from the configured userinfo URL, so Enterprise and test servers need no more.
+ */
+async function requestGitHubProfile({ tokens, provider }: UserinfoContext): Promise<GitHubProfile> {
+  const url = endpointUrl(provider.userinfo)
+  if (!url) throw new TypeError("GitHub: provider.userinfo has no url")
+  const profile = (await fetchJson("github", url, tokens.access_token, API_HEADERS)) as GitHubProfile
+  if (profile.email) return profile
+  const emails = await fetchJson("github", `${url.replace(/\/+$/, "")}/emails`, tokens.access_token, API_HEADERS)
+  return { ...profile, email: Array.isArray(emails) ? pickGitHubEmail(emails as GitHubEmail[]) : null }
+}
+
+/** GitHub's profile as an authlib user: the numeric id becomes a string. */
+export function githubProfile(profile: GitHubProfile) {
+  return { id: String(profile.id), name: profile.name ?? profile.login, email: profile.email ?? null, image: profile.avatar_url ?? null }
+}
+
+/** The GitHub provider preset. Scope `read:user user:email` so private addresses can be looked up. */
+export default function GitHub(options: GitHubUserConfig = {}): OAuth2Config<GitHubProfile> {
+  const baseUrl = (options.enterprise?.baseUrl ?? "https://github.com").replace(/\/+$/, "")
+  const apiUrl = options.enterprise?.baseUrl ? `${baseUrl}/api/v3` : "https://api.github.com"
+  const preset: OAuthPreset<GitHubProfile> = {
+    id: "github",
+    name: "GitHub",
+    type: "oauth",
+    // GitHub sends RFC 9207 `iss` with this value in its authorization responses.
+    issuer: `${baseUrl}/login/oauth`,
+    authorization: { url: `${baseUrl}/login/oauth/authorize`, params: { scope: "read:user user:email" } },
+    token: `${baseUrl}/login/oauth/access_token`,
+    userinfo: { url: `${apiUrl}/user`, request: requestGitHubProfile },
+    checks: ["pkce", "state"],
+    profile: githubProfile,
+    style: { brandColor: "#24292f" },
+  }
+  return withOptions(preset, options)
+}
+export { GitHub }

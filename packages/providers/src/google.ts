@@ -1,0 +1,53 @@
+/**
+ * Sign in with Google (OpenID Connect, discovery from `https://accounts.google.com`).
+ *
+ * ```ts
+ * import Google from "@authlib/providers/google"
+ * providers: [Google({ clientId, clientSecret })] // or AUTH_GOOGLE_ID / AUTH_GOOGLE_SECRET
+ * ```
+ * @module
+ */
+import type { OIDCConfig } from "@authlib/core"
+import type { OIDCOptions, OIDCPreset } from "./lib/types.js"
+import { withOptions } from "./lib/merge.js"
+
+/** Claims of a Google ID token the preset reads. */
+export interface GoogleProfile {
+  [claim: string]: unknown
+  sub: string
+  email: string
+  email_verified: boolean
+  name: string
+  picture: string
+  hd?: string
+}
+
+/**
+ * Google's claims as an authlib user. An address Google has not verified (possible for accounts
+ * created with a non-Gmail address) is not passed on: it does not prove who the user is.
+ */
+export function googleProfile(profile: GoogleProfile) {
+  return {
+    id: profile.sub,
+    name: profile.name ?? null,
+    email: profile.email_verified === false ? null : (profile.email ?? null),
+    image: profile.picture ?? null,
+  }
+}
+
+/** The Google provider preset. */
+export default function Google(options: OIDCOptions<GoogleProfile> = {}): OIDCConfig<GoogleProfile> {
+  const preset: OIDCPreset<GoogleProfile> = {
+    id: "google",
+    name: "Google",
+    type: "oidc",
+    issuer: "https://accounts.google.com",
+    wellKnown: "https://accounts.google.com/.well-known/openid-configuration",
+    authorization: { params: { scope: "openid email profile" } },
+    checks: ["pkce", "state", "nonce"],
+    profile: googleProfile,
+    style: { brandColor: "#1a73e8" },
+  }
+  return withOptions(preset, options)
+}
+export { Google }

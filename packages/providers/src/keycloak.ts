@@ -1,0 +1,49 @@
+/**
+ * Sign in with Keycloak (OpenID Connect). The issuer is a realm URL.
+ *
+ * ```ts
+ * import Keycloak from "@authlib/providers/keycloak"
+ * providers: [Keycloak({ issuer: "https://keycloak.example.com/realms/<realm>" })]
+ * // or AUTH_KEYCLOAK_ISSUER, AUTH_KEYCLOAK_ID, AUTH_KEYCLOAK_SECRET
+ * ```
+ * @module
+ */
+import type { OIDCConfig } from "@authlib/core"
+import type { OIDCOptions, OIDCPreset } from "./lib/types.js"
+import { withOptions } from "./lib/merge.js"
+
+/** Claims of a Keycloak ID token the preset reads. */
+export interface KeycloakProfile {
+  [claim: string]: unknown
+  sub: string
+  name?: string
+  preferred_username?: string
+  email?: string
+  email_verified?: boolean
+  picture?: string
+}
+
+/** Keycloak's claims as an authlib user. An address Keycloak marks unverified is not passed on. */
+export function keycloakProfile(profile: KeycloakProfile) {
+  return {
+    id: profile.sub,
+    name: profile.name ?? profile.preferred_username ?? null,
+    email: profile.email_verified === false ? null : (profile.email ?? null),
+    image: profile.picture ?? null,
+  }
+}
+
+/** The Keycloak provider preset; `issuer` comes from the options or `AUTH_KEYCLOAK_ISSUER`. */
+export default function Keycloak(options: OIDCOptions<KeycloakProfile> = {}): OIDCConfig<KeycloakProfile> {
+  const preset: OIDCPreset<KeycloakProfile> = {
+    id: "keycloak",
+    name: "Keycloak",
+    type: "oidc",
+    authorization: { params: { scope: "openid profile email" } },
+    checks: ["pkce", "state", "nonce"],
+    profile: keycloakProfile,
+    style: { brandColor: "#428bca" },
+  }
+  return withOptions(preset, options)
+}
+export { Keycloak }

@@ -1,0 +1,56 @@
+/**
+ * Sign in with LinkedIn (OpenID Connect, "Sign In with LinkedIn using OpenID Connect").
+ *
+ * ```ts
+ * import LinkedIn from "@authlib/providers/linkedin"
+ * providers: [LinkedIn()] // AUTH_LINKEDIN_ID / AUTH_LINKEDIN_SECRET
+ * ```
+ * LinkedIn supports PKCE for native clients only and expects the secret in the token request
+ * body, so the preset uses `checks: ["state"]` and `client_secret_post`.
+ * @module
+ */
+import type { OIDCConfig } from "@authlib/core"
+import type { OIDCOptions, OIDCPreset } from "./lib/types.js"
+import { withOptions } from "./lib/merge.js"
+
+/** Claims of a LinkedIn ID token / userinfo answer the preset reads. */
+export interface LinkedInProfile {
+  [claim: string]: unknown
+  sub: string
+  name?: string
+  given_name?: string
+  family_name?: string
+  email?: string
+  email_verified?: boolean
+  picture?: string
+  locale?: string
+}
+
+/** LinkedIn's claims as an authlib user. An address LinkedIn marks unverified is not passed on. */
+export function linkedinProfile(profile: LinkedInProfile) {
+  const name = profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(" ") || null)
+  return {
+    id: profile.sub,
+    name,
+    email: profile.email_verified === false ? null : (profile.email ?? null),
+    image: profile.picture ?? null,
+  }
+}
+
+/** The LinkedIn provider preset. */
+export default function LinkedIn(options: OIDCOptions<LinkedInProfile> = {}): OIDCConfig<LinkedInProfile> {
+  const preset: OIDCPreset<LinkedInProfile> = {
+    id: "linkedin",
+    name: "LinkedIn",
+    type: "oidc",
+    issuer: "https://www.linkedin.com/oauth",
+    wellKnown: "https://www.linkedin.com/oauth/.well-known/openid-configuration",
+    authorization: { params: { scope: "openid profile email" } },
+    client: { token_endpoint_auth_method: "client_secret_post" },
+    checks: ["state"],
+    profile: linkedinProfile,
+    style: { brandColor: "#0a66c2" },
+  }
+  return withOptions(preset, options)
+}
+export { LinkedIn }

@@ -1,0 +1,49 @@
+/**
+ * Sign in with Okta (OpenID Connect). The issuer is your Okta org or a custom authorization server.
+ *
+ * ```ts
+ * import Okta from "@authlib/providers/okta"
+ * providers: [Okta({ issuer: "https://<org>.okta.com/oauth2/default" })]
+ * // or AUTH_OKTA_ISSUER, AUTH_OKTA_ID, AUTH_OKTA_SECRET
+ * ```
+ * @module
+ */
+import type { OIDCConfig } from "@authlib/core"
+import type { OIDCOptions, OIDCPreset } from "./lib/types.js"
+import { withOptions } from "./lib/merge.js"
+
+/** Claims of an Okta ID token the preset reads. */
+export interface OktaProfile {
+  [claim: string]: unknown
+  sub: string
+  name?: string
+  preferred_username?: string
+  email?: string
+  email_verified?: boolean
+  picture?: string
+}
+
+/** Okta's claims as an authlib user. An address Okta marks unverified is not passed on. */
+export function oktaProfile(profile: OktaProfile) {
+  return {
+    id: profile.sub,
+    name: profile.name ?? profile.preferred_username ?? null,
+    email: profile.email_verified === false ? null : (profile.email ?? null),
+    image: profile.picture ?? null,
+  }
+}
+
+/** The Okta provider preset; `issuer` comes from the options or `AUTH_OKTA_ISSUER`. */
+export default function Okta(options: OIDCOptions<OktaProfile> = {}): OIDCConfig<OktaProfile> {
+  const preset: OIDCPreset<OktaProfile> = {
+    id: "okta",
+    name: "Okta",
+    type: "oidc",
+    authorization: { params: { scope: "openid profile email" } },
+    checks: ["pkce", "state", "nonce"],
+    profile: oktaProfile,
+    style: { brandColor: "#00297a" },
+  }
+  return withOptions(preset, options)
+}
+export { Okta }
