@@ -13,7 +13,7 @@
  */
 import type { CredentialInput, CredentialsConfig } from "@authlib/core"
 import { InvalidProviderOptions } from "./errors.js"
-import { withOptions } from "./lib/merge.js"
+import { withOptions } from "./shared/merge.js"
 
 /** What `Credentials()` takes: `authorize` is required; `id` and `name` default to "credentials". */
 export type CredentialsUserConfig<C extends Record<string, CredentialInput>> = Partial<Omit<CredentialsConfig<C>, "type" | "options">> &

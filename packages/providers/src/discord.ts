@@ -8,8 +8,8 @@
  * @module
  */
 import type { OAuth2Config } from "@authlib/core"
-import type { OAuthOptions, OAuthPreset } from "./lib/types.js"
-import { withOptions } from "./lib/merge.js"
+import type { OAuthOptions, OAuthPreset } from "./shared/types.js"
+import { withOptions } from "./shared/merge.js"
 
 /** The parts of Discord's `GET /users/@me` answer the preset reads. */
 export interface DiscordProfile {

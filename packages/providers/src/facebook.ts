@@ -9,9 +9,9 @@
  * @module
  */
 import type { OAuth2Config } from "@authlib/core"
-import type { OAuthOptions, OAuthPreset } from "./lib/types.js"
+import type { OAuthOptions, OAuthPreset } from "./shared/types.js"
 import { InvalidProviderOptions } from "./errors.js"
-import { withOptions } from "./lib/merge.js"
+import { withOptions } from "./shared/merge.js"
 
 /** The parts of Facebook's `GET /me?fields=...` answer the preset reads. */
 export interface FacebookProfile {

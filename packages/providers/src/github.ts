@@ -8,9 +8,9 @@
  * @module
  */
 import type { OAuth2Config } from "@authlib/core"
-import type { OAuthOptions, OAuthPreset, UserinfoContext } from "./lib/types.js"
-import { endpointUrl, fetchJson } from "./lib/http.js"
-import { withOptions } from "./lib/merge.js"
+import type { OAuthOptions, OAuthPreset, UserinfoContext } from "./shared/types.js"
+import { endpointUrl, fetchJson } from "./shared/http.js"
+import { withOptions } from "./shared/merge.js"
 
 /** The parts of GitHub's `GET /user` answer the preset reads. */
 export interface GitHubProfile {

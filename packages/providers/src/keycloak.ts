@@ -9,8 +9,8 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./lib/types.js"
-import { withOptions } from "./lib/merge.js"
+import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
+import { withOptions } from "./shared/merge.js"
 
 /** Claims of a Keycloak ID token the preset reads. */
 export interface KeycloakProfile {

@@ -16,9 +16,9 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./lib/types.js"
+import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { InvalidProviderOptions } from "./errors.js"
-import { withOptions } from "./lib/merge.js"
+import { withOptions } from "./shared/merge.js"
 
 /** Claims of an Entra ID token the preset reads. */
 export interface MicrosoftEntraIDProfile {

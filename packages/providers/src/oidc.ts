@@ -9,8 +9,8 @@
  * @module
  */
 import type { OIDCConfig, Profile } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./lib/types.js"
-import { withOptions } from "./lib/merge.js"
+import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
+import { withOptions } from "./shared/merge.js"
 
 /** Options of the generic preset: any OIDC provider field; `id` and `name` name it. */
 export interface OIDCPresetConfig<P extends Profile = Profile> extends OIDCOptions<P> {
