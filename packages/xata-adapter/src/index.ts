@@ -1,0 +1,71 @@
+/**
+ * `@authlib/xata-adapter`: the record layout of spec 2.7 (Xata's `authlib_*` tables) as parameterised
+ * SQL over one small executor, run by the `@xata.io/client` `XataClient` (its `sql` call), by PGlite, or
+ * by node-postgres. No driver is imported by this module: pass the client you use.
+ *
+ * @example
+ * ```ts
+ * import { PGlite } from "@electric-sql/pglite"
+ * import { XataAdapter, migrate } from "@authlib/xata-adapter"
+ *
+ * const db = new PGlite("./.data/auth")
+ * await migrate(db)
+ * export const config = { adapter: XataAdapter(db), providers: [...] }
+ * ```
+ */
+import type { Adapter } from "@authlib/core"
+import { toExecutor, type AdapterClient } from "./executors/index.js"
+import { userMethods } from "./sql/users.js"
+import { accountMethods } from "./sql/accounts.js"
+import { sessionMethods } from "./sql/sessions.js"
+import { verificationTokenMethods } from "./sql/verification-tokens.js"
+import { authenticatorMethods } from "./sql/authenticators.js"
+import { toAdapterError } from "./sql/values.js"
+
+export { migrate, type MigrateResult } from "./migrate.js"
+export { MIGRATIONS, MIGRATIONS_TABLE, schemaSql, type Migration } from "./schema.js"
+export { XataAdapterError, type XataAdapterErrorCode } from "./errors.js"
+export type { AdapterClient, Executor, PGliteLike, PgClientLike, Row, SqlParam, XataClientLike } from "./executors/index.js"
+
+/** Every method of the adapter contract: the Xata adapter implements all of them. */
+export type XataAdapterMethods = Required<Adapter>
+
+type AnyMethod = (...args: never[]) => unknown
+
+/** Rethrows every failure of `method` as a `XataAdapterError` with a stable `code`. */
+function guarded<M extends AnyMethod>(method: M): M {
+  return (async (...args: Parameters<M>) => {
+    try {
+      return await method(...args)
+    } catch (err) {
+      throw toAdapterError(err)
+    }
+  }) as unknown as M
+}
+
+/**
+ * The adapter over `client`: a `XataClient` (this package's `@authlib/xata-adapter/xata-client`, or
+ * any `@xata.io/client`-based client), a PGlite instance, or a node-postgres `Pool`/`Client`.
+ *
+ * - Every multi-record write (link + record, cascading delete) is one SQL statement, so it is atomic
+ *   on all three clients, and `useVerificationToken` is a single `DELETE ... RETURNING`: under
+ *   concurrent calls exactly one caller receives the token, with its stored expiry.
+ * - Session tokens arrive hashed from core and are stored as given.
+ * - Lookups with keys Postgres cannot hold (NUL bytes, lone surrogates) return `null`; writes of such
+ *   values, duplicates (e-mail, provider account, session token) and links to unknown users throw a
+ *   `XataAdapterError` and write nothing.
+ *
+ * Run `migrate(client)` (or `authlib-xata migrate`) once before use.
+ */
+export function XataAdapter(client: AdapterClient): XataAdapterMethods {
+  const db = toExecutor(client)
+  const methods: Adapter = {
+    ...userMethods(db),
+    ...accountMethods(db),
+    ...sessionMethods(db),
+    ...verificationTokenMethods(db),
+    ...authenticatorMethods(db),
+  }
+  const entries = Object.entries(methods).map(([name, method]) => [name, guarded(method as AnyMethod)])
+  return Object.fromEntries(entries) as XataAdapterMethods
+}

@@ -1,0 +1,95 @@
+/**
+ * The schema, as versioned migrations. `schema.sql` at the package root is generated from
+ * `MIGRATIONS` (a test keeps the two equal), so a database administrator can read or apply it by hand.
+ *
+ * Layout: the tables and fields of spec 2.7 with the prefix `authlib_`, every field nullable, links as
+ * references to the linked table's `xata_id`, plus Xata's record metadata columns. `authlib_authenticators`
+ * (passkeys) is our extension. Unique indexes carry the adapter's lookups and its duplicate checks;
+ * `ON DELETE CASCADE` keeps links from ever dangling, even when rows are deleted outside the adapter.
+ */
+
+/** One schema step. Statements are idempotent, so a migration interrupted half-way can simply run again. */
+export interface Migration {
+  version: number
+  name: string
+  statements: readonly string[]
+}
+
+/** Xata's record metadata columns: a text id (`rec_` + 32 hex digits by default), a version and two timestamps. */
+const META = `xata_id text PRIMARY KEY DEFAULT ('rec_' || replace(gen_random_uuid()::text, '-', '')) CHECK (length(xata_id) < 256),
+  xata_version integer NOT NULL DEFAULT 0,
+  xata_createdat timestamptz NOT NULL DEFAULT now(),
+  xata_updatedat timestamptz NOT NULL DEFAULT now()`
+
+const link = (table: string) => `text REFERENCES ${table}(xata_id) ON DELETE CASCADE`
+
+const TABLES: Record<string, string> = {
+  authlib_users: `email text, "emailVerified" timestamptz, image text, name text`,
+  authlib_accounts: `access_token text, expires_at bigint, id_token text, provider text, "providerAccountId" text,
+  refresh_token text, scope text, session_state text, token_type text, type text, "user" ${link("authlib_users")}`,
+  authlib_sessions: `expires timestamptz, "sessionToken" text, "user" ${link("authlib_users")}`,
+  authlib_users_accounts: `account ${link("authlib_accounts")}, "user" ${link("authlib_users")}`,
+  authlib_users_sessions: `session ${link("authlib_sessions")}, "user" ${link("authlib_users")}`,
+  "authlib_verificationTokens": `expires timestamptz, identifier text, token text`,
+  authlib_authenticators: `"credentialID" text, "user" ${link("authlib_users")}, "providerAccountId" text,
+  counter bigint, "credentialBackedUp" boolean, "credentialPublicKey" text, "credentialDeviceType" text, transports text`,
+}
+
+const INDEXES: string[] = [
+  `CREATE UNIQUE INDEX IF NOT EXISTS authlib_users_email_key ON authlib_users (email)`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS authlib_accounts_provider_key ON authlib_accounts (provider, "providerAccountId")`,
+  `CREATE INDEX IF NOT EXISTS authlib_accounts_user_idx ON authlib_accounts ("user")`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS authlib_sessions_token_key ON authlib_sessions ("sessionToken")`,
+  `CREATE INDEX IF NOT EXISTS authlib_sessions_user_idx ON authlib_sessions ("user")`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS authlib_users_accounts_account_key ON authlib_users_accounts (account)`,
+  `CREATE INDEX IF NOT EXISTS authlib_users_accounts_user_idx ON authlib_users_accounts ("user")`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS authlib_users_sessions_session_key ON authlib_users_sessions (session)`,
+  `CREATE INDEX IF NOT EXISTS authlib_users_sessions_user_idx ON authlib_users_sessions ("user")`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS "authlib_verificationTokens_key" ON "authlib_verificationTokens" (identifier, token)`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS authlib_authenticators_credential_key ON authlib_authenticators ("credentialID")`,
+  `CREATE INDEX IF NOT EXISTS authlib_authenticators_user_idx ON authlib_authenticators ("user")`,
+]
+
+/** Keeps `xata_version` and `xata_updatedat` truthful on every update, as Xata does. */
+const TOUCH_FUNCTION = `CREATE OR REPLACE FUNCTION authlib_xata_touch() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.xata_version := OLD.xata_version + 1;
+  NEW.xata_updatedat := now();
+  RETURN NEW;
+END
+$$`
+
+const quote = (table: string) => (table === table.toLowerCase() ? table : `"${table}"`)
+
+function tableStatements(): string[] {
+  return Object.entries(TABLES).flatMap(([table, columns]) => [
+    `CREATE TABLE IF NOT EXISTS ${quote(table)} (\n  ${META},\n  ${columns}\n)`,
+    `CREATE OR REPLACE TRIGGER ${table.toLowerCase()}_touch BEFORE UPDATE ON ${quote(table)} FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch()`,
+  ])
+}
+
+/** The table that records applied migrations. Created first, outside the versioned steps. */
+export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`
+
+/**
+ * Every schema step, oldest first. A later release appends a step (for example
+ * `ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS ...`); released steps never change.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "spec 2.7 tables, authenticators, indexes", statements: [TOUCH_FUNCTION, ...tableStatements(), ...INDEXES] },
+]
+
+/** The whole schema as one SQL script (what `schema.sql` contains). */
+export function schemaSql(): string {
+  const header = `-- @authlib/xata-adapter schema (generated from src/schema.ts; apply with \`authlib-xata migrate\`).\n`
+  const steps = MIGRATIONS.map(
+    (m) =>
+      `\n-- migration ${m.version}: ${m.name}\n${m.statements.join(";\n\n")};\n` +
+      `INSERT INTO authlib_migrations (version, name) VALUES (${m.version}, '${m.name}') ON CONFLICT (version) DO NOTHING;\n`,
+  )
+  return `${header}\n${MIGRATIONS_TABLE};\n${steps.join("")}`
+}

@@ -1,0 +1,84 @@
+/** `authlib_accounts` and `authlib_users_accounts`: linkAccount, unlinkAccount, getAccount. */
+import type { Adapter, AdapterAccount, AdapterAccountType } from "@authlib/core"
+import type { Executor, Row } from "../executors/index.js"
+import { asNumber, first, integer, lookupable, text } from "./values.js"
+
+/** The token fields of spec 2.7, stored as text. Other keys of an account are not part of the layout. */
+const TOKEN_FIELDS = ["access_token", "id_token", "refresh_token", "scope", "session_state", "token_type"] as const
+
+const ACCOUNT_COLUMNS = `"user", type, provider, "providerAccountId", expires_at, ${TOKEN_FIELDS.join(", ")}`
+
+/** An account row as an `AdapterAccount`; fields stored as null are left out, as the type says. */
+function toAccount(row: Row): AdapterAccount {
+  const account: AdapterAccount = {
+    userId: String(row.user),
+    type: String(row.type) as AdapterAccountType,
+    provider: String(row.provider),
+    providerAccountId: String(row.providerAccountId),
+  }
+  for (const field of TOKEN_FIELDS) {
+    // token_type is stored lower-case already (core lowercases it), so the cast only restates that.
+    if (row[field] !== null && row[field] !== undefined) account[field] = String(row[field]) as Lowercase<string>
+  }
+  const expiresAt = asNumber(row.expires_at)
+  if (expiresAt !== null) account.expires_at = expiresAt
+  return account
+}
+
+const oneAccount = (rows: Row[]) => {
+  const row = first(rows)
+  return row ? toAccount(row) : null
+}
+
+function accountParams(account: AdapterAccount) {
+  return [
+    text(account.userId, "userId"),
+    text(account.type, "type"),
+    text(account.provider, "provider"),
+    text(account.providerAccountId, "providerAccountId"),
+    integer(account.expires_at, "expires_at"),
+    ...TOKEN_FIELDS.map((field) => text(account[field] as string | undefined, field)),
+  ]
+}
+
+export function accountMethods(db: Executor): Adapter {
+  return {
+    async linkAccount(account) {
+      // The account and its users_accounts link are written by one statement: both or neither.
+      const rows = await db.query(
+        `WITH a AS (
+           INSERT INTO authlib_accounts (${ACCOUNT_COLUMNS})
+           VALUES ($1::text, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::text, $8::text, $9::text, $10::text, $11::text)
+           RETURNING xata_id, ${ACCOUNT_COLUMNS}
+         ), link AS (
+           INSERT INTO authlib_users_accounts ("user", account) SELECT "user", xata_id FROM a
+         )
+         SELECT ${ACCOUNT_COLUMNS} FROM a`,
+        accountParams(account),
+      )
+      return oneAccount(rows)
+    },
+    async unlinkAccount({ provider, providerAccountId }) {
+      if (!lookupable(provider, providerAccountId)) return undefined
+      const rows = await db.query(
+        `WITH a AS (
+           DELETE FROM authlib_accounts WHERE provider = $1::text AND "providerAccountId" = $2::text
+           RETURNING xata_id, ${ACCOUNT_COLUMNS}
+         ), link AS (
+           DELETE FROM authlib_users_accounts WHERE account IN (SELECT xata_id FROM a)
+         )
+         SELECT ${ACCOUNT_COLUMNS} FROM a`,
+        [provider, providerAccountId],
+      )
+      return oneAccount(rows) ?? undefined
+    },
+    async getAccount(providerAccountId, provider) {
+      if (!lookupable(provider, providerAccountId)) return null
+      const rows = await db.query(
+        `SELECT ${ACCOUNT_COLUMNS} FROM authlib_accounts WHERE provider = $1::text AND "providerAccountId" = $2::text`,
+        [provider, providerAccountId],
+      )
+      return oneAccount(rows)
+    },
+  }
+}

@@ -1,0 +1,76 @@
+/** `authlib_authenticators` (our extension of the spec 2.7 layout): WebAuthn credentials (passkeys). */
+import type { Adapter, AdapterAuthenticator } from "@authlib/core"
+import { XataAdapterError } from "../errors.js"
+import type { Executor, Row } from "../executors/index.js"
+import { asBoolean, asNumber, asString, first, integer, lookupable, text } from "./values.js"
+
+const COLUMNS = `"credentialID", "user", "providerAccountId", counter, "credentialBackedUp", "credentialPublicKey",
+  "credentialDeviceType", transports`
+
+function toAuthenticator(row: Row): AdapterAuthenticator {
+  return {
+    credentialID: String(row.credentialID),
+    userId: String(row.user),
+    providerAccountId: String(row.providerAccountId),
+    counter: asNumber(row.counter) ?? 0,
+    credentialBackedUp: asBoolean(row.credentialBackedUp) ?? false,
+    credentialPublicKey: String(row.credentialPublicKey),
+    credentialDeviceType: String(row.credentialDeviceType),
+    transports: asString(row.transports),
+  }
+}
+
+const oneAuthenticator = (rows: Row[]) => {
+  const row = first(rows)
+  return row ? toAuthenticator(row) : null
+}
+
+export function authenticatorMethods(db: Executor): Adapter {
+  return {
+    async createAuthenticator(a) {
+      const rows = await db.query(
+        `INSERT INTO authlib_authenticators (${COLUMNS})
+         VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::boolean, $6::text, $7::text, $8::text) RETURNING ${COLUMNS}`,
+        [
+          text(a.credentialID, "credentialID"),
+          text(a.userId, "userId"),
+          text(a.providerAccountId, "providerAccountId"),
+          integer(a.counter, "counter"),
+          Boolean(a.credentialBackedUp),
+          text(a.credentialPublicKey, "credentialPublicKey"),
+          text(a.credentialDeviceType, "credentialDeviceType"),
+          text(a.transports, "transports"),
+        ],
+      )
+      return oneAuthenticator(rows) as AdapterAuthenticator
+    },
+    async getAuthenticator(credentialID) {
+      if (!lookupable(credentialID)) return null
+      return oneAuthenticator(
+        await db.query(`SELECT ${COLUMNS} FROM authlib_authenticators WHERE "credentialID" = $1::text`, [credentialID]),
+      )
+    },
+    async listAuthenticatorsByUserId(userId) {
+      if (!lookupable(userId)) return []
+      const rows = await db.query(
+        `SELECT ${COLUMNS} FROM authlib_authenticators WHERE "user" = $1::text ORDER BY xata_createdat, "credentialID"`,
+        [userId],
+      )
+      return rows.map(toAuthenticator)
+    },
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const counter = integer(newCounter, "newCounter")
+      const rows = lookupable(credentialID)
+        ? await db.query(
+            `UPDATE authlib_authenticators SET counter = $2::bigint WHERE "credentialID" = $1::text RETURNING ${COLUMNS}`,
+            [credentialID, counter],
+          )
+        : []
+      const updated = oneAuthenticator(rows)
+      if (!updated) {
+        throw new XataAdapterError("no authenticator has this credential ID", { code: "UNKNOWN_CREDENTIAL", cause: { credentialID } })
+      }
+      return updated
+    },
+  }
+}

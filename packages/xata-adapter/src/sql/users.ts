@@ -1,0 +1,101 @@
+/** `authlib_users`: createUser, getUser, getUserByEmail, getUserByAccount, updateUser, deleteUser. */
+import type { Adapter, AdapterUser } from "@authlib/core"
+import { XataAdapterError } from "../errors.js"
+import type { Executor, Row, SqlParam } from "../executors/index.js"
+import { asDate, asString, first, lookupable, text, timestamp } from "./values.js"
+
+export const USER_COLUMNS = `xata_id, name, email, "emailVerified", image`
+const NEW_ID = `'rec_' || replace(gen_random_uuid()::text, '-', '')`
+
+/** A user row (optionally with prefixed column names, as in a join) as an `AdapterUser`. */
+export function toUser(row: Row, prefix = ""): AdapterUser {
+  return {
+    id: String(row[`${prefix}xata_id`]),
+    name: asString(row[`${prefix}name`]),
+    email: asString(row[`${prefix}email`]) as string,
+    emailVerified: asDate(row[`${prefix}emailVerified`]),
+    image: asString(row[`${prefix}image`]),
+  }
+}
+
+const oneUser = (rows: Row[]) => {
+  const row = first(rows)
+  return row ? toUser(row) : null
+}
+
+/** Fields `updateUser` may change, with their parameter conversion and SQL type. */
+const UPDATABLE: Record<string, [column: string, convert: (v: never, f: string) => SqlParam, type: string]> = {
+  name: ["name", text, "text"],
+  email: ["email", text, "text"],
+  image: ["image", text, "text"],
+  emailVerified: ['"emailVerified"', timestamp, "timestamptz"],
+}
+
+function updateStatement(patch: Partial<AdapterUser>): { sql: string; params: SqlParam[] } {
+  const params: SqlParam[] = [text(patch.id, "id")]
+  const sets: string[] = []
+  for (const [field, [column, convert, type]] of Object.entries(UPDATABLE)) {
+    const value = (patch as Record<string, unknown>)[field]
+    if (value === undefined) continue
+    params.push(convert(value as never, field))
+    sets.push(`${column} = $${params.length}::${type}`)
+  }
+  const sql =
+    sets.length === 0
+      ? `SELECT ${USER_COLUMNS} FROM authlib_users WHERE xata_id = $1::text`
+      : `UPDATE authlib_users SET ${sets.join(", ")} WHERE xata_id = $1::text RETURNING ${USER_COLUMNS}`
+  return { sql, params }
+}
+
+export function userMethods(db: Executor): Adapter {
+  return {
+    async createUser(user) {
+      const params = [text(user.id || null, "id"), text(user.name, "name"), text(user.email, "email")]
+      const rows = await db.query(
+        `INSERT INTO authlib_users (xata_id, name, email, "emailVerified", image)
+         VALUES (COALESCE($1::text, ${NEW_ID}), $2::text, $3::text, $4::timestamptz, $5::text)
+         RETURNING ${USER_COLUMNS}`,
+        [...params, timestamp(user.emailVerified, "emailVerified"), text(user.image, "image")],
+      )
+      return oneUser(rows) as AdapterUser
+    },
+    async getUser(id) {
+      if (!lookupable(id)) return null
+      return oneUser(await db.query(`SELECT ${USER_COLUMNS} FROM authlib_users WHERE xata_id = $1::text`, [id]))
+    },
+    async getUserByEmail(email) {
+      if (!lookupable(email)) return null
+      return oneUser(await db.query(`SELECT ${USER_COLUMNS} FROM authlib_users WHERE email = $1::text`, [email]))
+    },
+    async getUserByAccount({ provider, providerAccountId }) {
+      if (!lookupable(provider, providerAccountId)) return null
+      const rows = await db.query(
+        `SELECT u.xata_id, u.name, u.email, u."emailVerified", u.image
+         FROM authlib_accounts a JOIN authlib_users u ON u.xata_id = a."user"
+         WHERE a.provider = $1::text AND a."providerAccountId" = $2::text`,
+        [provider, providerAccountId],
+      )
+      return oneUser(rows)
+    },
+    async updateUser(patch) {
+      const { sql, params } = updateStatement(patch)
+      const user = oneUser(await db.query(sql, params))
+      if (!user) throw new XataAdapterError(`no user with id "${patch.id}"`, { code: "UNKNOWN_USER", cause: { id: patch.id } })
+      return user
+    },
+    async deleteUser(userId) {
+      if (!lookupable(userId)) return null
+      // One statement: links, accounts, sessions, authenticators and the user go together or not at all.
+      const rows = await db.query(
+        `WITH ua AS (DELETE FROM authlib_users_accounts WHERE "user" = $1::text),
+              us AS (DELETE FROM authlib_users_sessions WHERE "user" = $1::text),
+              a AS (DELETE FROM authlib_accounts WHERE "user" = $1::text),
+              s AS (DELETE FROM authlib_sessions WHERE "user" = $1::text),
+              au AS (DELETE FROM authlib_authenticators WHERE "user" = $1::text)
+         DELETE FROM authlib_users WHERE xata_id = $1::text RETURNING ${USER_COLUMNS}`,
+        [userId],
+      )
+      return oneUser(rows)
+    },
+  }
+}

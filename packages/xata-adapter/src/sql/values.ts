@@ -1,0 +1,89 @@
+/**
+ * Conversions between adapter values and SQL parameters/rows, and the mapping of database failures
+ * to `XataAdapterError`. Rows are normalised here because drivers differ: pg returns bigints as
+ * strings, the Xata endpoint returns dates as strings, PGlite returns `Date`s and numbers.
+ */
+import { XataAdapterError, type XataAdapterErrorCode } from "../errors.js"
+import { QueryError, type Row, type SqlParam } from "../executors/index.js"
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** Whether Postgres can store `value` exactly: no NUL byte, no lone UTF-16 surrogate. */
+export function storable(value: string): boolean {
+  return !value.includes("\u0000") && !LONE_SURROGATE.test(value)
+}
+
+/** A text parameter; throws `INVALID_INPUT` for what Postgres would reject or silently alter. */
+export function text(value: string | null | undefined, field: string): string | null {
+  if (value === null || value === undefined) return null
+  if (typeof value !== "string" || !storable(value)) {
+    throw new XataAdapterError(`"${field}" must be a string without NUL bytes or lone surrogates`, {
+      code: "INVALID_INPUT",
+      cause: { field },
+    })
+  }
+  return value
+}
+
+/** A timestamp parameter (ISO string), or null. */
+export function timestamp(value: Date | string | null | undefined, field: string): string | null {
+  if (value === null || value === undefined) return null
+  const date = new Date(value)
+  if (Number.isNaN(date.getTime())) {
+    throw new XataAdapterError(`"${field}" must be a valid date`, { code: "INVALID_INPUT", cause: { field } })
+  }
+  return date.toISOString()
+}
+
+/** An integer parameter, or null. */
+export function integer(value: number | null | undefined, field: string): SqlParam {
+  if (value === null || value === undefined) return null
+  if (!Number.isSafeInteger(value)) {
+    throw new XataAdapterError(`"${field}" must be a safe integer`, { code: "INVALID_INPUT", cause: { field } })
+  }
+  return value
+}
+
+/** Whether every lookup key could exist in the store; when not, a read returns `null` without a query. */
+export function lookupable(...keys: unknown[]): boolean {
+  return keys.every((key) => typeof key === "string" && storable(key))
+}
+
+export const asDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string))
+export const asNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+export const asString = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
+export const asBoolean = (value: unknown): boolean | null =>
+  value === null || value === undefined ? null : value === true || value === "true" || value === "t"
+
+export const first = (rows: Row[]): Row | null => rows[0] ?? null
+
+/** Which duplicate a unique index stands for. */
+const DUPLICATES: Record<string, XataAdapterErrorCode> = {
+  authlib_users_email_key: "DUPLICATE_EMAIL",
+  authlib_accounts_provider_key: "DUPLICATE_ACCOUNT",
+}
+
+const STATE_CODES: Record<string, XataAdapterErrorCode> = {
+  "23503": "UNKNOWN_USER",
+  "23514": "INVALID_INPUT",
+  "42P01": "SCHEMA_MISSING",
+}
+
+/** Maps any failure to a `XataAdapterError` (an adapter error passes through unchanged). */
+export function toAdapterError(err: unknown): XataAdapterError {
+  if (err instanceof XataAdapterError) return err
+  if (!(err instanceof QueryError)) {
+    return new XataAdapterError("database call failed", { code: "QUERY_FAILED", cause: { err: err as Error } })
+  }
+  const code =
+    err.sqlState === "23505"
+      ? (DUPLICATES[err.constraint ?? ""] ?? "DUPLICATE_KEY")
+      : err.sqlState?.startsWith("22")
+        ? "INVALID_INPUT"
+        : (STATE_CODES[err.sqlState ?? ""] ?? "QUERY_FAILED")
+  const hint = code === "SCHEMA_MISSING" ? " (run migrate() or `authlib-xata migrate`)" : ""
+  return new XataAdapterError(`${err.message}${hint}`, {
+    code,
+    cause: { sqlState: err.sqlState, constraint: err.constraint, err },
+  })
+}
