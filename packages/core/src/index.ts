@@ -1,5 +1,62 @@
+/**
+ * `@authlib/core`: Web-standard authentication. `Auth(request, config)` answers every request under
+ * `basePath` (default `/auth`) with a `Response`:
+ *
+ * | Route | Method | Answer |
+ * |---|---|---|
+ * | `providers` | GET | `{ [id]: { id, name, type, signinUrl, callbackUrl } }` |
+ * | `csrf` | GET | `{ csrfToken }` (+ CSRF cookie when new) |
+ * | `session` | GET / POST | the session or `null`; POST updates it (CSRF) |
+ * | `signin` | GET | sign-in page |
+ * | `signin/:provider` | POST | starts the provider's flow (CSRF) |
+ * | `callback/:provider` | GET / POST | finishes it, sets the session, redirects |
+ * | `signout` | GET / POST | confirm page / signs out (CSRF) |
+ * | `verify-request`, `error` | GET | pages |
+ *
+ * @example
+ * ```ts
+ * import { Auth, setEnvDefaults } from "@authlib/core"
+ * const config = { providers: [credentials], trustHost: true }
+ * setEnvDefaults(process.env, config)
+ * export default { fetch: (request: Request) => Auth(request, config) }
+ * ```
+ */
+import { resolveConfig } from "./config/resolve.js"
+import { dispatch } from "./http/dispatch.js"
+import { toResponse, wantsRedirectAsJson } from "./http/to-response.js"
+import type { AuthResponse } from "./http/types.js"
+import type { raw } from "./raw.js"
+import type { AuthConfig } from "./types.js"
+
+/** What `Auth` resolves to with the `raw` marker: the internal result, cookies not yet serialised. */
+export type AuthResult = AuthResponse
+
+/**
+ * Handles one request. Never throws for bad input: malformed requests get a 4xx JSON answer and
+ * other errors a redirect to the error page (or a JSON error on JSON routes).
+ *
+ * With `raw` in the config (server-side bindings), resolves the internal `AuthResult` instead and
+ * throws `AuthError`s (such as `CredentialsSignin`) to the caller.
+ */
+export function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<AuthResult>
+export function Auth(request: Request, config: AuthConfig): Promise<Response>
+export async function Auth(request: Request, config: AuthConfig): Promise<Response | AuthResult> {
+  const resolved = resolveConfig(config)
+  const result = await dispatch(request, resolved)
+  return resolved.raw ? result : toResponse(result, wantsRedirectAsJson(request))
+}
+
 export * from "./types.js"
 export * from "./adapters.js"
 export * from "./providers/types.js"
+export * from "./errors.js"
 export { skipCSRFCheck } from "./security/skip-csrf.js"
 export { raw } from "./raw.js"
+export { setEnvDefaults } from "./config/env.js"
+export type { EnvSource } from "./config/env.js"
+export { serializeCookie } from "./cookies/serialize.js"
+export type { Cookie } from "./cookies/serialize.js"
+export { defaultCookies } from "./cookies/names.js"
+export type { AuthAction, AuthRequest, AuthResponse, Context } from "./http/types.js"
+export type { Flow, FlowContext, FlowOutcome, SignInResult } from "./flows/types.js"
+export { encode, decode, getToken } from "@authlib/jwt"

@@ -188,6 +188,12 @@ export interface AuthConfig {
   adapter?: Adapter
   /** Default `/auth`. */
   basePath?: string
+  /**
+   * The application URL (default from env `WEBAUTH_URL`). When set, its origin is used for every
+   * link and callback URL instead of the request's Host header. authlib extension (spec 2.1 leaves
+   * the application URL to the environment).
+   */
+  url?: string
   callbacks?: Partial<CallbacksOptions>
   cookies?: Partial<{ [K in keyof CookiesOptions]: Partial<CookiesOptions[K]> }>
   /** Default false; ignored when `logger` is set. */

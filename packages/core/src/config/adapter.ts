@@ -1,0 +1,51 @@
+/**
+ * Wraps every adapter method so a throw becomes an `AdapterError` naming the method, with the
+ * adapter's own error as `cause.err`. The dispatcher logs it in full and shows `Configuration`.
+ */
+import type { Adapter } from "../adapters.js"
+import { AdapterError } from "../errors.js"
+import type { LoggerInstance } from "@authlib/jwt"
+
+/** The adapter methods database sessions need. */
+export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
+/** The adapter methods persisting a user on sign-in needs. */
+export const USER_METHODS = ["createUser", "getUser", "getUserByAccount", "getUserByEmail", "linkAccount"] as const
+/** The adapter methods e-mail sign-in needs. */
+export const VERIFICATION_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
+
+function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: LoggerInstance) {
+  return async (...args: unknown[]) => {
+    logger.debug("adapter", name)
+    try {
+      return await fn(...args)
+    } catch (err) {
+      throw new AdapterError(`adapter.${name} failed: ${err instanceof Error ? err.message : String(err)}`, {
+        code: "ADAPTER_METHOD_FAILED",
+        cause: { method: name, ...(err instanceof Error ? { err } : { thrown: String(err) }) },
+      })
+    }
+  }
+}
+
+/** The 19 methods of the Auth.js adapter interface (own or inherited, so class adapters work). */
+const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
+  "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount",
+  "unlinkAccount", "createSession", "getSessionAndUser", "updateSession", "deleteSession",
+  "createVerificationToken", "useVerificationToken", "getAccount", "getAuthenticator", "createAuthenticator",
+  "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+]
+
+/** A frozen copy of `adapter` whose methods throw `AdapterError`. */
+export function wrapAdapter(adapter: Adapter, logger: LoggerInstance): Adapter {
+  const wrapped: Record<string, unknown> = {}
+  for (const key of ADAPTER_METHODS) {
+    const value = adapter[key]
+    if (typeof value === "function") wrapped[key] = wrapMethod(key, value.bind(adapter) as never, logger)
+  }
+  return Object.freeze(wrapped) as Adapter
+}
+
+/** The methods of `wanted` that `adapter` lacks. */
+export function missingMethods(adapter: Adapter | undefined, wanted: readonly string[]): string[] {
+  return wanted.filter((m) => typeof (adapter as Record<string, unknown> | undefined)?.[m] !== "function")
+}

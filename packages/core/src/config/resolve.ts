@@ -1,0 +1,141 @@
+/**
+ * User config (+ env already applied by `setEnvDefaults`) -> frozen `ResolvedConfig`, built once per
+ * config object and cached in a WeakMap. The caller's object is read, never written. Validation
+ * runs here, once: a fatal misconfiguration is logged once and kept as `error`, so every request
+ * answers `Configuration` without repeating the work.
+ */
+import { decode, encode } from "@authlib/jwt"
+import type { JWT, JWTOptions, LoggerInstance } from "@authlib/jwt"
+import type { Adapter } from "../adapters.js"
+import { AuthError } from "../errors.js"
+import { createLogger, logError } from "../logger.js"
+import { normalizeProvider } from "../providers/normalize.js"
+import type { ProviderConfig } from "../providers/types.js"
+import { raw } from "../raw.js"
+import { skipCSRFCheck } from "../security/skip-csrf.js"
+import { defaultRedirect } from "../security/redirect.js"
+import type { AuthConfig, CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, Session, SessionOptions, Theme } from "../types.js"
+import { resolveCookies } from "../cookies/names.js"
+import { wrapAdapter } from "./adapter.js"
+import { randomToken } from "../security/random.js"
+import { validateConfig } from "./validate.js"
+
+/** The configuration as core uses it: every default applied, frozen. */
+export interface ResolvedConfig {
+  readonly basePath: string
+  /** The application URL (`url` / `WEBAUTH_URL`); links use its origin when set. */
+  readonly appUrl: URL | undefined
+  /** Secrets, newest first: the first encrypts, all decrypt. */
+  readonly secret: readonly string[]
+  readonly session: Readonly<SessionOptions>
+  readonly jwt: Readonly<JWTOptions>
+  readonly callbacks: Readonly<CallbacksOptions>
+  /** Whether the user supplied a `jwt` callback (a read can skip the identity default). */
+  readonly hasJwtCallback: boolean
+  readonly events: Readonly<Partial<EventCallbacks>>
+  readonly logger: LoggerInstance
+  readonly pages: Readonly<Partial<PagesOptions>>
+  readonly theme: Readonly<Theme>
+  readonly providers: readonly ProviderConfig[]
+  readonly providerById: ReadonlyMap<string, ProviderConfig>
+  /** The adapter with every method wrapped to throw `AdapterError`. */
+  readonly adapter: Adapter | undefined
+  readonly skipCSRFCheck: boolean
+  readonly raw: boolean
+  readonly trustHost: boolean
+  readonly useSecureCookies: boolean | undefined
+  readonly redirectProxyUrl: string | undefined
+  readonly experimental: Readonly<{ enableWebAuthn: boolean }>
+  /** The cookie set for a secure or a plain origin (computed once each). */
+  cookies(secure: boolean): CookiesOptions
+  /** A fatal misconfiguration: every request answers `Configuration`. */
+  readonly error: AuthError | undefined
+}
+
+const cache = new WeakMap<AuthConfig, ResolvedConfig>()
+
+/** Returns the resolved form of `config`, building it on first use. */
+export function resolveConfig(config: AuthConfig): ResolvedConfig {
+  let resolved = cache.get(config)
+  if (!resolved) {
+    resolved = buildConfig(config)
+    cache.set(config, resolved)
+  }
+  return resolved
+}
+
+const DAY = 24 * 60 * 60
+
+function sessionOptions(config: AuthConfig): SessionOptions {
+  const s = config.session ?? {}
+  return Object.freeze({
+    strategy: s.strategy ?? (config.adapter ? "database" : "jwt"),
+    maxAge: s.maxAge ?? 30 * DAY,
+    updateAge: s.updateAge ?? DAY,
+    generateSessionToken: s.generateSessionToken ?? (() => randomToken(32)),
+  })
+}
+
+function callbackOptions(config: AuthConfig): CallbacksOptions {
+  const c = config.callbacks ?? {}
+  return Object.freeze({
+    signIn: c.signIn ?? (() => true),
+    redirect: c.redirect ?? defaultRedirect,
+    session: c.session ?? ((params: { session: Session }) => params.session),
+    jwt: c.jwt ?? ((params: { token: JWT }) => params.token),
+  })
+}
+
+function appUrlOf(url: string | undefined): URL | undefined {
+  if (!url) return undefined
+  try {
+    return new URL(url)
+  } catch {
+    return undefined
+  }
+}
+
+function basePathOf(config: AuthConfig): string {
+  const base = (config.basePath ?? "/auth").replace(/\/+$/, "")
+  return base.startsWith("/") || base === "" ? base : `/${base}`
+}
+
+function buildConfig(config: AuthConfig): ResolvedConfig {
+  const logger = createLogger(config.logger, config.debug)
+  const session = sessionOptions(config)
+  const secrets = config.secret === undefined ? [] : [config.secret].flat().filter((s) => typeof s === "string" && s !== "")
+  const providers = Object.freeze(config.providers.map(normalizeProvider))
+  const providerById = new Map(providers.map((p) => [p.id, p]))
+  const cookieSets = new Map<boolean, CookiesOptions>()
+  const resolved: ResolvedConfig = {
+    basePath: basePathOf(config),
+    appUrl: appUrlOf(config.url),
+    secret: Object.freeze(secrets),
+    session,
+    jwt: Object.freeze({ maxAge: config.jwt?.maxAge ?? session.maxAge, encode: config.jwt?.encode ?? encode, decode: config.jwt?.decode ?? decode }),
+    callbacks: callbackOptions(config),
+    hasJwtCallback: typeof config.callbacks?.jwt === "function",
+    events: Object.freeze({ ...(config.events ?? {}) }),
+    logger,
+    pages: Object.freeze({ ...(config.pages ?? {}) }),
+    theme: Object.freeze({ colorScheme: "auto", ...(config.theme ?? {}) }),
+    providers,
+    providerById,
+    adapter: config.adapter ? wrapAdapter(config.adapter, logger) : undefined,
+    skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
+    raw: config.raw === raw,
+    trustHost: config.trustHost === true,
+    useSecureCookies: config.useSecureCookies,
+    redirectProxyUrl: config.redirectProxyUrl,
+    experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
+    cookies(secure) {
+      let set = cookieSets.get(secure)
+      if (!set) cookieSets.set(secure, (set = resolveCookies(secure, config.cookies)))
+      return set
+    },
+    error: undefined,
+  }
+  const error = validateConfig(config, resolved)
+  if (error) logError(logger, error)
+  return Object.freeze({ ...resolved, cookies: resolved.cookies, error })
+}

@@ -1,0 +1,80 @@
+/**
+ * Start-up checks of a configuration. Returns the first fatal problem (every request then answers
+ * `Configuration`); prints warnings through the logger. Each message is printed once per process,
+ * even when a binding builds a fresh config object per request.
+ */
+import type { LoggerInstance } from "@authlib/jwt"
+import {
+  AuthError,
+  Configuration,
+  DuplicateProviderId,
+  ExperimentalFeatureNotEnabled,
+  MissingAdapter,
+  MissingAuthorize,
+  MissingSecret,
+  UntrustedHost,
+} from "../errors.js"
+import type { AuthConfig } from "../types.js"
+import { SESSION_METHODS, VERIFICATION_METHODS, missingMethods } from "./adapter.js"
+import type { ResolvedConfig } from "./resolve.js"
+import { hasFlow } from "../flows/index.js"
+
+const printed = new Set<string>()
+
+/** Prints `message` at most once per process. */
+export function warnOnce(logger: LoggerInstance, code: string, message: string): void {
+  const key = `${code}:${message}`
+  if (printed.has(key)) return
+  printed.add(key)
+  logger.warn(code, message)
+}
+
+const SIGN_IN_METHODS = ["createUser", "getUserByAccount", "linkAccount"] as const
+
+function checkProviders(resolved: ResolvedConfig): AuthError | undefined {
+  const seen = new Set<string>()
+  for (const p of resolved.providers) {
+    if (seen.has(p.id)) return new DuplicateProviderId(`Two providers share the id "${p.id}"`, { code: "PROVIDER_ID_DUPLICATE", cause: { provider: p.id } })
+    seen.add(p.id)
+    if (p.type === "credentials" && typeof (p as { authorize?: unknown }).authorize !== "function")
+      return new MissingAuthorize(`Credentials provider "${p.id}" has no "authorize" function`, { code: "AUTHORIZE_MISSING", cause: { provider: p.id } })
+    if (p.type === "webauthn" && !resolved.experimental.enableWebAuthn)
+      return new ExperimentalFeatureNotEnabled(`Provider "${p.id}" needs "experimental.enableWebAuthn: true"`, { code: "WEBAUTHN_NOT_ENABLED", cause: { provider: p.id } })
+    if (p.type === "email") {
+      const missing = missingMethods(resolved.adapter, VERIFICATION_METHODS)
+      if (missing.length) return new MissingAdapter(`E-mail provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
+    }
+  }
+  return undefined
+}
+
+function checkSessions(resolved: ResolvedConfig): AuthError | undefined {
+  if (resolved.session.strategy !== "database") return undefined
+  if (!resolved.adapter) return new MissingAdapter('session strategy "database" needs an "adapter"', { code: "ADAPTER_MISSING" })
+  const missing = missingMethods(resolved.adapter, [...SESSION_METHODS, ...SIGN_IN_METHODS])
+  if (missing.length === 0) return undefined
+  return new MissingAdapter(`session strategy "database" needs adapter methods: ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+}
+
+function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError | undefined {
+  if (resolved.secret.length === 0) return new MissingSecret('"secret" is missing: set it in the config or in AUTH_SECRET', { code: "SECRET_MISSING" })
+  if (!resolved.trustHost) return new UntrustedHost('"trustHost" must be true (set AUTH_TRUST_HOST=true or WEBAUTH_URL) where the platform sets the Host header safely', { code: "TRUST_HOST_FALSE" })
+  if (config.url !== undefined && !resolved.appUrl) return new Configuration(`"url" (WEBAUTH_URL) is not a valid URL: ${config.url}`, { code: "APP_URL_INVALID" })
+  return undefined
+}
+
+function warnings(resolved: ResolvedConfig): void {
+  const { logger } = resolved
+  if (resolved.experimental.enableWebAuthn)
+    warnOnce(logger, "experimental-webauthn", "WebAuthn is an experimental feature. It may change or be removed without notice. Do not use it in production.")
+  if (resolved.secret.some((s) => s.length < 32)) warnOnce(logger, "weak-secret", "a secret is shorter than 32 characters; use 32 random bytes or more")
+  if (resolved.skipCSRFCheck) warnOnce(logger, "csrf-disabled", "skipCSRFCheck is set: CSRF protection is off; only a binding that protects every POST itself may set it")
+  for (const p of resolved.providers)
+    if (!hasFlow(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
+}
+
+/** Returns the first fatal problem of the configuration, after printing its warnings. */
+export function validateConfig(config: AuthConfig, resolved: ResolvedConfig): AuthError | undefined {
+  warnings(resolved)
+  return checkBasics(config, resolved) ?? checkProviders(resolved) ?? checkSessions(resolved)
+}

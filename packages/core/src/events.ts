@@ -1,0 +1,26 @@
+/**
+ * Events (spec 6) are audit notifications: a handler that throws is logged as `EventError` and
+ * never breaks the request that triggered it.
+ */
+import type { Context } from "./http/types.js"
+import { EventError } from "./errors.js"
+import { logError } from "./logger.js"
+import type { EventCallbacks } from "./types.js"
+
+/** Runs the `name` event handler, if any, and swallows (after logging) what it throws. */
+export async function emitEvent<K extends keyof EventCallbacks>(
+  ctx: Pick<Context, "config">,
+  name: K,
+  message: Parameters<EventCallbacks[K]>[0],
+): Promise<void> {
+  const handler = ctx.config.events[name] as ((m: typeof message) => unknown) | undefined
+  if (!handler) return
+  try {
+    await handler(message)
+  } catch (err) {
+    logError(ctx.config.logger, new EventError(`events.${name} threw`, {
+      code: "EVENT_HANDLER_THREW",
+      cause: { event: name, ...(err instanceof Error ? { err } : { thrown: String(err) }) },
+    }))
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The flow seam. A flow is the provider-type-specific part of signing in (credentials, OAuth/OIDC,
+ * e-mail, WebAuthn). Routes pick the flow from the provider's `type`; a flow never touches session
+ * cookies: it returns a `SignInResult` and `sessions/issue.ts` turns that into a session.
+ */
+import type { Cookie } from "../cookies/serialize.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { ProviderConfig } from "../providers/types.js"
+import type { Account, Profile, User } from "../types.js"
+
+/** What every successful flow hands to `issueSession`. */
+export interface SignInResult {
+  /** The user as the provider produced it (credentials: what `authorize` returned). */
+  user: User
+  /** The account: `provider`, `providerAccountId`, `type` and any token set. */
+  account: Account
+  /** The provider's raw profile (OAuth/OIDC). */
+  profile?: Profile
+  /** Extra input of the `signIn` callback: the submitted credentials (credentials flow). */
+  credentials?: Record<string, unknown>
+  /** Extra input of the `signIn` callback: the e-mail step (e-mail flow). */
+  email?: { verificationRequest?: boolean }
+  /** Cookies the flow consumed or set (for example expired check cookies); never session cookies. */
+  cookies?: Cookie[]
+  /** OAuth: link to a user who exists with the same e-mail (`allowDangerousEmailAccountLinking`). */
+  allowEmailLinking?: boolean
+}
+
+/** The end of a `callback` step: a sign-in to issue, or an intermediate page (e-mail confirm). */
+export type FlowOutcome = { signIn: SignInResult } | { response: AuthResponse }
+
+/** What a flow step receives: the request context plus its provider and the validated callback URL. */
+export interface FlowContext<P extends ProviderConfig = ProviderConfig> extends Context {
+  readonly provider: P
+  /** Where the user goes after sign-in, already passed through the `redirect` callback. */
+  readonly callbackUrl: string
+}
+
+/** One provider type's sign-in steps. */
+export interface Flow<P extends ProviderConfig = ProviderConfig> {
+  /**
+   * POST signin/:provider, after the CSRF check: start the sign-in. OAuth returns a redirect to the
+   * authorization endpoint plus check cookies (bound to `ctx.provider.id`); e-mail sends the link and
+   * redirects to verify-request. Absent (credentials): the route shows the sign-in page instead.
+   */
+  signin?(req: AuthRequest, ctx: FlowContext<P>): Promise<AuthResponse>
+  /** GET or POST callback/:provider: verify what came back and return the signed-in user. */
+  callback(req: AuthRequest, ctx: FlowContext<P>): Promise<FlowOutcome>
+  /** Methods callback/:provider accepts for this type. */
+  readonly callbackMethods: ReadonlyArray<"GET" | "POST">
+  /**
+   * Whether POST callback/:provider must pass the CSRF check. True unless another check binds the
+   * response to this browser (OAuth `form_post`, protected by state/PKCE check cookies).
+   */
+  readonly callbackCsrf: boolean
+}

@@ -1,0 +1,34 @@
+/**
+ * The URL a user returns to after signing in or out: `callbackUrl` from the body, the query or (for
+ * flows that leave the site) the callback-url cookie, always passed through the `redirect`
+ * callback (default: same-origin only). The result is remembered in the callback-url cookie.
+ */
+import { AuthError, CallbackError, InvalidCallbackUrl } from "../errors.js"
+import type { Cookie } from "../cookies/serialize.js"
+import type { AuthRequest, Context } from "./types.js"
+
+function candidate(req: AuthRequest, ctx: Context, useCookie: boolean): string | undefined {
+  const fromBody = req.body.callbackUrl
+  if (typeof fromBody === "string" && fromBody !== "") return fromBody
+  if (req.query.callbackUrl) return req.query.callbackUrl
+  return useCookie ? req.cookies[ctx.cookies.callbackUrl.name] || undefined : undefined
+}
+
+/** Validates the requested callback URL; default: the application origin. */
+export async function resolveCallbackUrl(req: AuthRequest, ctx: Context, useCookie: boolean): Promise<string> {
+  const url = candidate(req, ctx, useCookie) ?? ctx.origin
+  let out: unknown
+  try {
+    out = await ctx.config.callbacks.redirect({ url, baseUrl: ctx.origin })
+  } catch (err) {
+    if (err instanceof AuthError) throw err
+    throw new CallbackError("callbacks.redirect threw", { code: "CALLBACK_THREW", cause: { callback: "redirect", ...(err instanceof Error ? { err } : {}) } })
+  }
+  if (typeof out !== "string" || out === "") throw new InvalidCallbackUrl('"redirect" callback must return a URL string', { code: "CALLBACK_URL_INVALID" })
+  return out
+}
+
+/** The callback-url cookie remembering `url` across an off-site flow (OAuth, e-mail). */
+export function callbackUrlCookie(url: string, ctx: Context): Cookie {
+  return { name: ctx.cookies.callbackUrl.name, value: url, options: ctx.cookies.callbackUrl.options }
+}

@@ -1,0 +1,82 @@
+/**
+ * The request path: parse -> config check -> route (method x action table) -> response. This is
+ * the single catch: every error raised by a route or flow is mapped here.
+ */
+import type { ResolvedConfig } from "../config/resolve.js"
+import { AuthError, Configuration } from "../errors.js"
+import { callback } from "../routes/callback.js"
+import { csrf } from "../routes/csrf.js"
+import { errorPage } from "../routes/error.js"
+import { providers } from "../routes/providers.js"
+import { getSession, updateSession } from "../routes/session.js"
+import { signinPage, signinProvider } from "../routes/signin.js"
+import { signout, signoutPage } from "../routes/signout.js"
+import { verifyRequest } from "../routes/verify-request.js"
+import { errorResponse, publicType, requestErrorResponse } from "./error-response.js"
+import { parseRequest } from "./parse-request.js"
+import type { AuthAction, AuthRequest, AuthResponse, Context } from "./types.js"
+
+type Handler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
+
+const routes: Record<AuthAction, Partial<Record<"GET" | "POST", Handler>>> = {
+  providers: { GET: providers },
+  csrf: { GET: csrf },
+  session: { GET: getSession, POST: updateSession },
+  signin: { GET: signinPage, POST: signinProvider },
+  callback: { GET: callback, POST: callback },
+  signout: { GET: signoutPage, POST: signout },
+  "verify-request": { GET: verifyRequest },
+  error: { GET: errorPage },
+  "webauthn-options": {},
+}
+
+const allowed = (action: AuthAction) => Object.keys(routes[action])
+
+function firstValue(header: string | null): string | undefined {
+  const value = header?.split(",")[0]?.trim()
+  return value ? value : undefined
+}
+
+/** The application origin: `url` when configured, else the request's (with trusted proxy headers). */
+function originOf(req: AuthRequest, config: ResolvedConfig): string {
+  if (config.appUrl) return config.appUrl.origin
+  const host = firstValue(req.headers.get("x-forwarded-host"))
+  const proto = firstValue(req.headers.get("x-forwarded-proto"))
+  if (!host && !proto) return req.url.origin
+  try {
+    return new URL(`${proto ?? req.url.protocol.replace(":", "")}://${host ?? req.url.host}`).origin
+  } catch {
+    return req.url.origin
+  }
+}
+
+function contextOf(req: AuthRequest, config: ResolvedConfig): Context {
+  const origin = originOf(req, config)
+  const secure = config.useSecureCookies ?? origin.startsWith("https:")
+  return { config, origin, actionBase: `${origin}${config.basePath}`, secure, cookies: config.cookies(secure) }
+}
+
+/** Handles `request`; resolves the internal response. In `raw` mode, AuthErrors are thrown. */
+export async function dispatch(request: Request, config: ResolvedConfig): Promise<AuthResponse> {
+  const req = await parseRequest(request, config.basePath, allowed)
+  if (req instanceof AuthError) return requestErrorResponse(req)
+  const ctx = contextOf(req, config)
+  // A fatal misconfiguration was logged once, when the config was resolved.
+  if (config.error) {
+    if (config.raw) throw config.error
+    return errorResponse(config.error, req.action, ctx, true)
+  }
+  try {
+    return await routes[req.action][req.method]!(req, ctx)
+  } catch (err) {
+    if (config.raw) throw rawError(err, ctx)
+    return errorResponse(err, req.action, ctx)
+  }
+}
+
+/** `raw` callers (server-side bindings) receive the error itself; unknown errors are logged first. */
+function rawError(err: unknown, ctx: Context): AuthError {
+  if (err instanceof AuthError && (err.constructor as typeof AuthError).clientSafe) return err
+  publicType(err, ctx.config.logger)
+  return err instanceof AuthError ? err : new Configuration("Unexpected error", { code: "UNEXPECTED", cause: { ...(err instanceof Error ? { err } : {}) } })
+}

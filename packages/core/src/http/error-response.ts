@@ -1,0 +1,56 @@
+/**
+ * How an error becomes a response. Malformed requests: 4xx JSON. Otherwise client-safe errors keep
+ * their type and every other error is logged in full and shown as `Configuration`. JSON actions
+ * (providers, csrf, session) answer `{ error, code? }` with a status; page actions redirect:
+ * `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything else to the error page.
+ */
+import { InvalidRequest, MethodNotAllowed, UnknownAction, isClientSafe } from "../errors.js"
+import { logError } from "../logger.js"
+import type { LoggerInstance } from "@authlib/jwt"
+import type { AuthError } from "../errors.js"
+import type { AuthAction, AuthResponse, Context } from "./types.js"
+import { routeUrl } from "./urls.js"
+
+const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session"])
+const TO_SIGNIN_PAGE = new Set(["CredentialsSignin", "MissingCSRF"])
+
+const STATUS: Record<string, number> = {
+  MissingCSRF: 403,
+  AccessDenied: 403,
+  Configuration: 500,
+}
+
+/** The 4xx answer to a request that could not be parsed or routed. */
+export function requestErrorResponse(err: AuthError): AuthResponse {
+  const status = err instanceof InvalidRequest ? err.status : err instanceof MethodNotAllowed ? 405 : err instanceof UnknownAction ? 404 : 400
+  const allow = err instanceof MethodNotAllowed ? (err.cause?.allow as string | undefined) : undefined
+  return {
+    status,
+    ...(allow !== undefined ? { headers: { allow } } : {}),
+    json: { error: err.type, ...(err.code ? { code: err.code } : {}), message: err.message },
+  }
+}
+
+/** Logs `err` as its kind deserves and returns the type the user may see. */
+export function publicType(err: unknown, logger: LoggerInstance, logged = false): { type: string; code: string | undefined } {
+  if (logged) return { type: "Configuration", code: undefined }
+  if (isClientSafe(err)) {
+    logger.debug(err.type, err)
+    return { type: err.type, code: err.code }
+  }
+  logError(logger, err)
+  return { type: "Configuration", code: undefined }
+}
+
+/** The response to an error raised while handling `action`. */
+export function errorResponse(err: unknown, action: AuthAction, ctx: Context, logged = false): AuthResponse {
+  if (err instanceof InvalidRequest || err instanceof MethodNotAllowed || err instanceof UnknownAction) return requestErrorResponse(err)
+  const { type, code } = publicType(err, ctx.config.logger, logged)
+  if (JSON_ACTIONS.has(action) || action === "error") {
+    return { status: STATUS[type] ?? 400, json: { error: type, ...(code && type === "CredentialsSignin" ? { code } : {}) } }
+  }
+  if (TO_SIGNIN_PAGE.has(type)) {
+    return { redirect: routeUrl(ctx, "signIn", { error: type, ...(type === "CredentialsSignin" ? { code } : {}) }) }
+  }
+  return { redirect: routeUrl(ctx, "error", { error: type }) }
+}

@@ -1,0 +1,136 @@
+/**
+ * Request -> AuthRequest. Never throws: malformed input comes back as an error value the dispatcher
+ * answers with a 4xx JSON body. Limits: headers 16 KiB in total (Node's own default), body 64 KiB.
+ */
+import { InvalidRequest, MethodNotAllowed, UnknownAction } from "../errors.js"
+import { parseCookieHeader } from "../cookies/serialize.js"
+import type { AuthError } from "../errors.js"
+import type { AuthAction, AuthRequest } from "./types.js"
+
+export const MAX_BODY_BYTES = 64 * 1024
+export const MAX_HEADER_BYTES = 16 * 1024
+
+const ACTIONS = new Set<string>(["providers", "csrf", "session", "signin", "callback", "signout", "verify-request", "error", "webauthn-options"])
+const WITH_PROVIDER = new Set<string>(["signin", "callback", "webauthn-options"])
+
+const bad = (message: string, code: string, status = 400) => new InvalidRequest(message, { code, status })
+
+function decodeComponent(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return undefined
+  }
+}
+
+/** `basePath/action[/providerId]` -> parts, or an error for anything else. */
+function parsePath(pathname: string, basePath: string): { action: AuthAction; providerId: string | undefined } | AuthError {
+  const unknown = () => new UnknownAction(`Unknown action: ${pathname.slice(0, 200)}`, { code: "ACTION_UNKNOWN" })
+  if (!pathname.startsWith(`${basePath}/`)) return unknown()
+  const parts = pathname.slice(basePath.length + 1).split("/")
+  const decoded = parts.map(decodeComponent)
+  if (decoded.some((p) => p === undefined)) return bad("The URL path is not valid percent-encoding", "PATH_ENCODING_INVALID")
+  const [action, providerId, ...extra] = decoded as string[]
+  if (!action || !ACTIONS.has(action) || extra.length > 0) return unknown()
+  if (providerId !== undefined && (!WITH_PROVIDER.has(action) || providerId === "")) return unknown()
+  return { action: action as AuthAction, providerId }
+}
+
+function headerBytes(headers: Headers): number {
+  let total = 0
+  headers.forEach((value, key) => (total += key.length + value.length + 4))
+  return total
+}
+
+function parseQuery(url: URL): Record<string, string> | AuthError {
+  const search = url.search.slice(1)
+  if (search.includes("%") && search.split(/[&=]/).some((part) => decodeComponent(part) === undefined))
+    return bad("The query string is not valid percent-encoding", "QUERY_ENCODING_INVALID")
+  const out: Record<string, string> = {}
+  for (const [k, v] of url.searchParams) if (!(k in out)) out[k] = v
+  return out
+}
+
+async function readText(request: Request): Promise<string | AuthError> {
+  const declared = Number(request.headers.get("content-length") ?? "0")
+  if (declared > MAX_BODY_BYTES) return bad(`The body is larger than ${MAX_BODY_BYTES} bytes`, "BODY_TOO_LARGE", 413)
+  if (!request.body) return ""
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {})
+      return bad(`The body is larger than ${MAX_BODY_BYTES} bytes`, "BODY_TOO_LARGE", 413)
+    }
+    chunks.push(value)
+  }
+  const all = new Uint8Array(size)
+  let offset = 0
+  for (const c of chunks) (all.set(c, offset), (offset += c.byteLength))
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(all)
+  } catch {
+    return bad("The body is not valid UTF-8", "BODY_ENCODING_INVALID")
+  }
+}
+
+function parseForm(text: string): Record<string, unknown> | AuthError {
+  if (text.includes("%") && text.split(/[&=]/).some((part) => decodeComponent(part) === undefined))
+    return bad("The form body is not valid percent-encoding", "FORM_BODY_INVALID")
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of new URLSearchParams(text)) if (!Object.hasOwn(out, k)) out[k] = v
+  return out
+}
+
+function parseJson(text: string): Record<string, unknown> | AuthError {
+  if (text.trim() === "") return {}
+  try {
+    const value: unknown = JSON.parse(text)
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>
+    return bad("The JSON body must be an object", "JSON_BODY_NOT_OBJECT")
+  } catch {
+    return bad("The body is not valid JSON", "JSON_BODY_INVALID")
+  }
+}
+
+async function parseBody(request: Request): Promise<{ body: Record<string, unknown>; rawBody: string } | AuthError> {
+  const text = await readText(request)
+  if (typeof text !== "string") return text
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
+  let body: Record<string, unknown> | AuthError
+  if (type === "application/x-www-form-urlencoded") body = parseForm(text)
+  else if (type === "application/json") body = parseJson(text)
+  else if (text === "") body = {}
+  else return bad(`Unsupported content type "${type.slice(0, 100)}": send application/x-www-form-urlencoded or application/json`, "CONTENT_TYPE_UNSUPPORTED", 415)
+  return body instanceof Error ? body : { body: body as Record<string, unknown>, rawBody: text }
+}
+
+/** Parses `request`; `allowed(action)` names the methods the dispatch table accepts for it. */
+export async function parseRequest(
+  request: Request,
+  basePath: string,
+  allowed: (action: AuthAction) => readonly string[],
+): Promise<AuthRequest | AuthError> {
+  try {
+    const url = new URL(request.url)
+    const path = parsePath(url.pathname, basePath)
+    if (path instanceof Error) return path
+    const method = request.method.toUpperCase()
+    const methods = allowed(path.action)
+    if (!methods.includes(method)) return new MethodNotAllowed(`${method} is not allowed on ${path.action}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: methods.join(", ") } })
+    if (headerBytes(request.headers) > MAX_HEADER_BYTES) return bad("The request headers are too large", "HEADERS_TOO_LARGE", 431)
+    const cookies = parseCookieHeader(request.headers.get("cookie"))
+    if (!cookies) return bad("A cookie value is not valid percent-encoding", "COOKIE_INVALID")
+    const query = parseQuery(url)
+    if (query instanceof Error) return query
+    const parsed = method === "POST" ? await parseBody(request) : { body: {}, rawBody: undefined }
+    if (parsed instanceof Error) return parsed
+    return { request, method: method as "GET" | "POST", ...path, url, query, ...parsed, cookies, headers: request.headers }
+  } catch {
+    return bad("The request could not be read", "REQUEST_UNREADABLE")
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * GET/POST /callback/:provider: picks the provider's flow, runs its callback step, and hands a
+ * successful result to `issueSession`. Nothing else happens here.
+ */
+import { MethodNotAllowed } from "../errors.js"
+import { InvalidProvider } from "../errors.js"
+import { flowFor } from "../flows/index.js"
+import { resolveCallbackUrl } from "../http/callback-url.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import { expireCookie } from "../cookies/serialize.js"
+import { assertCsrf } from "../security/csrf.js"
+import { issueSession } from "../sessions/issue.js"
+import { providerOf } from "./signin.js"
+
+export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
+  const provider = providerOf(req, ctx)
+  const flow = flowFor(provider)
+  if (!flow) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
+  if (!flow.callbackMethods.includes(req.method))
+    throw new MethodNotAllowed(`${req.method} is not allowed on callback/${provider.id}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: flow.callbackMethods.join(", ") } })
+  if (req.method === "POST" && flow.callbackCsrf) await assertCsrf(req, ctx)
+  const callbackUrl = await resolveCallbackUrl(req, ctx, true)
+  const outcome = await flow.callback(req, { ...ctx, provider, callbackUrl })
+  if ("response" in outcome) return outcome.response
+  const res = await issueSession(req, ctx, outcome.signIn, callbackUrl)
+  const remembered = ctx.cookies.callbackUrl
+  const cookies = req.cookies[remembered.name] ? [expireCookie(remembered.name, remembered.options)] : []
+  return { ...res, cookies: [...(res.cookies ?? []), ...cookies] }
+}

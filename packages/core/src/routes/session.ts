@@ -1,0 +1,18 @@
+/**
+ * GET /session: the session as the `session` callback shapes it, or `null`.
+ * POST /session: update (CSRF-checked); `data` from the body reaches the `jwt` callback
+ * (`trigger: "update"`, `session`) or the `session` callback (`newSession`, `trigger: "update"`).
+ */
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import { assertCsrf } from "../security/csrf.js"
+import { readSession } from "../sessions/read.js"
+import type { Session } from "../types.js"
+
+export function getSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {
+  return readSession(req, ctx)
+}
+
+export async function updateSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {
+  await assertCsrf(req, ctx)
+  return readSession(req, ctx, { data: req.body.data })
+}

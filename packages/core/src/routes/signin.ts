@@ -1,0 +1,56 @@
+/**
+ * GET /signin: the built-in sign-in page (or a redirect to `pages.signIn`).
+ * POST /signin/:provider: CSRF check, then the provider's flow starts (OAuth redirect, e-mail link).
+ * Providers without a start step (credentials) send the user to the sign-in page.
+ */
+import { InvalidProvider, UnknownAction } from "../errors.js"
+import { flowFor } from "../flows/index.js"
+import { callbackUrlCookie, resolveCallbackUrl } from "../http/callback-url.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import { routeUrl } from "../http/urls.js"
+import { renderSignInPage } from "../pages/index.js"
+import { toAppProvider } from "../providers/normalize.js"
+import type { CredentialInput, OAuthProviderButtonStyles, ProviderConfig } from "../providers/types.js"
+import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
+
+function pageProvider(provider: ProviderConfig, ctx: Context) {
+  const style = (provider as { style?: OAuthProviderButtonStyles }).style
+  const credentials = provider.type === "credentials" ? (provider as { credentials?: Record<string, CredentialInput> }).credentials : undefined
+  return { ...toAppProvider(provider, ctx.actionBase), ...(style ? { style } : {}), ...(credentials ? { credentials } : {}) }
+}
+
+export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
+  const { error, code, callbackUrl: requested, email } = req.query
+  if (ctx.config.pages.signIn) return { redirect: routeUrl(ctx, "signIn", { callbackUrl: requested, error, code }) }
+  const callbackUrl = await resolveCallbackUrl(req, ctx, false)
+  const { token, cookie } = await csrfTokenFor(req, ctx)
+  const html = renderSignInPage({
+    providers: ctx.config.providers.map((p) => pageProvider(p, ctx)),
+    csrfToken: token,
+    callbackUrl,
+    ...(error ? { error } : {}),
+    ...(code ? { code } : {}),
+    ...(email ? { email } : {}),
+    theme: ctx.config.theme,
+  })
+  return { html, cookies: cookie ? [cookie] : [] }
+}
+
+/** The configured provider named by the URL, or `InvalidProvider`. */
+export function providerOf(req: AuthRequest, ctx: Context): ProviderConfig {
+  if (!req.providerId) throw new UnknownAction(`${req.action} needs a provider id in the path`, { code: "PROVIDER_ID_MISSING" })
+  const provider = ctx.config.providerById.get(req.providerId)
+  if (!provider) throw new InvalidProvider(`No provider "${req.providerId.slice(0, 100)}" is configured`, { code: "PROVIDER_UNKNOWN", cause: { provider: req.providerId.slice(0, 100) } })
+  return provider
+}
+
+export async function signinProvider(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
+  const provider = providerOf(req, ctx)
+  await assertCsrf(req, ctx)
+  const flow = flowFor(provider)
+  if (!flow) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
+  const callbackUrl = await resolveCallbackUrl(req, ctx, false)
+  if (!flow.signin) return { redirect: routeUrl(ctx, "signIn", { callbackUrl }) }
+  const res = await flow.signin(req, { ...ctx, provider, callbackUrl })
+  return { ...res, cookies: [...(res.cookies ?? []), callbackUrlCookie(callbackUrl, ctx)] }
+}

@@ -1,0 +1,29 @@
+/** Random tokens and digests on Web Crypto only (every runtime). */
+
+const encoder = new TextEncoder()
+
+/** base64url without padding. */
+export function base64url(bytes: Uint8Array): string {
+  let bin = ""
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]!)
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+
+/** `byteLength` random bytes as base64url (32 bytes = 256 bits by default). */
+export function randomToken(byteLength = 32): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(byteLength)))
+}
+
+/** SHA-256 of a UTF-8 string, base64url. */
+export async function sha256(value: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))))
+}
+
+/** Compares two strings in time independent of where they differ (lengths may leak). */
+export function timingSafeEqual(a: string, b: string): boolean {
+  const x = encoder.encode(a)
+  const y = encoder.encode(b)
+  let diff = x.length ^ y.length
+  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ (y[i % (y.length || 1)] ?? 0)
+  return diff === 0
+}

@@ -1,0 +1,44 @@
+/**
+ * JWT sessions: the session is an encrypted token (JWE) in the session cookie, chunked when large.
+ * The key salt is the cookie name (Auth.js v5 construction), so tokens move between the two.
+ */
+import type { JWT } from "@authlib/jwt"
+import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"
+import type { Cookie } from "../cookies/serialize.js"
+import type { AuthRequest, Context } from "../http/types.js"
+
+/** The session cookie(s) holding `token`, expiring `session.maxAge` from now. */
+async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{ cookies: Cookie[]; expires: Date }> {
+  const { config, cookies } = ctx
+  const option = cookies.sessionToken
+  const value = await config.jwt.encode({ token, secret: [...config.secret], salt: option.name, maxAge: config.jwt.maxAge })
+  const expires = new Date(Date.now() + config.session.maxAge * 1000)
+  const withExpiry = { name: option.name, options: { ...option.options, expires } }
+  return { cookies: writeChunked(withExpiry, value, req.cookies), expires }
+}
+
+/** Starts a JWT session (only `issueSession` calls this). */
+export function createJwtSession(token: JWT, req: AuthRequest, ctx: Context): Promise<{ cookies: Cookie[]; expires: Date }> {
+  return writeToken(token, req, ctx)
+}
+
+/** Re-issues an existing JWT session after a change or once `updateAge` has passed. */
+export function refreshJwtSession(token: JWT, req: AuthRequest, ctx: Context): Promise<{ cookies: Cookie[]; expires: Date }> {
+  return writeToken(token, req, ctx)
+}
+
+/** The raw session token of the request (joined from chunks), if any. */
+export function readJwtCookie(req: AuthRequest, ctx: Context): string | undefined {
+  return readChunked(ctx.cookies.sessionToken.name, req.cookies)
+}
+
+/** Decodes the session token. Rejects (JWTSessionError) on a token that does not decode. */
+export async function decodeJwtSession(raw: string, ctx: Context): Promise<JWT | null> {
+  const { config, cookies } = ctx
+  return config.jwt.decode({ token: raw, secret: [...config.secret], salt: cookies.sessionToken.name })
+}
+
+/** Expiries for the session cookie and all its chunks. */
+export function clearJwtSession(req: AuthRequest, ctx: Context): Cookie[] {
+  return clearChunked(ctx.cookies.sessionToken, req.cookies)
+}

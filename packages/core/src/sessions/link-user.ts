@@ -1,0 +1,84 @@
+/**
+ * Users and accounts in the adapter after a successful flow: find the user who owns the account,
+ * or link the account to the signed-in user, or to the user with the same e-mail where that is
+ * allowed, or create the user. Emits createUser, updateUser and linkAccount.
+ */
+import type { AdapterAccount, AdapterUser } from "../adapters.js"
+import { OAuthAccountNotLinked } from "../errors.js"
+import { emitEvent } from "../events.js"
+import type { Context } from "../http/types.js"
+import type { SignInResult } from "../flows/types.js"
+import type { User } from "../types.js"
+
+export interface PersistedUser {
+  user: AdapterUser
+  account: AdapterAccount
+  isNewUser: boolean
+}
+
+function newUser(user: User, emailVerified: Date | null): AdapterUser {
+  // The provider's id is the account's providerAccountId; the stored user gets its own.
+  const { id: _providerId, ...rest } = user
+  return { ...rest, id: crypto.randomUUID(), emailVerified } as AdapterUser
+}
+
+async function link(ctx: Context, user: AdapterUser, result: SignInResult): Promise<AdapterAccount> {
+  const account = { ...result.account, userId: user.id } as AdapterAccount
+  await ctx.config.adapter!.linkAccount!(account)
+  await emitEvent(ctx, "linkAccount", { user, account, profile: result.user })
+  return account
+}
+
+async function create(ctx: Context, result: SignInResult, emailVerified: Date | null): Promise<PersistedUser> {
+  const user = await ctx.config.adapter!.createUser!(newUser(result.user, emailVerified))
+  await emitEvent(ctx, "createUser", { user })
+  return { user, account: await link(ctx, user, result), isNewUser: true }
+}
+
+/** E-mail sign-in: the address is proven, so the user is found by it (and marked verified) or created. */
+async function persistEmail(ctx: Context, result: SignInResult): Promise<PersistedUser> {
+  const adapter = ctx.config.adapter!
+  const email = result.user.email ?? result.account.providerAccountId
+  let user = await adapter.getUserByEmail!(email)
+  if (!user) return create(ctx, { ...result, user: { ...result.user, email } }, new Date())
+  if (!user.emailVerified) {
+    user = await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
+    await emitEvent(ctx, "updateUser", { user })
+  }
+  const owner = await adapter.getUserByAccount!(result.account)
+  const account = owner ? ({ ...result.account, userId: owner.id } as AdapterAccount) : await link(ctx, user, result)
+  return { user, account, isNewUser: false }
+}
+
+/** Someone signed in whose e-mail belongs to an existing user: link only when allowed. */
+async function byEmail(ctx: Context, result: SignInResult): Promise<PersistedUser | undefined> {
+  const email = result.user.email
+  if (!email) return undefined
+  const existing = await ctx.config.adapter!.getUserByEmail!(email)
+  if (!existing) return undefined
+  // A credentials account is vouched for by the application's own `authorize`.
+  if (result.account.type !== "credentials" && !result.allowEmailLinking)
+    throw new OAuthAccountNotLinked("Another account already uses this e-mail address", {
+      code: "EMAIL_ALREADY_LINKED",
+      cause: { provider: result.account.provider },
+    })
+  return { user: existing, account: await link(ctx, existing, result), isNewUser: false }
+}
+
+/**
+ * Finds or creates the adapter user of `result`. `currentUserId` is the user already signed in
+ * (linking a second account to them); an account owned by someone else is refused.
+ */
+export async function persistUser(ctx: Context, result: SignInResult, currentUserId?: string): Promise<PersistedUser> {
+  if (result.account.type === "email") return persistEmail(ctx, result)
+  const adapter = ctx.config.adapter!
+  const owner = await adapter.getUserByAccount!(result.account)
+  if (owner) {
+    if (currentUserId && currentUserId !== owner.id)
+      throw new OAuthAccountNotLinked("This account is linked to another user", { code: "ACCOUNT_OWNED_BY_OTHER_USER", cause: { provider: result.account.provider } })
+    return { user: owner, account: { ...result.account, userId: owner.id } as AdapterAccount, isNewUser: false }
+  }
+  const current = currentUserId ? await adapter.getUser!(currentUserId) : null
+  if (current) return { user: current, account: await link(ctx, current, result), isNewUser: false }
+  return (await byEmail(ctx, result)) ?? create(ctx, result, null)
+}

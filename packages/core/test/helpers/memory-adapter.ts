@@ -1,0 +1,79 @@
+/**
+ * A small in-memory adapter for core's own tests, with a call log so tests can prove that a
+ * request wrote nothing. (The published one lives in @authlib/adapter-test; core does not depend on it.)
+ */
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "../../src/adapters.js"
+
+export const WRITE_METHODS = new Set([
+  "createUser", "updateUser", "deleteUser", "linkAccount", "unlinkAccount", "createSession", "updateSession",
+  "deleteSession", "createVerificationToken", "useVerificationToken", "createAuthenticator", "updateAuthenticatorCounter",
+])
+
+export interface MemoryAdapter extends Adapter {
+  users: Map<string, AdapterUser>
+  accounts: AdapterAccount[]
+  sessions: Map<string, AdapterSession>
+  tokens: VerificationToken[]
+  calls: Array<{ method: string; args: unknown[] }>
+  writes(): string[]
+}
+
+const key = (a: { provider: string; providerAccountId: string }) => `${a.provider}:${a.providerAccountId}`
+
+export function memoryAdapter(): MemoryAdapter {
+  const users = new Map<string, AdapterUser>()
+  const accounts: AdapterAccount[] = []
+  const sessions = new Map<string, AdapterSession>()
+  const tokens: VerificationToken[] = []
+  const calls: MemoryAdapter["calls"] = []
+  const methods: Adapter = {
+    createUser: (user) => (users.set(user.id, { ...user }), { ...user }),
+    getUser: (id) => users.get(id) ?? null,
+    getUserByEmail: (email) => [...users.values()].find((u) => u.email === email) ?? null,
+    getUserByAccount: (a) => {
+      const found = accounts.find((x) => key(x) === key(a))
+      return found ? users.get(found.userId) ?? null : null
+    },
+    updateUser: (patch) => {
+      const user = { ...users.get(patch.id)!, ...patch } as AdapterUser
+      users.set(user.id, user)
+      return user
+    },
+    linkAccount: (account) => void accounts.push({ ...account }),
+    createSession: (s) => (sessions.set(s.sessionToken, { ...s }), { ...s }),
+    getSessionAndUser: (token) => {
+      const session = sessions.get(token)
+      const user = session && users.get(session.userId)
+      return session && user ? { session: { ...session }, user: { ...user } } : null
+    },
+    updateSession: (patch) => {
+      const s = sessions.get(patch.sessionToken)
+      if (!s) return null
+      const next = { ...s, ...patch } as AdapterSession
+      sessions.set(s.sessionToken, next)
+      return next
+    },
+    deleteSession: (token) => {
+      const s = sessions.get(token)
+      sessions.delete(token)
+      return s ?? null
+    },
+    createVerificationToken: (t) => (tokens.push(t), t),
+    useVerificationToken: ({ identifier, token }) => {
+      const i = tokens.findIndex((t) => t.identifier === identifier && t.token === token)
+      return i < 0 ? null : tokens.splice(i, 1)[0]!
+    },
+  }
+  const logged: Record<string, unknown> = {}
+  for (const [name, fn] of Object.entries(methods)) {
+    logged[name] = async (...args: unknown[]) => {
+      calls.push({ method: name, args })
+      return (fn as (...a: unknown[]) => unknown)(...args)
+    }
+  }
+  return {
+    ...(logged as Adapter),
+    users, accounts, sessions, tokens, calls,
+    writes: () => calls.map((c) => c.method).filter((m) => WRITE_METHODS.has(m)),
+  }
+}
