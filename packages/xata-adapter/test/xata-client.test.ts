@@ -1,0 +1,70 @@
+/**
+ * The real `@xata.io/client` (through this package's generated-style `XataClient`) against our
+ * emulation of Xata's SQL endpoint, backed by PGlite. The hosted service is retired; these tests prove
+ * the adapter speaks the client's `sql` contract, not that a hosted database behaves the same.
+ */
+import { PGlite } from "@electric-sql/pglite"
+import { describe, expect, test } from "vitest"
+import { runBasicTests } from "@authlib/adapter-test"
+import { XataAdapter, XataAdapterError, migrate } from "../src/index.js"
+import { XataClient } from "../src/xata-client.js"
+import { directDb } from "./helpers/direct-db.js"
+import { startXataEmulation } from "./helpers/xata-emulation.js"
+
+const pglite = new PGlite()
+const emulation = await startXataEmulation(pglite)
+const client = new XataClient({ databaseURL: emulation.databaseURL, apiKey: emulation.apiKey, branch: "main" })
+const adapter = XataAdapter(client)
+
+describe("against our emulation of Xata's SQL endpoint", () => {
+  runBasicTests({
+    adapter,
+    db: directDb(async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, params)).rows, {
+      connect: async () => {
+        await migrate(client)
+      },
+      disconnect: async () => {
+        await emulation.close()
+        await pglite.close()
+      },
+    }),
+    testWebAuthnMethods: true,
+  })
+
+  describe("XataClient", () => {
+    test("getConfig() resolves the branch and database URL it was given", async () => {
+      expect(await client.getConfig()).toStrictEqual({ branch: "main", databaseURL: emulation.databaseURL })
+    })
+
+    test("the adapter's statements reach /db/<database>:<branch>/sql with string or null params", () => {
+      expect(emulation.requests.length).toBeGreaterThan(100)
+      for (const { url, body } of emulation.requests) {
+        expect(url).toBe("/db/authlib:main/sql")
+        for (const param of body.params ?? []) expect(param === null || typeof param === "string").toBe(true)
+      }
+    })
+
+    test("a duplicate e-mail through the SQL endpoint is a typed DUPLICATE_EMAIL error", async () => {
+      const email = `dup-${crypto.randomUUID()}@example.com`
+      await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: null })
+      await expect(adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: null })).rejects.toMatchObject({
+        type: "XataAdapterError",
+        code: "DUPLICATE_EMAIL",
+      })
+      const { rows } = await pglite.query(`SELECT count(*)::int AS n FROM authlib_users WHERE email = $1`, [email])
+      expect(rows).toStrictEqual([{ n: 1 }])
+    })
+
+    test("a wrong API key is rejected by the endpoint and surfaces as QUERY_FAILED", async () => {
+      const intruder = XataAdapter(new XataClient({ databaseURL: emulation.databaseURL, apiKey: "xau_wrong", branch: "main" }))
+      const error = await Promise.resolve(intruder.getUser("anyone")).catch((err: unknown) => err)
+      expect(error).toBeInstanceOf(XataAdapterError)
+      expect(error).toMatchObject({ code: "QUERY_FAILED", message: "invalid API key" })
+    })
+
+    test("an unknown branch is an error, not an empty result", async () => {
+      const other = XataAdapter(new XataClient({ databaseURL: emulation.databaseURL, apiKey: emulation.apiKey, branch: "dev" }))
+      await expect(other.getUser("anyone")).rejects.toMatchObject({ code: "QUERY_FAILED" })
+    })
+  })
+})
