@@ -91,6 +91,8 @@ async function setAsideUncheckableIdToken(flow: OAuthFlowContext, server: o.Auth
 /** The validated token response and the Response it came from (needed to check the ID token signature). */
 export interface TokenResult {
   tokens: TokenSet
+  /** The ID token's claims, validated except for the signature. */
+  claims: o.IDToken | undefined
   response: Response
 }
 
@@ -108,7 +110,8 @@ export async function exchangeCode(flow: OAuthFlowContext, server: o.Authorizati
     const options: o.ProcessAuthorizationCodeResponseOptions =
       provider.type === "oidc" ? { expectedNonce: checks.nonce ?? o.expectNoNonce, requireIdToken: true } : {}
     const tokens = await o.processAuthorizationCodeResponse(server, clientOf(provider), checked, options)
-    return { tokens: uncheckable ? { ...tokens, id_token: uncheckable } : { ...tokens }, response: checked }
+    const claims = o.getValidatedIdTokenClaims(tokens)
+    return { tokens: uncheckable ? { ...tokens, id_token: uncheckable } : { ...tokens }, claims, response: checked }
   })
 }
 
@@ -119,7 +122,7 @@ const jwksCaches = new Map<string, o.JWKSCacheInput>()
  * oauth4webapi when an unknown key id shows up). Returns the validated claims, if any.
  */
 export async function verifyIdToken(flow: OAuthFlowContext, server: o.AuthorizationServer, result: TokenResult): Promise<o.IDToken | undefined> {
-  const claims = o.getValidatedIdTokenClaims(result.tokens as o.TokenEndpointResponse)
+  const { claims } = result
   if (!claims) return undefined
   let cache = jwksCaches.get(server.issuer)
   if (!cache) jwksCaches.set(server.issuer, (cache = {}))

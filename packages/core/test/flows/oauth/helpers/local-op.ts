@@ -1,0 +1,76 @@
+/**
+ * A real OpenID provider (oidc-provider 9) on 127.0.0.1 with dev interactions, a few clients and
+ * accounts: the happy-path counterpart of the hostile OP.
+ */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import Provider from "oidc-provider"
+
+export interface TestAccount {
+  sub: string
+  email: string
+  name: string
+  picture?: string
+}
+
+export const accounts: Record<string, TestAccount> = {
+  alice: { sub: "alice", email: "Alice@Example.com", name: "Alice Liddell", picture: "https://img.example/alice.png" },
+  bob: { sub: "bob", email: "bob@example.com", name: "Bob Builder" },
+}
+
+export interface LocalOP {
+  issuer: string
+  /** Requests for the discovery document so far. */
+  discoveryRequests: number
+  close(): Promise<void>
+}
+
+/** Client ids registered at the OP; each is valid for any redirect URI in `redirectUris`. */
+export const clients = {
+  basic: { client_id: "app-basic", client_secret: "secret-basic-0123456789abcdef", token_endpoint_auth_method: "client_secret_basic" },
+  post: { client_id: "app-post", client_secret: "secret-post-0123456789abcdef", token_endpoint_auth_method: "client_secret_post" },
+  public: { client_id: "app-public", token_endpoint_auth_method: "none" },
+} as const
+
+function findAccount(_ctx: unknown, id: string) {
+  const account = accounts[id]
+  if (!account) return undefined
+  return {
+    accountId: id,
+    claims: () => ({ ...account, email_verified: true }),
+  }
+}
+
+/** Starts the OP. `redirectUris` are the callback URLs of the apps under test. */
+export async function startLocalOP(redirectUris: string[]): Promise<LocalOP> {
+  const server: Server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const provider = new Provider(issuer, {
+    clients: Object.values(clients).map((c) => ({
+      ...c,
+      redirect_uris: redirectUris,
+      response_types: ["code"],
+      grant_types: ["authorization_code"],
+    })),
+    findAccount,
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
+    // Claims in the ID token too, so `idToken: true` sign-ins see e-mail and name.
+    conformIdTokenClaims: false,
+    cookies: { keys: ["test-cookie-key-0123456789"] },
+    features: { devInteractions: { enabled: true } },
+    pkce: { required: () => false },
+  })
+  provider.on("server_error", (_ctx: unknown, err: Error) => console.error("[local-op]", err))
+  const op = { issuer, discoveryRequests: 0 }
+  server.on("request", (req) => {
+    if (req.url?.startsWith("/.well-known/")) op.discoveryRequests++
+  })
+  server.on("request", provider.callback())
+  return Object.assign(op, {
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    }),
+  })
+}

@@ -1,0 +1,35 @@
+/**
+ * Walks oidc-provider's dev login and consent interactions from an authorization URL until the
+ * provider sends the browser back to the app: a redirect to the app's callback (query response)
+ * or an auto-submitting form (`form_post`).
+ */
+import { readForm, type Browser } from "./browser.js"
+
+export type ProviderAnswer =
+  | { kind: "redirect"; url: string }
+  | { kind: "form_post"; action: string; fields: Record<string, string> }
+
+const toApp = (browser: Browser) => (url: string) => new URL(url).origin === browser.appOrigin
+
+/** Logs `login` in at the OP (consenting when asked) and returns how the OP answers the app. */
+export async function loginAtOP(browser: Browser, authorizationUrl: string, login: string): Promise<ProviderAnswer> {
+  let step = await browser.follow(authorizationUrl, toApp(browser))
+  for (let round = 0; round < 4; round++) {
+    if (toApp(browser)(step.url)) return { kind: "redirect", url: step.url }
+    if (/name="prompt" value="login"/.test(step.body) || /name="login"/.test(step.body)) {
+      const { action } = readForm(step.body, step.url)
+      step = await browser.form(action, { prompt: "login", login, password: "any" })
+    } else if (/name="prompt" value="consent"/.test(step.body)) {
+      const { action } = readForm(step.body, step.url)
+      step = await browser.form(action, { prompt: "consent" })
+    } else if (/<form[^>]*method="post"/i.test(step.body)) {
+      const { action, fields } = readForm(step.body, step.url)
+      return { kind: "form_post", action, fields }
+    } else {
+      throw new Error(`unexpected OP page at ${step.url} (${step.response.status}): ${step.body.slice(0, 300)}`)
+    }
+    const next = step.response.headers.get("location")
+    if (next) step = await browser.follow(new URL(next, step.url).href, toApp(browser))
+  }
+  throw new Error("the OP did not send the browser back to the app")
+}
