@@ -12,9 +12,10 @@ async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{
   const { config, cookies } = ctx
   const option = cookies.sessionToken
   const value = await config.jwt.encode({ token, secret: [...config.secret], salt: option.name, maxAge: config.jwt.maxAge })
-  const expires = new Date(Date.now() + config.session.maxAge * 1000)
-  const withExpiry = { name: option.name, options: { ...option.options, expires } }
-  return { cookies: writeChunked(withExpiry, value, req.cookies), expires }
+  // Whole seconds, as `encode` computes `exp`: the session's `expires` then equals the token's.
+  const now = Math.floor(Date.now() / 1000)
+  const withExpiry = { name: option.name, options: { ...option.options, expires: new Date((now + config.session.maxAge) * 1000) } }
+  return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + config.jwt.maxAge) * 1000) }
 }
 
 /** Starts a JWT session (only `issueSession` calls this). */
