@@ -105,7 +105,20 @@ function withExplicitEndpoints(provider: OAuthConfig, discovered: o.Authorizatio
   for (const [key, value] of Object.entries(explicit)) {
     if (value) server[key] = value
   }
+  refuseUnsigned(server)
   return server as unknown as o.AuthorizationServer
+}
+
+/**
+ * An issuer that advertises `none` would have oauth4webapi accept unsigned ID tokens; we never do.
+ * Without any other algorithm left, oauth4webapi falls back to RS256.
+ */
+function refuseUnsigned(server: Record<string, unknown>): void {
+  const algs = server.id_token_signing_alg_values_supported
+  if (!Array.isArray(algs)) return
+  const signed = algs.filter((alg) => alg !== "none")
+  if (signed.length) server.id_token_signing_alg_values_supported = signed
+  else delete server.id_token_signing_alg_values_supported
 }
 
 /** Whether the metadata has a real issuer to compare `iss` values against. */

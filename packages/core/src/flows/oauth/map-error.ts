@@ -44,7 +44,8 @@ function fromProcessingError(err: o.OperationProcessingError, step: CallbackStep
 
 /** A dedicated code for the failures an operator most needs to tell apart. */
 function specificCode(err: o.OperationProcessingError, step: CallbackStep, compared: string | undefined): string | undefined {
-  if (step === "AUTHORIZATION_RESPONSE" && /"iss"/.test(err.message)) return "ISSUER_MISMATCH"
+  if (step === "AUTHORIZATION_RESPONSE" && /"iss"/.test(err.message)) return /missing/.test(err.message) ? "ISSUER_MISSING" : "ISSUER_MISMATCH"
+  if (/"alg"/.test(err.message)) return "ID_TOKEN_ALG_REFUSED"
   if (step === "USERINFO" && compared === "sub") return "USERINFO_SUBJECT_MISMATCH"
   if (compared === "iss" || compared === "aud") return `ID_TOKEN_${compared.toUpperCase()}_MISMATCH`
   if (err.code === o.JWT_TIMESTAMP_CHECK) return "ID_TOKEN_EXPIRED"
