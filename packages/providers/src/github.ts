@@ -9,6 +9,7 @@
  */
 import type { OAuth2Config } from "@authlib/core"
 import type { OAuthOptions, OAuthPreset, UserinfoContext } from "./shared/types.js"
+import { InvalidProviderOptions, ProviderRequestError } from "./errors.js"
 import { endpointUrl, fetchJson } from "./shared/http.js"
 import { withOptions } from "./shared/merge.js"
 
@@ -53,11 +54,22 @@ export function pickGitHubEmail(emails: readonly GitHubEmail[]): string | null {
  */
 async function requestGitHubProfile({ tokens, provider }: UserinfoContext): Promise<GitHubProfile> {
   const url = endpointUrl(provider.userinfo)
-  if (!url) throw new TypeError("GitHub: provider.userinfo has no url")
+  if (!url) throw new InvalidProviderOptions(`GitHub: "userinfo" has no url`, { code: "INVALID_PROVIDER_OPTIONS", cause: { provider: "github" } })
   const profile = (await fetchJson("github", url, tokens.access_token, API_HEADERS)) as GitHubProfile
   if (profile.email) return profile
-  const emails = await fetchJson("github", `${url.replace(/\/+$/, "")}/emails`, tokens.access_token, API_HEADERS)
-  return { ...profile, email: Array.isArray(emails) ? pickGitHubEmail(emails as GitHubEmail[]) : null }
+  const emails = await fetchEmails(`${url.replace(/\/+$/, "")}/emails`, tokens.access_token)
+  return { ...profile, email: pickGitHubEmail(emails) }
+}
+
+/** The user's addresses; none when GitHub refuses (the `user:email` scope was not granted). */
+async function fetchEmails(url: string, accessToken: string | undefined): Promise<GitHubEmail[]> {
+  try {
+    const emails = await fetchJson("github", url, accessToken, API_HEADERS)
+    return Array.isArray(emails) ? (emails as GitHubEmail[]) : []
+  } catch (err) {
+    if (err instanceof ProviderRequestError && err.code === "HTTP_ERROR") return []
+    throw err
+  }
 }
 
 /** GitHub's profile as an authlib user: the numeric id becomes a string. */
