@@ -1,11 +1,13 @@
 /**
- * Local, stricter views of core's provider config types.
+ * Local, stricter views of core's provider config types, for writing presets.
  *
- * Core declares `OAuth2Config` and `EmailConfig` with a `[key: string]: unknown` index signature,
- * and derives `OIDCConfig`, `OAuthUserConfig`, `OIDCUserConfig` and `EmailUserConfig` from them
- * with `Omit`. `Omit` over an index signature keeps only the index signature, so in those derived
- * types every field is `unknown` and nothing a preset or a user writes is checked. These types
- * drop the index signature first; presets are written against them and returned as core's types.
+ * - Core's `OAuthUserConfig`/`OIDCUserConfig` accept any extra key (`[key: string]: unknown`), so a
+ *   misspelt option type-checks. Preset options are declared from the known fields only; presets
+ *   that take extra options (`enterprise`, `tenantId`, `apiVersion`) declare them.
+ * - Core's `EmailUserConfig` is `Omit<Partial<EmailConfig>, ...>` over an interface with an index
+ *   signature, which collapses every field to `unknown`; `EmailOptions` keeps them typed.
+ * - Core's `UserinfoEndpointHandler.request` must return `Profile`, whose `id` is a string;
+ *   GitHub's is a number. `UserinfoHandler<P>` returns the provider's own profile type.
  */
 import type { EmailConfig, OAuth2Config, OIDCChecks, Profile, UserinfoEndpointHandler } from "@authlib/core"
 
