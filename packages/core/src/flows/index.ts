@@ -19,10 +19,12 @@
 import type { ProviderType } from "../providers/types.js"
 import type { ProviderConfig } from "../providers/types.js"
 import { credentialsFlow } from "./credentials.js"
+import { emailFlow } from "./email/index.js"
 import type { Flow } from "./types.js"
 
 const registry: Partial<Record<ProviderType, Flow<any>>> = {
   credentials: credentialsFlow,
+  email: emailFlow,
 }
 
 /** Whether this version of core can sign in with providers of `type`. */

@@ -13,6 +13,7 @@ import { signinPage, signinProvider } from "../routes/signin.js"
 import { signout, signoutPage } from "../routes/signout.js"
 import { verifyRequest } from "../routes/verify-request.js"
 import { errorResponse, publicType, requestErrorResponse } from "./error-response.js"
+import { contextOf } from "./context.js"
 import { parseRequest } from "./parse-request.js"
 import type { AuthAction, AuthRequest, AuthResponse, Context } from "./types.js"
 
@@ -31,30 +32,6 @@ const routes: Record<AuthAction, Partial<Record<"GET" | "POST", Handler>>> = {
 }
 
 const allowed = (action: AuthAction) => Object.keys(routes[action])
-
-function firstValue(header: string | null): string | undefined {
-  const value = header?.split(",")[0]?.trim()
-  return value ? value : undefined
-}
-
-/** The application origin: `url` when configured, else the request's (with trusted proxy headers). */
-function originOf(req: AuthRequest, config: ResolvedConfig): string {
-  if (config.appUrl) return config.appUrl.origin
-  const host = firstValue(req.headers.get("x-forwarded-host"))
-  const proto = firstValue(req.headers.get("x-forwarded-proto"))
-  if (!host && !proto) return req.url.origin
-  try {
-    return new URL(`${proto ?? req.url.protocol.replace(":", "")}://${host ?? req.url.host}`).origin
-  } catch {
-    return req.url.origin
-  }
-}
-
-function contextOf(req: AuthRequest, config: ResolvedConfig): Context {
-  const origin = originOf(req, config)
-  const secure = config.useSecureCookies ?? origin.startsWith("https:")
-  return { config, origin, actionBase: `${origin}${config.basePath}`, secure, cookies: config.cookies(secure) }
-}
 
 /** Handles `request`; resolves the internal response. In `raw` mode, AuthErrors are thrown. */
 export async function dispatch(request: Request, config: ResolvedConfig): Promise<AuthResponse> {

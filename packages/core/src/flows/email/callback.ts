@@ -1,0 +1,79 @@
+/**
+ * callback/:provider of an e-mail provider, in two steps:
+ *
+ * - GET (the link in the mail) only shows the confirm page. Mail scanners pre-fetch every link;
+ *   a GET never consumes the token, so their visit leaves the link usable.
+ * - POST (the page's button, CSRF checked by the route) consumes the token through
+ *   `useVerificationToken`, which hands a token to exactly one caller. An unknown, used, expired or
+ *   other-address token is a `Verification` error and nothing is issued.
+ */
+import { Verification } from "../../errors.js"
+import type { AuthRequest } from "../../http/types.js"
+import { renderEmailConfirmPage } from "../../pages/index.js"
+import type { EmailConfig } from "../../providers/types.js"
+import { csrfTokenFor } from "../../security/csrf.js"
+import type { FlowContext, FlowOutcome } from "../types.js"
+import { identifierOf } from "./identifier.js"
+import { consumeToken, tokenSecrets } from "./token.js"
+
+/** The confirm page must not be framed (a framed button is a click away from login CSRF). */
+const CONFIRM_HEADERS = {
+  "content-security-policy": "frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+}
+
+function invalidLink(ctx: FlowContext<EmailConfig>, code: string, message: string): Verification {
+  return new Verification(message, { code, cause: { provider: ctx.provider.id } })
+}
+
+/** The link's address, normalised as when the link was made; any refusal is a bad link. */
+function linkIdentifier(ctx: FlowContext<EmailConfig>, email: unknown): string {
+  try {
+    return identifierOf(ctx.provider, email)
+  } catch {
+    throw invalidLink(ctx, "EMAIL_INVALID", 'The sign-in link has no valid "email"')
+  }
+}
+
+function linkToken(ctx: FlowContext<EmailConfig>, token: unknown): string {
+  if (typeof token !== "string" || token === "") throw invalidLink(ctx, "TOKEN_MISSING", 'The sign-in link has no "token"')
+  return token
+}
+
+async function confirmPage(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {
+  const email = linkIdentifier(ctx, req.query.email)
+  const token = linkToken(ctx, req.query.token)
+  const csrf = await csrfTokenFor(req, ctx)
+  const html = renderEmailConfirmPage({
+    actionUrl: `${ctx.actionBase}/callback/${encodeURIComponent(ctx.provider.id)}`,
+    csrfToken: csrf.token,
+    fields: { token, email, callbackUrl: ctx.callbackUrl },
+    email,
+    theme: ctx.config.theme,
+  })
+  return { response: { html, headers: { ...CONFIRM_HEADERS }, cookies: csrf.cookie ? [csrf.cookie] : [] } }
+}
+
+async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {
+  const email = linkIdentifier(ctx, req.body.email)
+  const token = linkToken(ctx, req.body.token)
+  const adapter = ctx.config.adapter!
+  const record = await consumeToken(adapter, tokenSecrets(ctx), email, token)
+  if (!record) throw invalidLink(ctx, "TOKEN_INVALID", "The sign-in link is unknown, was already used, or belongs to another address")
+  // The adapter matched on both; an adapter that ignored the identifier must not widen the link.
+  if (record.identifier !== email) throw invalidLink(ctx, "IDENTIFIER_MISMATCH", "The sign-in link belongs to another address")
+  if (new Date(record.expires).getTime() <= Date.now()) throw invalidLink(ctx, "TOKEN_EXPIRED", "The sign-in link has expired")
+  const existing = await adapter.getUserByEmail!(email)
+  return {
+    signIn: {
+      user: existing ?? { email },
+      account: { provider: ctx.provider.id, providerAccountId: email, type: "email" },
+    },
+  }
+}
+
+/** GET shows the confirm page; POST completes the sign-in. */
+export function emailCallback(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {
+  return req.method === "GET" ? confirmPage(req, ctx) : complete(req, ctx)
+}

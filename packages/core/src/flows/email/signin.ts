@@ -1,0 +1,94 @@
+/**
+ * POST signin/:provider of an e-mail provider (CSRF already checked by the route):
+ *
+ * 1. normalise the address; a refused one goes back to the sign-in page, nothing stored or sent;
+ * 2. ask the `signIn` callback with `email: { verificationRequest: true }`: false -> `AccessDenied`,
+ *    a URL -> redirect there; either way no token is stored and no mail is sent;
+ * 3. store the hashed token, then send the link (so it never arrives before its token exists);
+ * 4. redirect to verify-request. A failed send removes the token again and ends on the error page
+ *    with `EmailSignInError`; the sender's error is logged in full.
+ *
+ * The link's origin is the context's: the configured application URL (`url` / `WEBAUTH_URL`) when
+ * set. Without it the origin comes from the request's (trusted) Host, so a warning is logged once.
+ */
+import type { LoggerInstance } from "@authlib/jwt"
+import { AuthError, Configuration } from "../../errors.js"
+import type { AuthRequest, AuthResponse } from "../../http/types.js"
+import { routeUrl } from "../../http/urls.js"
+import { logError } from "../../logger.js"
+import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "../../providers/types.js"
+import { runSignInCallback } from "../../sessions/issue.js"
+import type { Account, User } from "../../types.js"
+import type { FlowContext } from "../types.js"
+import { EmailSignInError, InvalidEmailAddress } from "./errors.js"
+import { identifierOf } from "./identifier.js"
+import { discardToken, newToken, storeToken } from "./token.js"
+
+const warned = new WeakSet<LoggerInstance>()
+
+function warnRequestOrigin(ctx: FlowContext<EmailConfig>): void {
+  const { logger, appUrl } = ctx.config
+  if (appUrl || warned.has(logger)) return
+  warned.add(logger)
+  logger.warn("email-link-origin", 'e-mail sign-in links take their origin from the request because "url" (WEBAUTH_URL) is not set; set it so a forged Host header can never change where a link points')
+}
+
+/** The address refused: back to the sign-in page, with the rule in `code` for client-side callers. */
+function refusedAddress(err: InvalidEmailAddress, ctx: FlowContext<EmailConfig>): AuthResponse {
+  ctx.config.logger.debug(err.type, err)
+  return { redirect: routeUrl(ctx, "signIn", { error: EmailSignInError.type, code: err.code, callbackUrl: ctx.callbackUrl }) }
+}
+
+/** The magic link: `<actionBase>/callback/<provider>?callbackUrl&token&email`. */
+export function linkUrl(ctx: FlowContext<EmailConfig>, identifier: string, token: string): string {
+  const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl, token, email: identifier })
+  return `${ctx.actionBase}/callback/${encodeURIComponent(ctx.provider.id)}?${query}`
+}
+
+/** The request handed to `sendVerificationRequest`, with a body that can still be read. */
+function requestFor(req: AuthRequest): Request {
+  return new Request(req.url, { method: req.method, headers: req.headers, ...(req.rawBody !== undefined ? { body: req.rawBody } : {}) })
+}
+
+async function ask(ctx: FlowContext<EmailConfig>, identifier: string): Promise<{ redirect?: string }> {
+  const existing = await ctx.config.adapter!.getUserByEmail!(identifier)
+  const user: User = existing ?? { email: identifier }
+  const account: Account = { provider: ctx.provider.id, providerAccountId: identifier, type: "email", ...(existing ? { userId: existing.id } : {}) }
+  return runSignInCallback({ user, account, email: { verificationRequest: true } }, ctx)
+}
+
+async function send(ctx: FlowContext<EmailConfig>, params: EmailProviderSendVerificationRequestParams, stored: { identifier: string; token: string }): Promise<void> {
+  try {
+    await ctx.provider.sendVerificationRequest(params)
+  } catch (err) {
+    const { logger } = ctx.config
+    logError(logger, err)
+    // The mail may have left before the failure was noticed: its link must not work.
+    await discardToken(ctx.config.adapter!, stored).catch((discardErr: unknown) => logError(logger, discardErr))
+    const code = err instanceof AuthError && err.code ? err.code : "SEND_FAILED"
+    throw new EmailSignInError(`Sending the sign-in e-mail through provider "${ctx.provider.id}" failed`, { code, cause: { provider: ctx.provider.id, ...(err instanceof Error ? { err } : { thrown: String(err) }) } })
+  }
+}
+
+/** Starts an e-mail sign-in: see the module comment for the steps. */
+export async function emailSignin(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<AuthResponse> {
+  const { provider } = ctx
+  if (typeof provider.sendVerificationRequest !== "function")
+    throw new Configuration(`E-mail provider "${provider.id}" has no "sendVerificationRequest"`, { code: "SEND_VERIFICATION_REQUEST_MISSING", cause: { provider: provider.id } })
+  let identifier: string
+  try {
+    identifier = identifierOf(provider, req.body.email)
+  } catch (err) {
+    if (err instanceof InvalidEmailAddress) return refusedAddress(err, ctx)
+    throw err
+  }
+  const decision = await ask(ctx, identifier)
+  if (decision.redirect) return { redirect: decision.redirect }
+  warnRequestOrigin(ctx)
+  const token = await newToken(provider)
+  const stored = await storeToken(ctx, identifier, token)
+  const url = linkUrl(ctx, identifier, token)
+  const request = requestFor(req)
+  await send(ctx, { identifier, url, expires: stored.expires, provider, token, theme: ctx.config.theme, request }, stored)
+  return { redirect: routeUrl(ctx, "verifyRequest", { provider: provider.id, type: provider.type }) }
+}

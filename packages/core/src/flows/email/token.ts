@@ -1,0 +1,79 @@
+/**
+ * The one-time token of a sign-in link, and how it is kept. The link carries the token; the adapter
+ * stores only `hex(SHA-256(token + secret))`, so a leaked verification-token table cannot be turned
+ * into working links. This is the construction `@auth/core` uses (hex digest of token then secret):
+ * links issued just before a migration between the two keep working.
+ */
+import type { Adapter, VerificationToken } from "../../adapters.js"
+import { Configuration } from "../../errors.js"
+import type { EmailConfig } from "../../providers/types.js"
+import { randomToken } from "../../security/random.js"
+import type { FlowContext } from "../types.js"
+
+/** Ten minutes, as OWASP ASVS 5.0 asks of one-time links. */
+export const DEFAULT_EMAIL_MAX_AGE = 10 * 60
+/** Longer presented tokens are refused before hashing: no generator makes them. */
+const MAX_TOKEN_LENGTH = 512
+
+const encoder = new TextEncoder()
+
+/** `hex(SHA-256(token + secret))`, the form in which tokens reach the adapter. */
+export async function hashToken(token: string, secret: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(`${token}${secret}`)))
+  let hex = ""
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0")
+  return hex
+}
+
+/** The secrets a token may be hashed with: the provider's own, else the config's (newest first). */
+export function tokenSecrets(ctx: FlowContext<EmailConfig>): readonly string[] {
+  const own = ctx.provider.secret
+  return typeof own === "string" && own !== "" ? [own] : ctx.config.secret
+}
+
+/** Seconds a link stays valid: the provider's `maxAge` when it is a positive number, else 600. */
+export function linkMaxAge(provider: EmailConfig): number {
+  const { maxAge } = provider
+  return typeof maxAge === "number" && Number.isFinite(maxAge) && maxAge > 0 ? maxAge : DEFAULT_EMAIL_MAX_AGE
+}
+
+/** A new token: the provider's `generateVerificationToken`, else 256 random bits as base64url. */
+export async function newToken(provider: EmailConfig): Promise<string> {
+  if (!provider.generateVerificationToken) return randomToken(32)
+  const token = await provider.generateVerificationToken()
+  if (typeof token !== "string" || token === "" || token.length > MAX_TOKEN_LENGTH)
+    throw new Configuration(`"generateVerificationToken" of provider "${provider.id}" must return a non-empty string of at most ${MAX_TOKEN_LENGTH} characters`, {
+      code: "TOKEN_GENERATOR_INVALID",
+      cause: { provider: provider.id },
+    })
+  return token
+}
+
+/** Stores the hashed token; returns the stored record's key, for removing it again. */
+export async function storeToken(ctx: FlowContext<EmailConfig>, identifier: string, token: string): Promise<{ identifier: string; token: string; expires: Date }> {
+  const record = {
+    identifier,
+    token: await hashToken(token, tokenSecrets(ctx)[0]!),
+    expires: new Date(Date.now() + linkMaxAge(ctx.provider) * 1000),
+  }
+  await ctx.config.adapter!.createVerificationToken!(record)
+  return record
+}
+
+/**
+ * Consumes the stored token of a presented link: tries each secret's hash until the adapter hands
+ * a record over. The adapter guarantees that under concurrent calls only one caller receives it.
+ */
+export async function consumeToken(adapter: Adapter, secrets: readonly string[], identifier: string, token: string): Promise<VerificationToken | null> {
+  if (token === "" || token.length > MAX_TOKEN_LENGTH) return null
+  for (const secret of secrets) {
+    const record = await adapter.useVerificationToken!({ identifier, token: await hashToken(token, secret) })
+    if (record) return record
+  }
+  return null
+}
+
+/** Removes a stored token whose mail never left. A failure here is reported, never swallowed. */
+export async function discardToken(adapter: Adapter, stored: { identifier: string; token: string }): Promise<void> {
+  await adapter.useVerificationToken!({ identifier: stored.identifier, token: stored.token })
+}

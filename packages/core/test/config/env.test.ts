@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest"
+import { setEnvDefaults } from "../../src/index.js"
+import type { AuthConfig, OAuth2Config } from "../../src/index.js"
+
+const oauth = (id: string, over: Partial<OAuth2Config> = {}): OAuth2Config => ({ id, name: id, type: "oauth", ...over })
+
+describe("setEnvDefaults(env, config)", () => {
+  it("AUTH_SECRET alone gives one secret", () => {
+    const cfg: AuthConfig = { providers: [] }
+    setEnvDefaults({ AUTH_SECRET: "s0" }, cfg)
+    expect(cfg.secret).toBe("s0")
+  })
+
+  it("rotation order: AUTH_SECRET first (encrypts), then AUTH_SECRET_1..3", () => {
+    const cfg: AuthConfig = { providers: [] }
+    setEnvDefaults({ AUTH_SECRET_2: "s2", AUTH_SECRET: "s0", AUTH_SECRET_1: "s1", AUTH_SECRET_3: "s3" }, cfg)
+    expect(cfg.secret).toEqual(["s0", "s1", "s2", "s3"])
+  })
+
+  it("never replaces values already set", () => {
+    const cfg: AuthConfig = { providers: [], secret: "mine", trustHost: false, basePath: "/x", url: "https://mine.example" }
+    setEnvDefaults({ AUTH_SECRET: "env", AUTH_TRUST_HOST: "true", WEBAUTH_URL: "https://env.example/a/b" }, cfg)
+    expect(cfg).toMatchObject({ secret: "mine", trustHost: false, basePath: "/x", url: "https://mine.example" })
+  })
+
+  it("WEBAUTH_URL gives the application URL, its path the basePath, and trusts the host", () => {
+    const cfg: AuthConfig = { providers: [] }
+    setEnvDefaults({ WEBAUTH_URL: "https://app.example/api/auth/" }, cfg)
+    expect(cfg).toMatchObject({ url: "https://app.example/api/auth/", basePath: "/api/auth", trustHost: true })
+    const root: AuthConfig = { providers: [] }
+    setEnvDefaults({ WEBAUTH_URL: "https://app.example" }, root)
+    expect(root.basePath).toBeUndefined()
+  })
+
+  it.each([["false", false], ["0", false], ["true", true], ["1", true]])("AUTH_TRUST_HOST=%s -> %s", (value, expected) => {
+    const cfg: AuthConfig = { providers: [] }
+    setEnvDefaults({ AUTH_TRUST_HOST: value, WEBAUTH_URL: "https://app.example" }, cfg)
+    expect(cfg.trustHost).toBe(expected)
+  })
+
+  it("AUTH_REDIRECT_PROXY_URL", () => {
+    const cfg: AuthConfig = { providers: [] }
+    setEnvDefaults({ AUTH_REDIRECT_PROXY_URL: "https://proxy.example/auth" }, cfg)
+    expect(cfg.redirectProxyUrl).toBe("https://proxy.example/auth")
+  })
+
+  it("fills AUTH_<ID>_ID/SECRET/ISSUER per OAuth provider (id upper-cased, non-alphanumerics as _), without mutating the provider", () => {
+    const entra = oauth("microsoft-entra-id")
+    const github = oauth("github", { clientId: "explicit" })
+    const cfg: AuthConfig = { providers: [entra, () => github, { id: "credentials", name: "c", type: "credentials", credentials: {}, authorize: () => null }] }
+    setEnvDefaults({
+      AUTH_MICROSOFT_ENTRA_ID_ID: "eid", AUTH_MICROSOFT_ENTRA_ID_SECRET: "esecret", AUTH_MICROSOFT_ENTRA_ID_ISSUER: "https://login.example/t/v2.0",
+      AUTH_GITHUB_ID: "from-env", AUTH_GITHUB_SECRET: "ghsecret",
+    }, cfg)
+    expect(cfg.providers[0]).toMatchObject({ clientId: "eid", clientSecret: "esecret", issuer: "https://login.example/t/v2.0" })
+    expect(cfg.providers[1]).toMatchObject({ clientId: "explicit", clientSecret: "ghsecret" })
+    expect(entra.clientId).toBeUndefined()
+    expect(cfg.providers[2]).not.toHaveProperty("clientId")
+  })
+
+  it("reads a getter-style env (Qwik's ev.env) and ignores empty values", () => {
+    const env = new Map([["AUTH_SECRET", ""], ["AUTH_SECRET_1", "s1"]])
+    const cfg: AuthConfig = { providers: [] }
+    setEnvDefaults({ get: (k: string) => env.get(k) }, cfg)
+    expect(cfg.secret).toBe("s1")
+  })
+})

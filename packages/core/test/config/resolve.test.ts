@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest"
+import { Client, config, credentials, recordingLogger } from "../helpers/harness.js"
+import { memoryAdapter } from "../helpers/memory-adapter.js"
+import type { AuthConfig } from "../../src/index.js"
+
+async function misconfigured(over: Partial<AuthConfig>) {
+  const { logger, entries } = recordingLogger()
+  const cfg = config({ logger, ...over })
+  const client = new Client(cfg)
+  const session = await client.request("/auth/session")
+  const page = await client.request("/auth/signin")
+  await client.request("/auth/providers")
+  const errors = entries.filter((e) => e.level === "error")
+  return { session, page, errors, entries }
+}
+
+describe("misconfiguration: logged once, every request answers Configuration", () => {
+  const cases: Array<[string, Partial<AuthConfig>, string, string]> = [
+    ["missing secret", { secret: undefined }, "MissingSecret", "SECRET_MISSING"],
+    ["empty secret list", { secret: [] }, "MissingSecret", "SECRET_MISSING"],
+    ["trustHost not set", { trustHost: undefined }, "UntrustedHost", "TRUST_HOST_FALSE"],
+    ["trustHost false", { trustHost: false }, "UntrustedHost", "TRUST_HOST_FALSE"],
+    ["credentials without authorize", { providers: [{ ...credentials(), authorize: undefined as never }] }, "MissingAuthorize", "AUTHORIZE_MISSING"],
+    ["duplicate provider ids", { providers: [credentials(), credentials()] }, "DuplicateProviderId", "PROVIDER_ID_DUPLICATE"],
+    ["webauthn without the experimental flag", { providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] }, "ExperimentalFeatureNotEnabled", "WEBAUTHN_NOT_ENABLED"],
+    ["database strategy without adapter", { session: { strategy: "database" } }, "MissingAdapter", "ADAPTER_MISSING"],
+    ["database strategy with an adapter lacking session methods", { adapter: { createUser: async (u) => u } }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
+    ["e-mail provider without verification-token methods", { providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} }] }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
+    ["invalid application URL", { url: "not a url" }, "Configuration", "APP_URL_INVALID"],
+  ]
+  for (const [name, over, type, code] of cases) {
+    it(`${name} -> ${type} (${code})`, async () => {
+      const { session, page, errors } = await misconfigured(over)
+      expect(session.status).toBe(500)
+      expect(await session.json()).toEqual({ error: "Configuration" })
+      expect(page.status).toBe(302)
+      expect(page.headers.get("location")).toMatch(/\/auth\/error\?error=Configuration$/)
+      expect(errors).toHaveLength(1)
+      expect(errors[0]!.code).toBe(type)
+      expect(errors[0]!.message[0]).toMatchObject({ type, code })
+    })
+  }
+
+  it("the database-methods error names the missing methods", async () => {
+    const { errors } = await misconfigured({ adapter: { createUser: async (u) => u } })
+    expect((errors[0]!.message[0] as Error).message).toContain("getSessionAndUser")
+  })
+
+  it("experimental.enableWebAuthn prints the experimental warning", async () => {
+    const { entries } = await misconfigured({ experimental: { enableWebAuthn: true }, providers: [credentials()] })
+    expect(entries.some((e) => e.level === "warn" && e.code === "experimental-webauthn" && String(e.message[0]).includes("experimental"))).toBe(true)
+  })
+})
+
+describe("the caller's config is never written", () => {
+  it("stays deep-equal and unfrozen after requests", async () => {
+    const adapter = memoryAdapter()
+    const cfg = config({ adapter, pages: { signIn: "/login" }, session: { maxAge: 100 } })
+    const view = () => JSON.stringify({ ...cfg, adapter: Object.keys(cfg.adapter!) })
+    const snapshot = view()
+    const providers = cfg.providers
+    const client = new Client(cfg)
+    await client.signIn()
+    await client.session()
+    expect(view()).toBe(snapshot)
+    expect(cfg.providers).toBe(providers)
+    expect(Object.isFrozen(cfg)).toBe(false)
+    expect(cfg.session).toEqual({ maxAge: 100 })
+  })
+
+  it("provider functions are called and their options applied without touching the preset", async () => {
+    const preset = credentials({ options: { name: "Override" } })
+    const client = new Client(config({ providers: [() => preset] }))
+    expect(await (await client.request("/auth/providers")).json()).toMatchObject({ credentials: { name: "Override" } })
+    expect(preset.name).toBe("Password")
+  })
+})
+
+describe("basePath and the application URL", () => {
+  it("serves routes under a custom basePath", async () => {
+    const client = new Client(config({ basePath: "/api/auth" }))
+    expect((await client.request("/api/auth/providers")).status).toBe(200)
+    expect((await client.request("/auth/providers")).status).toBe(404)
+    expect(await (await client.request("/api/auth/providers")).json()).toMatchObject({ credentials: { signinUrl: "http://localhost:3000/api/auth/signin/credentials" } })
+  })
+
+  it("with url (WEBAUTH_URL) set, links use it, not a spoofed Host / X-Forwarded-Host", async () => {
+    const client = new Client(config({ url: "https://app.example" }), "https://app.example")
+    const res = await client.request("/auth/providers", { headers: { "x-forwarded-host": "evil.example" } })
+    expect(await res.json()).toMatchObject({ credentials: { callbackUrl: "https://app.example/auth/callback/credentials" } })
+    const spoofed = await Auth_providers("http://evil.example/auth/providers", config({ url: "https://app.example" }))
+    expect(spoofed).toMatchObject({ credentials: { signinUrl: "https://app.example/auth/signin/credentials" } })
+  })
+})
+
+async function Auth_providers(url: string, cfg: AuthConfig) {
+  const { Auth } = await import("../../src/index.js")
+  return (await Auth(new Request(url), cfg)).json()
+}
