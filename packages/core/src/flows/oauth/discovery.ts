@@ -5,7 +5,7 @@
 import * as o from "oauth4webapi"
 import { OAuthSignInError } from "../../errors.js"
 import type { OAuthConfig } from "../../providers/types.js"
-import { httpOptions } from "./insecure.js"
+import { httpOptions, isInsecureAllowed } from "./insecure.js"
 
 /** How long discovered metadata is reused before it is fetched again. */
 export const DISCOVERY_TTL_MS = 60 * 60 * 1000
@@ -42,7 +42,7 @@ function issuerOfWellKnown(wellKnown: string): string {
 
 async function fetchWellKnown(provider: OAuthConfig, wellKnown: string, issuer: string): Promise<o.AuthorizationServer> {
   const url = new URL(wellKnown)
-  if (url.protocol !== "https:" && !httpOptions(provider)[o.allowInsecureRequests]) {
+  if (url.protocol !== "https:" && !isInsecureAllowed(provider)) {
     throw new OAuthSignInError(`"wellKnown" must be an https URL`, { code: "DISCOVERY_INSECURE", cause: { wellKnown } })
   }
   const response = await fetch(url, { headers: { accept: "application/json" }, redirect: "manual" })
@@ -67,7 +67,8 @@ function usesDiscovery(provider: OAuthConfig): boolean {
 }
 
 function cachedDiscovery(provider: OAuthConfig): Promise<o.AuthorizationServer> {
-  const key = `${provider.type}|${provider.wellKnown ?? ""}|${provider.issuer ?? ""}`
+  // The http opt-in is part of the key: a document fetched with it is never served to a provider without it.
+  const key = `${provider.type}|${provider.wellKnown ?? ""}|${provider.issuer ?? ""}|${isInsecureAllowed(provider)}`
   const hit = cache.get(key)
   if (hit && hit.expires > Date.now()) return hit.server
   const server = discover(provider)

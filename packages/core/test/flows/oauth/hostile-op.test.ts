@@ -3,7 +3,7 @@
  * end on the error page with no session cookie and no adapter write, under both session strategies.
  */
 import "./registry-shim.js"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
@@ -21,11 +21,14 @@ function provider(id: string, extra: Partial<OAuthConfig> = {}): OAuthConfig {
   return {
     id, name: id, type: "oidc", issuer: op.issuer, clientId: op.clientId, clientSecret: "s3cret",
     checks: ["pkce", "state", "nonce"], [allowInsecureOAuthRequests]: true, ...extra,
-  } as OAuthConfig
+  } as unknown as OAuthConfig
 }
 
 let errors: LoggedError[]
 let adapter: SpyAdapter
+afterEach(() => {
+  vi.useRealTimers()
+})
 beforeEach(() => {
   errors = []
   adapter = spyAdapter()
@@ -131,6 +134,15 @@ describe.each(strategies)("hostile OP, %s sessions", (_name, strategy) => {
     const callback = await callbackUrlFrom(browser, "hostile")
     mutate(browser.cookies(APP))
     expectRefused(await browser.request(callback), browser, code)
+    expect(op.tokenRequests).toBe(0)
+  })
+
+  it("refuses check cookies older than 15 minutes", async () => {
+    const browser = browserFor(configFor(strategy))
+    const callback = await callbackUrlFrom(browser, "hostile")
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(Date.now() + 16 * 60 * 1000)
+    expectRefused(await browser.request(callback), browser, "CHECK_STATE_COOKIE_INVALID")
     expect(op.tokenRequests).toBe(0)
   })
 

@@ -137,6 +137,51 @@ describe("GET /auth/callback/:provider against oidc-provider (jwt sessions, no a
   })
 })
 
+describe("endpoint handlers (url/params/request/conform)", () => {
+  const basic = () => ({ clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret, name: "OP", [allowInsecureOAuthRequests]: true })
+
+  it("token.request replaces the code exchange; the ID token it returns is still fully validated", async () => {
+    const seen: any[] = []
+    const provider = {
+      ...basic(), id: "op", type: "oidc", issuer: op.issuer, checks: ["pkce", "nonce"],
+      token: {
+        async request({ params, checks }: any) {
+          seen.push({ params, checks })
+          const body = new URLSearchParams({ grant_type: "authorization_code", code: params.code, redirect_uri: callbackOf("op"), code_verifier: checks.code_verifier, client_id: clients.basic.client_id, client_secret: clients.basic.client_secret })
+          const res = await fetch(`${op.issuer}/token`, { method: "POST", body })
+          return { tokens: await res.json() }
+        },
+      },
+    } as OAuthConfig
+    const browser = browserFor(testConfig({ providers: [provider] }, errors))
+    await signInAtLocalOP(browser, "op", "alice")
+    expect(errors).toEqual([])
+    expect(seen[0].checks.nonce).toBeTruthy()
+    expect((await sessionOf(browser)).user.email).toBe("alice@example.com")
+  })
+
+  it("userinfo.request supplies the profile of an OAuth 2 provider; token.params and conform apply to the token call", async () => {
+    let conformed = 0
+    const provider = {
+      ...basic(), id: "op-oauth", type: "oauth", checks: ["pkce"],
+      authorization: { url: `${op.issuer}/auth`, params: { scope: "openid email" } },
+      token: { url: `${op.issuer}/token`, params: { audience: "ignored-by-op" }, conform: (r: Response) => (conformed++, r) },
+      userinfo: {
+        url: `${op.issuer}/me`,
+        async request({ tokens }: any) {
+          const res = await fetch(`${op.issuer}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+          return { ...(await res.json()), name: "From request" }
+        },
+      },
+    } as OAuthConfig
+    const browser = browserFor(testConfig({ providers: [provider] }, errors))
+    await signInAtLocalOP(browser, "op-oauth", "bob")
+    expect(errors).toEqual([])
+    expect(conformed).toBe(1)
+    expect((await sessionOf(browser)).user).toMatchObject({ name: "From request", email: "bob@example.com" })
+  })
+})
+
 describe("users and accounts with an adapter (database sessions)", () => {
   it("first sign-in creates the user and links the account (events), later ones reuse them", async () => {
     const adapter = spyAdapter()

@@ -17,10 +17,18 @@ export class Browser {
   /** host -> cookie name -> value */
   readonly jar = new Map<string, Map<string, string>>()
 
+  /** `apps` answers requests to further in-process origins (a redirect proxy deployment, say). */
   constructor(
     readonly appOrigin: string,
     readonly app: Handler,
+    readonly apps: Record<string, Handler> = {},
   ) {}
+
+  /** Whether `url` is answered in-process. */
+  isApp(url: string): boolean {
+    const { origin } = new URL(url)
+    return origin === this.appOrigin || origin in this.apps
+  }
 
   cookies(url: string): Map<string, string> {
     const host = new URL(url).host
@@ -45,7 +53,9 @@ export class Browser {
     const cookies = [...this.cookies(url)].map(([k, v]) => `${k}=${v}`).join("; ")
     if (cookies) headers.set("cookie", cookies)
     const request = new Request(url, { ...init, headers, redirect: "manual" })
-    const response = new URL(url).origin === this.appOrigin ? await this.app(request) : await fetch(request)
+    const { origin } = new URL(url)
+    const handler = origin === this.appOrigin ? this.app : this.apps[origin]
+    const response = handler ? await handler(request) : await fetch(request)
     this.store(url, response)
     return { url, response, body: await response.text() }
   }

@@ -9,7 +9,7 @@ export type ProviderAnswer =
   | { kind: "redirect"; url: string }
   | { kind: "form_post"; action: string; fields: Record<string, string> }
 
-const toApp = (browser: Browser) => (url: string) => new URL(url).origin === browser.appOrigin
+const toApp = (browser: Browser) => (url: string) => browser.isApp(url)
 
 /** Logs `login` in at the OP (consenting when asked) and returns how the OP answers the app. */
 export async function loginAtOP(browser: Browser, authorizationUrl: string, login: string): Promise<ProviderAnswer> {
