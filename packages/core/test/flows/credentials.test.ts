@@ -82,14 +82,14 @@ describe("raw marker: a server-side binding gets the result or the error", () =>
   }
 
   it("resolves the internal result (redirect + cookies) on success", async () => {
-    const result = await Auth(await form("wonderland"), config({ raw }))
+    const result = await Auth(await form("wonderland"), { ...config(), raw })
     expect(result.redirect).toBe(`${ORIGIN}/`)
     expect(result.cookies!.map((c) => c.name)).toContain("authlib.session-token")
   })
 
   it("throws CredentialsSignin (with its code) to the caller instead of redirecting", async () => {
-    await expect(Auth(await form("wrong"), config({ raw }))).rejects.toMatchObject({ type: "CredentialsSignin", code: "invalid_password" })
-    await expect(Auth(await form("nope"), config({ raw }))).rejects.toBeInstanceOf(CredentialsSignin)
+    await expect(Auth(await form("wrong"), { ...config(), raw })).rejects.toMatchObject({ type: "CredentialsSignin", code: "invalid_password" })
+    await expect(Auth(await form("nope"), { ...config(), raw })).rejects.toBeInstanceOf(CredentialsSignin)
   })
 })
 
