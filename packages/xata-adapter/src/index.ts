@@ -13,7 +13,6 @@
  * export const config = { adapter: XataAdapter(db), providers: [...] }
  * ```
  */
-import type { Adapter } from "@authlib/core"
 import { toExecutor, type AdapterClient } from "./executors/index.js"
 import { userMethods } from "./sql/users.js"
 import { accountMethods } from "./sql/accounts.js"
@@ -21,14 +20,14 @@ import { sessionMethods } from "./sql/sessions.js"
 import { verificationTokenMethods } from "./sql/verification-tokens.js"
 import { authenticatorMethods } from "./sql/authenticators.js"
 import { toAdapterError } from "./sql/values.js"
+import type { XataAdapterMethods } from "./adapter-type.js"
 
 export { migrate, type MigrateResult } from "./migrate.js"
 export { MIGRATIONS, MIGRATIONS_TABLE, schemaSql, type Migration } from "./schema.js"
 export { XataAdapterError, type XataAdapterErrorCode } from "./errors.js"
+export type { XataAdapterMethods } from "./adapter-type.js"
 export type { AdapterClient, Executor, PGliteLike, PgClientLike, Row, SqlParam, XataClientLike } from "./executors/index.js"
 
-/** Every method of the adapter contract: the Xata adapter implements all of them. */
-export type XataAdapterMethods = Required<Adapter>
 
 type AnyMethod = (...args: never[]) => unknown
 
@@ -59,7 +58,7 @@ function guarded<M extends AnyMethod>(method: M): M {
  */
 export function XataAdapter(client: AdapterClient): XataAdapterMethods {
   const db = toExecutor(client)
-  const methods: Adapter = {
+  const methods: XataAdapterMethods = {
     ...userMethods(db),
     ...accountMethods(db),
     ...sessionMethods(db),
@@ -67,5 +66,5 @@ export function XataAdapter(client: AdapterClient): XataAdapterMethods {
     ...authenticatorMethods(db),
   }
   const entries = Object.entries(methods).map(([name, method]) => [name, guarded(method as AnyMethod)])
-  return Object.fromEntries(entries) as XataAdapterMethods
+  return Object.fromEntries(entries) as unknown as XataAdapterMethods
 }

@@ -1,5 +1,5 @@
-import { toExecutor, type AdapterClient } from "./executors/index.js"
-import { MIGRATIONS, MIGRATIONS_TABLE } from "./schema.js"
+import { toExecutor, type AdapterClient, type Executor } from "./executors/index.js"
+import { MIGRATIONS, MIGRATIONS_TABLE, type Migration } from "./schema.js"
 import { toAdapterError } from "./sql/values.js"
 
 export interface MigrateResult {
@@ -16,13 +16,17 @@ export interface MigrateResult {
  * Run it from one place (a deploy step or the CLI), not from every server instance at start-up.
  */
 export async function migrate(client: AdapterClient): Promise<MigrateResult> {
-  const db = toExecutor(client)
+  return applyMigrations(toExecutor(client), MIGRATIONS)
+}
+
+/** Applies the `migrations` not yet recorded in `authlib_migrations`, in order. */
+export async function applyMigrations(db: Executor, migrations: readonly Migration[]): Promise<MigrateResult> {
   try {
     await db.query(MIGRATIONS_TABLE)
     const rows = await db.query("SELECT version FROM authlib_migrations")
     const done = new Set(rows.map((row) => Number(row.version)))
     const applied: number[] = []
-    for (const migration of MIGRATIONS) {
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(migration.version)) continue
       for (const statement of migration.statements) await db.query(statement)
       await db.query(

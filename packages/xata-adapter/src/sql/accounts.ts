@@ -1,5 +1,6 @@
 /** `authlib_accounts` and `authlib_users_accounts`: linkAccount, unlinkAccount, getAccount. */
-import type { Adapter, AdapterAccount, AdapterAccountType } from "@authlib/core"
+import type { AdapterAccount, AdapterAccountType } from "@authlib/core"
+import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
 import { asNumber, first, integer, lookupable, text } from "./values.js"
 
@@ -41,7 +42,7 @@ function accountParams(account: AdapterAccount) {
   ]
 }
 
-export function accountMethods(db: Executor): Adapter {
+export function accountMethods(db: Executor): Pick<XataAdapterMethods, "linkAccount" | "unlinkAccount" | "getAccount"> {
   return {
     async linkAccount(account) {
       // The account and its users_accounts link are written by one statement: both or neither.

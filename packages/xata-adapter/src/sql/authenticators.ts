@@ -1,6 +1,7 @@
 /** `authlib_authenticators` (our extension of the spec 2.7 layout): WebAuthn credentials (passkeys). */
-import type { Adapter, AdapterAuthenticator } from "@authlib/core"
+import type { AdapterAuthenticator } from "@authlib/core"
 import { XataAdapterError } from "../errors.js"
+import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
 import { asBoolean, asNumber, asString, first, integer, lookupable, text } from "./values.js"
 
@@ -25,7 +26,7 @@ const oneAuthenticator = (rows: Row[]) => {
   return row ? toAuthenticator(row) : null
 }
 
-export function authenticatorMethods(db: Executor): Adapter {
+export function authenticatorMethods(db: Executor): Pick<XataAdapterMethods, "createAuthenticator" | "getAuthenticator" | "listAuthenticatorsByUserId" | "updateAuthenticatorCounter"> {
   return {
     async createAuthenticator(a) {
       const rows = await db.query(

@@ -1,5 +1,6 @@
 /** `authlib_sessions` and `authlib_users_sessions`. Tokens arrive hashed by core and are stored as given. */
-import type { Adapter, AdapterSession } from "@authlib/core"
+import type { AdapterSession } from "@authlib/core"
+import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
 import { asDate, first, lookupable, text, timestamp } from "./values.js"
 import { toUser } from "./users.js"
@@ -15,7 +16,7 @@ const oneSession = (rows: Row[]) => {
   return row ? toSession(row) : null
 }
 
-export function sessionMethods(db: Executor): Adapter {
+export function sessionMethods(db: Executor): Pick<XataAdapterMethods, "createSession" | "getSessionAndUser" | "updateSession" | "deleteSession"> {
   return {
     async createSession(session) {
       const rows = await db.query(

@@ -1,6 +1,7 @@
 /** `authlib_users`: createUser, getUser, getUserByEmail, getUserByAccount, updateUser, deleteUser. */
-import type { Adapter, AdapterUser } from "@authlib/core"
+import type { AdapterUser } from "@authlib/core"
 import { XataAdapterError } from "../errors.js"
+import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row, SqlParam } from "../executors/index.js"
 import { asDate, asString, first, lookupable, text, timestamp } from "./values.js"
 
@@ -47,7 +48,7 @@ function updateStatement(patch: Partial<AdapterUser>): { sql: string; params: Sq
   return { sql, params }
 }
 
-export function userMethods(db: Executor): Adapter {
+export function userMethods(db: Executor): Pick<XataAdapterMethods, "createUser" | "getUser" | "getUserByEmail" | "getUserByAccount" | "updateUser" | "deleteUser"> {
   return {
     async createUser(user) {
       const params = [text(user.id || null, "id"), text(user.name, "name"), text(user.email, "email")]

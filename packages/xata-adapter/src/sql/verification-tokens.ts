@@ -1,5 +1,6 @@
 /** `authlib_verificationTokens`: one-time tokens of e-mail sign-in. */
-import type { Adapter, VerificationToken } from "@authlib/core"
+import type { VerificationToken } from "@authlib/core"
+import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
 import { asDate, first, lookupable, text, timestamp } from "./values.js"
 
@@ -7,7 +8,7 @@ function toToken(row: Row): VerificationToken {
   return { identifier: String(row.identifier), token: String(row.token), expires: asDate(row.expires) as Date }
 }
 
-export function verificationTokenMethods(db: Executor): Adapter {
+export function verificationTokenMethods(db: Executor): Pick<XataAdapterMethods, "createVerificationToken" | "useVerificationToken"> {
   return {
     async createVerificationToken({ identifier, token, expires }) {
       const rows = await db.query(

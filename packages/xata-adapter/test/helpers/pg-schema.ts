@@ -5,6 +5,8 @@
 import pg from "pg"
 
 export interface PgSchema {
+  /** A connection URL whose sessions use the file's schema (for the CLI). */
+  url: string
   /** A pool whose connections all use the file's schema. */
   pool: pg.Pool
   query: (statement: string, params?: unknown[]) => Promise<Record<string, unknown>[]>
@@ -16,7 +18,10 @@ export function pgSchema(url: string, label: string): PgSchema {
   const name = `authlib_${label}_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`
   const admin = new pg.Pool({ connectionString: url, max: 1 })
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${name}` })
+  const scoped = new URL(url)
+  scoped.searchParams.set("options", `-c search_path=${name}`)
   return {
+    url: scoped.toString(),
     pool,
     query: async (statement, params) => (await pool.query(statement, params)).rows,
     async create() {

@@ -1,0 +1,36 @@
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "@authlib/core"
+
+/**
+ * The adapter contract as `XataAdapter` implements it: every method present and returning a Promise,
+ * with the exact results (deletes return the deleted record or `null`).
+ */
+export interface XataAdapterMethods extends Required<Adapter> {
+  createUser(user: AdapterUser): Promise<AdapterUser>
+  getUser(id: string): Promise<AdapterUser | null>
+  getUserByEmail(email: string): Promise<AdapterUser | null>
+  getUserByAccount(key: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<AdapterUser | null>
+  /** Throws `UNKNOWN_USER` when no user has `id`; `DUPLICATE_EMAIL` when the new e-mail is taken. */
+  updateUser(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Promise<AdapterUser>
+  deleteUser(userId: string): Promise<AdapterUser | null>
+  linkAccount(account: AdapterAccount): Promise<AdapterAccount | null>
+  unlinkAccount(key: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<AdapterAccount | undefined>
+  createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession>
+  getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Promise<AdapterSession | null>
+  deleteSession(sessionToken: string): Promise<AdapterSession | null>
+  createVerificationToken(token: VerificationToken): Promise<VerificationToken | null>
+  useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
+  getAccount(providerAccountId: string, provider: string): Promise<AdapterAccount | null>
+  getAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null>
+  createAuthenticator(authenticator: AdapterAuthenticator): Promise<AdapterAuthenticator>
+  listAuthenticatorsByUserId(userId: string): Promise<AdapterAuthenticator[]>
+  /** Throws `UNKNOWN_CREDENTIAL` when no authenticator has `credentialID`. */
+  updateAuthenticatorCounter(credentialID: string, newCounter: number): Promise<AdapterAuthenticator>
+}

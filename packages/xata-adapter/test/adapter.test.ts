@@ -1,0 +1,159 @@
+/**
+ * What the conformance suite cannot know about this adapter: bad input gives `null` or a typed error
+ * and never a half-written record, the record metadata, and the exact table layout of spec 2.7.
+ * Runs on the PostgreSQL server of the test run.
+ */
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
+import type { Adapter, AdapterAccount } from "@authlib/core"
+import { XataAdapter, XataAdapterError, migrate } from "../src/index.js"
+import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+
+const url = inject("databaseUrl")
+
+if (url === null) test.skip("PostgreSQL server: no DATABASE_URL and no PostgreSQL binaries (see the warning above)", () => {})
+else behaviourTests(pgSchema(url, "behaviour"))
+
+function behaviourTests(schema: PgSchema): void {
+  describe("XataAdapter on PostgreSQL: bad input and layout", () => {
+    const { pool, query } = schema
+    const adapter = XataAdapter(pool)
+    const count = async (table: string) => Number((await query(`SELECT count(*) AS n FROM ${table}`))[0]?.n)
+    const newUser = (overrides = {}) => ({ id: crypto.randomUUID(), email: `${crypto.randomUUID()}@example.com`, emailVerified: null, ...overrides })
+    const account = (userId: string): AdapterAccount => ({ userId, type: "oauth", provider: "github", providerAccountId: crypto.randomUUID() })
+
+    beforeAll(async () => {
+      await schema.create()
+      await migrate(pool)
+    })
+    afterAll(() => schema.drop())
+
+    test("lookups with keys Postgres cannot hold return null instead of throwing", async () => {
+      expect(await adapter.getUser("a\u0000b")).toBeNull()
+      expect(await adapter.getUserByEmail("\uD800@example.com")).toBeNull()
+      expect(await adapter.getSessionAndUser("tok\u0000en")).toBeNull()
+      expect(await adapter.getUserByAccount({ provider: "github", providerAccountId: "\uDFFF" })).toBeNull()
+      expect(await adapter.useVerificationToken({ identifier: "x\u0000", token: "y" })).toBeNull()
+      expect(await adapter.getAuthenticator("\u0000")).toBeNull()
+      expect(await adapter.listAuthenticatorsByUserId("\u0000")).toStrictEqual([])
+    })
+
+    test("createUser with a NUL byte or a lone surrogate is INVALID_INPUT and writes nothing", async () => {
+      const before = await count("authlib_users")
+      await expect(adapter.createUser(newUser({ name: "Ada\u0000" }))).rejects.toMatchObject({ code: "INVALID_INPUT" })
+      await expect(adapter.createUser(newUser({ image: "\uD83D" }))).rejects.toMatchObject({ code: "INVALID_INPUT" })
+      expect(await count("authlib_users")).toBe(before)
+    })
+
+    test("createUser with an id of 256 characters is INVALID_INPUT (Xata's id limit) and writes nothing", async () => {
+      const before = await count("authlib_users")
+      const error = await adapter.createUser(newUser({ id: "x".repeat(256) })).catch((err: unknown) => err)
+      expect(error).toBeInstanceOf(XataAdapterError)
+      expect(error).toMatchObject({ type: "XataAdapterError", code: "INVALID_INPUT" })
+      expect(await count("authlib_users")).toBe(before)
+    })
+
+    test("createUser without an id gets a Xata-style rec_ id and record metadata", async () => {
+      const user = await adapter.createUser({ email: `${crypto.randomUUID()}@example.com`, emailVerified: null } as never)
+      expect(user.id).toMatch(/^rec_[0-9a-f]{32}$/)
+      const [row] = await query(`SELECT xata_version, xata_createdat, xata_updatedat FROM authlib_users WHERE xata_id = $1`, [user.id])
+      expect(row?.xata_version).toBe(0)
+      expect(row?.xata_createdat).toBeInstanceOf(Date)
+    })
+
+    test("updateUser bumps xata_version and xata_updatedat", async () => {
+      const user = await adapter.createUser(newUser())
+      const read = async () => (await query(`SELECT xata_version, xata_updatedat FROM authlib_users WHERE xata_id = $1`, [user.id]))[0]
+      const before = await read()
+      await adapter.updateUser({ id: user.id, name: "Ada" })
+      const after = await read()
+      expect(after?.xata_version).toBe(1)
+      expect((after?.xata_updatedat as Date).getTime()).toBeGreaterThanOrEqual((before?.xata_updatedat as Date).getTime())
+    })
+
+    test("a duplicate e-mail is DUPLICATE_EMAIL on create and on update, and changes nothing", async () => {
+      const first = await adapter.createUser(newUser())
+      const second = await adapter.createUser(newUser())
+      await expect(adapter.createUser(newUser({ email: first.email }))).rejects.toMatchObject({ code: "DUPLICATE_EMAIL" })
+      await expect(adapter.updateUser({ id: second.id, email: first.email, name: "X" })).rejects.toMatchObject({ code: "DUPLICATE_EMAIL" })
+      expect(await adapter.getUser(second.id)).toStrictEqual(second)
+    })
+
+    test("updateUser of an unknown id is UNKNOWN_USER and creates nothing", async () => {
+      const id = crypto.randomUUID()
+      await expect(adapter.updateUser({ id, name: "Ghost" })).rejects.toMatchObject({ code: "UNKNOWN_USER" })
+      expect(await adapter.getUser(id)).toBeNull()
+    })
+
+    test("linking an account twice is DUPLICATE_ACCOUNT and leaves one account and one link row", async () => {
+      const user = await adapter.createUser(newUser())
+      const linked = account(user.id)
+      await adapter.linkAccount(linked)
+      const [accounts, links] = [await count("authlib_accounts"), await count("authlib_users_accounts")]
+      await expect(adapter.linkAccount({ ...linked, access_token: "other" })).rejects.toMatchObject({ code: "DUPLICATE_ACCOUNT" })
+      expect([await count("authlib_accounts"), await count("authlib_users_accounts")]).toStrictEqual([accounts, links])
+    })
+
+    test("records linked to an unknown user are UNKNOWN_USER and write neither record nor link", async () => {
+      const ghost = crypto.randomUUID()
+      const tables = ["authlib_accounts", "authlib_users_accounts", "authlib_sessions", "authlib_users_sessions", "authlib_authenticators"]
+      const before = await Promise.all(tables.map(count))
+      await expect(adapter.linkAccount(account(ghost))).rejects.toMatchObject({ code: "UNKNOWN_USER" })
+      await expect(adapter.createSession({ sessionToken: "t", userId: ghost, expires: new Date() })).rejects.toMatchObject({ code: "UNKNOWN_USER" })
+      const passkey = { credentialID: "c", userId: ghost, providerAccountId: "p", counter: 0, credentialBackedUp: false, credentialPublicKey: "k", credentialDeviceType: "singleDevice" }
+      await expect(adapter.createAuthenticator(passkey)).rejects.toMatchObject({ code: "UNKNOWN_USER" })
+      expect(await Promise.all(tables.map(count))).toStrictEqual(before)
+    })
+
+    test("a session token already in use is DUPLICATE_KEY and the first session is untouched", async () => {
+      const user = await adapter.createUser(newUser())
+      const session = { sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) }
+      await adapter.createSession(session)
+      const other = await adapter.createUser(newUser())
+      await expect(adapter.createSession({ ...session, userId: other.id })).rejects.toMatchObject({ code: "DUPLICATE_KEY" })
+      expect((await adapter.getSessionAndUser(session.sessionToken))?.user.id).toBe(user.id)
+    })
+
+    test("an invalid date or a non-integer counter is INVALID_INPUT before any query", async () => {
+      const user = await adapter.createUser(newUser())
+      await expect(adapter.createSession({ sessionToken: "x", userId: user.id, expires: new Date(Number.NaN) })).rejects.toMatchObject({ code: "INVALID_INPUT" })
+      await expect(adapter.updateAuthenticatorCounter("c", 1.5)).rejects.toMatchObject({ code: "INVALID_INPUT" })
+    })
+
+    test("updateAuthenticatorCounter of an unknown credential is UNKNOWN_CREDENTIAL", async () => {
+      await expect(adapter.updateAuthenticatorCounter("nope", 1)).rejects.toMatchObject({ type: "XataAdapterError", code: "UNKNOWN_CREDENTIAL" })
+    })
+
+    test("an unsupported client is UNSUPPORTED_CLIENT", () => {
+      expect(() => XataAdapter({} as never)).toThrow(expect.objectContaining({ code: "UNSUPPORTED_CLIENT" }))
+    })
+
+    test("each table has exactly the spec 2.7 fields (all nullable) plus Xata's metadata", async () => {
+      const rows = await query(
+        `SELECT table_name, column_name, is_nullable FROM information_schema.columns
+         WHERE table_schema = current_schema() AND table_name LIKE 'authlib\\_%' AND table_name <> 'authlib_migrations'
+         ORDER BY table_name, column_name`,
+      )
+      const meta = ["xata_createdat", "xata_id", "xata_updatedat", "xata_version"]
+      const layout: Record<string, string[]> = {}
+      for (const row of rows) {
+        const column = String(row.column_name)
+        if (!meta.includes(column)) expect(row.is_nullable, `${row.table_name}.${column}`).toBe("YES")
+        ;(layout[String(row.table_name)] ??= []).push(column)
+      }
+      for (const columns of Object.values(layout)) columns.sort()
+      const withMeta = (fields: string[]) => [...fields, ...meta].sort()
+      expect(layout).toStrictEqual({
+        authlib_accounts: withMeta(["access_token", "expires_at", "id_token", "provider", "providerAccountId", "refresh_token", "scope", "session_state", "token_type", "type", "user"]),
+        authlib_authenticators: withMeta(["counter", "credentialBackedUp", "credentialDeviceType", "credentialID", "credentialPublicKey", "providerAccountId", "transports", "user"]),
+        authlib_sessions: withMeta(["expires", "sessionToken", "user"]),
+        authlib_users: withMeta(["email", "emailVerified", "image", "name"]),
+        authlib_users_accounts: withMeta(["account", "user"]),
+        authlib_users_sessions: withMeta(["session", "user"]),
+        authlib_verificationTokens: withMeta(["expires", "identifier", "token"]),
+      })
+    })
+  })
+}
+
+// The adapter is an `Adapter` as core's configuration expects it (checked by tsc --noEmit).
+export const typeCheck: (client: Parameters<typeof XataAdapter>[0]) => Adapter = XataAdapter

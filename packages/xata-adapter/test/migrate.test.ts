@@ -1,0 +1,112 @@
+/**
+ * Migrations: idempotent, versioned (a later release adds a column without touching data), finished
+ * by a re-run after an interruption; `schema.sql` is what `migrate` applies; the CLI drives it all.
+ * Runs on the PostgreSQL server of the test run, one schema per case.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { afterAll, describe, expect, inject, test } from "vitest"
+import { XataAdapter, migrate, schemaSql, MIGRATIONS } from "../src/index.js"
+import { applyMigrations } from "../src/migrate.js"
+import { toExecutor } from "../src/executors/index.js"
+import { runCli } from "../src/cli-run.js"
+import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+
+const url = inject("databaseUrl")
+const packageDir = fileURLToPath(new URL("..", import.meta.url))
+
+test("schema.sql is the generated schema (pnpm generate:schema after changing src/schema.ts)", () => {
+  expect(readFileSync(`${packageDir}/schema.sql`, "utf8")).toBe(schemaSql())
+})
+
+test("authlib-xata schema prints the schema and bad usage exits 2", async () => {
+  const out: string[] = []
+  const err: string[] = []
+  const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l), env: {} }
+  expect(await runCli(["schema"], io)).toBe(0)
+  expect(out.join("\n")).toBe(schemaSql())
+  expect(await runCli(["migrate"], io)).toBe(2)
+  expect(err.at(-1)).toMatch(/needs --database-url/)
+  expect(await runCli(["drop-everything"], io)).toBe(2)
+  expect(await runCli(["migrate", "--database-url", "mysql://x"], io)).toBe(1)
+  expect(err.at(-1)).toMatch(/unsupported --database-url scheme: mysql/)
+})
+
+if (url === null) test.skip("PostgreSQL server: no DATABASE_URL and no PostgreSQL binaries (see the warning above)", () => {})
+else migrationTests(url)
+
+function migrationTests(url: string): void {
+  const schemas: PgSchema[] = []
+  const fresh = async () => {
+    const schema = pgSchema(url, "migrate")
+    schemas.push(schema)
+    await schema.create()
+    return schema
+  }
+  afterAll(() => Promise.all(schemas.map((s) => s.drop())))
+
+  describe("migrate", () => {
+    test("applies version 1 once, then reports the schema as current", async () => {
+      const { pool } = await fresh()
+      expect(await migrate(pool)).toStrictEqual({ applied: [1], version: 1 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 1 })
+    })
+
+    test("a run interrupted before recording its version is finished by running again, data intact", async () => {
+      const { pool, query } = await fresh()
+      await migrate(pool)
+      const user = await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+      await query("DELETE FROM authlib_migrations")
+      expect(await migrate(pool)).toStrictEqual({ applied: [1], version: 1 })
+      expect(await XataAdapter(pool).getUser("u1")).toStrictEqual(user)
+    })
+
+    test("a later release adds a column by appending a migration; existing rows keep their data", async () => {
+      const { pool, query } = await fresh()
+      await migrate(pool)
+      await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+      const next = { version: 2, name: "users.locale", statements: [`ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS locale text`] }
+      const db = toExecutor(pool)
+      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [2], version: 2 })
+      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [], version: 2 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 2 })
+      expect(await query(`SELECT email, locale FROM authlib_users`)).toStrictEqual([{ email: "a@example.com", locale: null }])
+    })
+
+    test("schema.sql applied by hand gives the same schema, which migrate then leaves alone", async () => {
+      const { pool } = await fresh()
+      await pool.query(readFileSync(`${packageDir}/schema.sql`, "utf8"))
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 1 })
+      const adapter = XataAdapter(pool)
+      const user = await adapter.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+      expect(await adapter.getUserByEmail("a@example.com")).toStrictEqual(user)
+    })
+
+    test("an adapter on a database without the schema fails with SCHEMA_MISSING", async () => {
+      const { pool } = await fresh()
+      await expect(XataAdapter(pool).getUser("u1")).rejects.toMatchObject({ code: "SCHEMA_MISSING", message: /run migrate\(\)/ })
+    })
+  })
+
+  describe("authlib-xata migrate", () => {
+    test("migrates a PostgreSQL database given by --database-url, then finds it current", async () => {
+      const schema = await fresh()
+      const out: string[] = []
+      const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l), env: {} }
+      expect(await runCli(["migrate", "--database-url", schema.url], io)).toBe(0)
+      expect(await runCli(["migrate"], { ...io, env: { DATABASE_URL: schema.url } })).toBe(0)
+      expect(out).toStrictEqual(["applied migrations 1; schema version 1", "schema is up to date (version 1)"])
+      expect(await schema.query("SELECT version FROM authlib_migrations")).toStrictEqual([{ version: 1 }])
+    })
+
+    test.skipIf(!existsSync(`${packageDir}/dist/cli.js`))("the built bin runs with its shebang", async () => {
+      const schema = await fresh()
+      const output = execFileSync(`${packageDir}/dist/cli.js`, ["migrate", "--database-url", schema.url], {
+        encoding: "utf8",
+        timeout: 20_000,
+      })
+      expect(output.trim()).toBe("applied migrations 1; schema version 1")
+    })
+  })
+}
