@@ -124,6 +124,9 @@ const jwksCaches = new Map<string, o.JWKSCacheInput>()
 export async function verifyIdToken(flow: OAuthFlowContext, server: o.AuthorizationServer, result: TokenResult): Promise<o.IDToken | undefined> {
   const { claims } = result
   if (!claims) return undefined
+  // A plain OAuth 2 provider's identity comes from userinfo; its ID token (claims checked above)
+  // is only stored, and without a JWKS there is nothing to check a signature against.
+  if (flow.provider.type === "oauth" && !server.jwks_uri) return claims
   let cache = jwksCaches.get(server.issuer)
   if (!cache) jwksCaches.set(server.issuer, (cache = {}))
   const options = { ...httpOptions(flow.provider), [o.jwksCache]: cache }

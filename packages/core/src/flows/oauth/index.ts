@@ -55,7 +55,8 @@ async function callback(req: AuthRequest, ctx: FlowContext<OAuthConfig>): Promis
   if (flow.redirectProxyUrl) {
     const proxyUrl = flow.redirectProxyUrl
     const forward = await proxyForwardUrl({ secret: flow.secret, providerId: flow.providerId, proxyUrl, ownCallbackUrl: flow.oauthCallbackUrl, params })
-    if (forward) return { response: { redirect: forward } }
+    // 303: a forwarded form_post must arrive as a GET.
+    if (forward) return { response: { status: 303, redirect: forward } }
   }
   if (req.method === "POST") return reissueAsGet(req, params)
   const checks = activeChecks(flow)

@@ -137,6 +137,16 @@ describe.each(strategies)("hostile OP, %s sessions", (_name, strategy) => {
     expect(op.tokenRequests).toBe(0)
   })
 
+  it("answers a form_post POST with a 303 to the GET callback, never signing in on the POST itself", async () => {
+    const browser = browserFor(configFor(strategy))
+    const callback = new URL(await callbackUrlFrom(browser, "hostile"))
+    const posted = await browser.form(`${APP}${callback.pathname}`, Object.fromEntries(callback.searchParams), { origin: op.issuer })
+    expect(posted.response.status).toBe(303)
+    expect(locationOf(posted)).toBe(callback.href)
+    expect(sessionCookie(browser)).toBeUndefined()
+    expect(op.tokenRequests).toBe(0)
+  })
+
   it("refuses check cookies older than 15 minutes", async () => {
     const browser = browserFor(configFor(strategy))
     const callback = await callbackUrlFrom(browser, "hostile")

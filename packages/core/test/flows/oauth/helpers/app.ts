@@ -53,7 +53,8 @@ export function locationOf(step: Step): string {
 /** Delivers the provider's answer to the app and follows the app's own redirects. */
 export async function deliver(browser: Browser, answer: ProviderAnswer): Promise<Step> {
   if (answer.kind === "redirect") return browser.request(answer.url)
-  const posted = await browser.form(answer.action, answer.fields)
+  // A cross-site form POST, as the browser sends it from the provider's page.
+  const posted = await browser.form(answer.action, answer.fields, { origin: answer.from, "sec-fetch-site": "cross-site" })
   if (posted.response.status !== 303) return posted
   return browser.request(locationOf(posted))
 }

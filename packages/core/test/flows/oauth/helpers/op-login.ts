@@ -7,7 +7,7 @@ import { readForm, type Browser } from "./browser.js"
 
 export type ProviderAnswer =
   | { kind: "redirect"; url: string }
-  | { kind: "form_post"; action: string; fields: Record<string, string> }
+  | { kind: "form_post"; action: string; fields: Record<string, string>; /** The OP's origin, sent as Origin. */ from: string }
 
 const toApp = (browser: Browser) => (url: string) => browser.isApp(url)
 
@@ -24,7 +24,7 @@ export async function loginAtOP(browser: Browser, authorizationUrl: string, logi
       step = await browser.form(action, { prompt: "consent" })
     } else if (/<form[^>]*method="post"/i.test(step.body)) {
       const { action, fields } = readForm(step.body, step.url)
-      return { kind: "form_post", action, fields }
+      return { kind: "form_post", action, fields, from: new URL(step.url).origin }
     } else {
       throw new Error(`unexpected OP page at ${step.url} (${step.response.status}): ${step.body.slice(0, 300)}`)
     }
