@@ -5,8 +5,8 @@
  * import LinkedIn from "@authlib/providers/linkedin"
  * providers: [LinkedIn()] // AUTH_LINKEDIN_ID / AUTH_LINKEDIN_SECRET
  * ```
- * LinkedIn supports PKCE for native clients only and expects the secret in the token request
- * body, so the preset uses `checks: ["state"]` and `client_secret_post`.
+ * The preset follows LinkedIn's documented web flow: `state` (its PKCE flow is a separate one for
+ * native clients) and the client secret in the token request body (`client_secret_post`).
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"

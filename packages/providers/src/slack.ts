@@ -5,7 +5,7 @@
  * import Slack from "@authlib/providers/slack"
  * providers: [Slack()] // AUTH_SLACK_ID / AUTH_SLACK_SECRET
  * ```
- * Slack does not support PKCE on this flow; `state` and `nonce` protect the callback.
+ * The preset follows Slack's documented OpenID flow: `state` and `nonce` protect the callback.
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"

@@ -104,6 +104,12 @@ describe("user options override the preset", () => {
     expect("clientId" in config).toBe(false)
   })
 
+  it("carries symbol-keyed markers of the user's options (such as core's allow-insecure-requests marker)", () => {
+    const marker = Symbol.for("authlib.allow-insecure-oauth-requests")
+    const config = Google({ [marker]: true }) as AnyConfig
+    expect(config[marker as unknown as string]).toBe(true)
+  })
+
   it("cannot change the type of a preset", () => {
     const config = GitHub({ type: "oidc" } as never) as AnyConfig
     expect(config.type).toBe("oauth")

@@ -5,7 +5,7 @@
  */
 
 /** A value built with `{}` or `Object.create(null)`: the only kind of object merged key by key. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
   if (value === null || typeof value !== "object") return false
   const proto = Object.getPrototypeOf(value) as unknown
   return proto === Object.prototype || proto === null
@@ -16,11 +16,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * `undefined` in `override` keeps the base value, so `GitHub({ clientId: undefined })` still lets
  * `setEnvDefaults` fill `clientId` later. Arrays and functions are replaced, never merged.
  */
-export function deepMerge<T extends Record<string, unknown>>(base: T, override: Record<string, unknown> | undefined): T {
-  const out: Record<string, unknown> = { ...base }
+export function deepMerge<T extends Record<PropertyKey, unknown>>(base: T, override: Record<PropertyKey, unknown> | undefined): T {
+  const out: Record<PropertyKey, unknown> = { ...base }
   if (!override) return out as T
-  for (const [key, value] of Object.entries(override)) {
-    if (value === undefined || key === "__proto__") continue
+  // Symbol keys count: core's markers (such as its allow-insecure-requests symbol) are symbols.
+  for (const key of Reflect.ownKeys(override)) {
+    const value = override[key]
+    if (value === undefined || key === "__proto__" || !Object.prototype.propertyIsEnumerable.call(override, key)) continue
     const current = out[key]
     out[key] = isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value
   }
@@ -35,6 +37,6 @@ export function deepMerge<T extends Record<string, unknown>>(base: T, override: 
  */
 export function withOptions<R>(preset: { type: string }, options: object | undefined): R {
   const user = options ?? {}
-  const merged = deepMerge(preset as Record<string, unknown>, user as Record<string, unknown>)
+  const merged = deepMerge(preset as Record<PropertyKey, unknown>, user as Record<PropertyKey, unknown>)
   return { ...merged, type: preset.type, options: user } as R
 }

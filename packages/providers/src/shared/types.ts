@@ -16,11 +16,16 @@ export type KnownKeys<T> = { [K in keyof T as string extends K ? never : number 
 
 type OAuthFields<P> = Omit<KnownKeys<OAuth2Config<P>>, "type" | "options" | "checks" | "userinfo">
 
+/** Symbol-keyed markers pass through presets (core's allow-insecure-requests marker is one). */
+export interface SymbolMarkers {
+  [marker: symbol]: unknown
+}
+
 /** The options an OAuth 2 preset takes: any field of its config except `type`. */
-export type OAuthOptions<P> = Partial<OAuthFields<P>> & { checks?: OAuth2Config<P>["checks"]; userinfo?: string | UserinfoHandler<P> }
+export type OAuthOptions<P> = Partial<OAuthFields<P>> & SymbolMarkers & { checks?: OAuth2Config<P>["checks"]; userinfo?: string | UserinfoHandler<P> }
 
 /** The options an OIDC preset takes: any field of its config except `type`. */
-export type OIDCOptions<P> = Partial<OAuthFields<P>> & { checks?: OIDCChecks[]; idToken?: boolean; userinfo?: string | UserinfoHandler<P> }
+export type OIDCOptions<P> = Partial<OAuthFields<P>> & SymbolMarkers & { checks?: OIDCChecks[]; idToken?: boolean; userinfo?: string | UserinfoHandler<P> }
 
 /** The config an OAuth 2 preset builds (checked field by field). */
 export type OAuthPreset<P> = OAuthFields<P> & { type: "oauth"; checks?: OAuth2Config<P>["checks"]; userinfo?: string | UserinfoHandler<P> }
