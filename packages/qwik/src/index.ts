@@ -1,1 +1,81 @@
-export { applySetCookies, cookieHeader } from "./cookies.js"
+/**
+ * `@authlib/qwik`: authlib for Qwik City. One plugin file adds sign-in, sessions and sign-out:
+ *
+ * @example
+ * ```ts
+ * // src/routes/plugin@auth.ts
+ * import { QwikAuth$ } from "@authlib/qwik"
+ * import GitHub from "@authlib/providers/github"
+ *
+ * export const { onRequest, useSession, useSignIn, useSignOut } = QwikAuth$(() => ({
+ *   providers: [GitHub],
+ * }))
+ * ```
+ */
+import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
+import { routeLoader$ } from "@builder.io/qwik-city"
+import { createUseSignIn, createUseSignOut } from "./actions.js"
+import { authContext } from "./context.js"
+import type { QwikAuthConfigFn } from "./env.js"
+import { createOnRequest } from "./on-request.js"
+import { sessionOf } from "./session-loader.js"
+
+/**
+ * The QRL form of `QwikAuth$` (what the optimizer produces from `QwikAuth$(fn)`).
+ *
+ * Returns:
+ * - `onRequest`: export it from `src/routes/plugin@auth.ts`. Requests under `basePath`
+ *   (default `/auth`) are answered by core; for every other request the session becomes readable
+ *   by loaders, lazily (read on first use, in-process, once per request).
+ * - `useSession`: route loader of the `Session`, or `null` when signed out.
+ * - `useSignIn`, `useSignOut`: global actions (see `SignInInput`, `SignOutInput`).
+ */
+export function QwikAuthQrl(configQrl: QRL<QwikAuthConfigFn>) {
+  const useSession = routeLoader$(async (ev) => {
+    const { data } = await sessionOf(ev, await authContext(ev, configQrl))
+    return data
+  })
+  return {
+    onRequest: createOnRequest(configQrl),
+    useSession,
+    useSignIn: createUseSignIn(configQrl),
+    useSignOut: createUseSignOut(configQrl),
+  }
+}
+
+/**
+ * Sets authlib up for a Qwik City app. The argument is a function of the request event returning
+ * the configuration (`QwikAuthConfig`: core's `AuthConfig` without `raw`); it runs once per
+ * request, after which `setEnvDefaults` fills what it left unset from `ev.env`.
+ */
+export const QwikAuth$ = /*#__PURE__*/ implicit$FirstArg(QwikAuthQrl)
+
+export { getSession } from "./session-loader.js"
+export { signIn } from "./sign-in.js"
+export { signOut } from "./sign-out.js"
+export { setEnvDefaults } from "./env.js"
+export type { QwikAuthConfig, QwikAuthConfigFn } from "./env.js"
+export type { GetSessionResult, SignInInput, SignOutInput } from "./types.js"
+export {
+  AuthError,
+  CredentialsSignin,
+  AccessDenied,
+  Configuration,
+  MissingCSRF,
+  Verification,
+  OAuthAccountNotLinked,
+  UntrustedHost,
+} from "@authlib/core"
+export type {
+  AnyAuthError,
+  ErrorType,
+  Session,
+  DefaultSession,
+  User,
+  Account,
+  Profile,
+  JWT,
+  Provider,
+  AdapterUser,
+  AdapterSession,
+} from "@authlib/core"

@@ -1,0 +1,49 @@
+/**
+ * `useSignIn` and `useSignOut`: Qwik City global actions, validated with `zod$` on exactly the
+ * input fields of spec section 4. Invalid input never reaches core: Qwik answers 400 with
+ * `{ failed: true, fieldErrors, formErrors }`.
+ */
+import type { QRL } from "@builder.io/qwik"
+import { globalAction$, z, zod$ } from "@builder.io/qwik-city"
+import { authContext } from "./context.js"
+import type { QwikAuthConfigFn } from "./env.js"
+import { runSignIn } from "./sign-in.js"
+import { runSignOut } from "./sign-out.js"
+
+/**
+ * `options` is checked as one field (any keys, `redirectTo` a string when present), so every error
+ * is reported under one of the four spec keys rather than a nested path.
+ */
+const signInShape = {
+  providerId: z.string().optional(),
+  redirectTo: z.string().optional(),
+  options: z
+    .record(z.string(), z.unknown())
+    .refine((o) => o.redirectTo === undefined || typeof o.redirectTo === "string", {
+      message: '"options.redirectTo" must be a string',
+    })
+    .optional(),
+  authorizationParams: z.union([z.string(), z.instanceof(URLSearchParams), z.record(z.string(), z.string())]).optional(),
+}
+
+const signOutShape = {
+  redirectTo: z.string().optional(),
+}
+
+/** Builds `useSignIn` for the configuration function given to `QwikAuth$`. */
+export function createUseSignIn(configQrl: QRL<QwikAuthConfigFn>) {
+  return globalAction$(async (input, ev) => {
+    const ctx = await authContext(ev, configQrl)
+    return runSignIn(ev, ctx, {
+      ...input,
+      ...(input.options ? { options: input.options as { redirectTo?: string } } : {}),
+    })
+  }, zod$(signInShape))
+}
+
+/** Builds `useSignOut` for the configuration function given to `QwikAuth$`. */
+export function createUseSignOut(configQrl: QRL<QwikAuthConfigFn>) {
+  return globalAction$(async (input, ev) => {
+    return runSignOut(ev, await authContext(ev, configQrl), input)
+  }, zod$(signOutShape))
+}

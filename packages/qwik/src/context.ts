@@ -1,0 +1,74 @@
+/**
+ * The per-request state of the binding, kept in Qwik's `sharedMap` so the plugin's `onRequest`,
+ * loaders, actions and endpoints of one request share it: the configuration (built once per
+ * request) and the session (read at most once, and only when something asks for it).
+ */
+import type { QRL } from "@builder.io/qwik"
+import type { RequestEventCommon } from "@builder.io/qwik-city"
+import { cookieHeader } from "./cookies.js"
+import { DEFAULT_BASE_PATH, loadConfig, type QwikAuthConfig, type QwikAuthConfigFn } from "./env.js"
+import type { GetSessionResult } from "./types.js"
+
+export interface AuthContext {
+  readonly config: QwikAuthConfig
+  /** `config.basePath` without a trailing slash. */
+  readonly basePath: string
+  /** The session read of this request, once something has asked for it. */
+  session?: Promise<GetSessionResult>
+}
+
+const CONTEXT_KEY = "@authlib/qwik:context"
+
+/** The request's context, built from `configQrl` on first use. */
+export async function authContext(ev: RequestEventCommon, configQrl: QRL<QwikAuthConfigFn>): Promise<AuthContext> {
+  let pending = ev.sharedMap.get(CONTEXT_KEY) as Promise<AuthContext> | undefined
+  if (!pending) {
+    pending = loadConfig(configQrl, ev).then((config) => ({
+      config,
+      basePath: (config.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, ""),
+    }))
+    ev.sharedMap.set(CONTEXT_KEY, pending)
+  }
+  return pending
+}
+
+/** The request's context for the standalone helpers, which need `onRequest` to have run first. */
+export async function requireContext(ev: RequestEventCommon, caller: string): Promise<AuthContext> {
+  const pending = ev.sharedMap.get(CONTEXT_KEY) as Promise<AuthContext> | undefined
+  if (!pending) {
+    throw new Error(
+      `${caller}() found no authlib configuration for this request: export onRequest from QwikAuth$ in src/routes/plugin@auth.ts`,
+    )
+  }
+  return pending
+}
+
+/** Whether `pathname` is `basePath` or below it. */
+export function isUnderBasePath(pathname: string, basePath: string): boolean {
+  return pathname === basePath || pathname.startsWith(`${basePath}/`)
+}
+
+/**
+ * A request for core, made in-process: `{basePath}/{action}` on the app's origin, carrying the
+ * request's cookies (as updated by earlier internal calls) and, for a POST, the app's own Origin,
+ * so core's CSRF and origin checks run exactly as for a browser's same-origin form.
+ */
+export function internalRequest(
+  ev: RequestEventCommon,
+  ctx: AuthContext,
+  action: string,
+  init: { method?: "GET" | "POST"; body?: URLSearchParams; search?: URLSearchParams } = {},
+): Request {
+  const url = new URL(`${ctx.basePath}/${action}`, ev.url.origin)
+  if (init.search) url.search = init.search.toString()
+  const headers = new Headers({ cookie: cookieHeader(ev), accept: "application/json" })
+  for (const name of ["user-agent", "accept-language", "x-forwarded-for"]) {
+    const value = ev.request.headers.get(name)
+    if (value !== null) headers.set(name, value)
+  }
+  if (init.method === "POST") {
+    headers.set("origin", ev.url.origin)
+    headers.set("content-type", "application/x-www-form-urlencoded")
+  }
+  return new Request(url, { method: init.method ?? "GET", headers, ...(init.body ? { body: init.body } : {}) })
+}

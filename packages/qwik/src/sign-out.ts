@@ -1,0 +1,37 @@
+/**
+ * Sign-out from the server (the `useSignOut` action, or `signOut(ev, input)`): CSRF token from
+ * core, then core's POST /signout in-process; core clears the session (and its database record),
+ * the action redirects to `redirectTo`.
+ */
+import { Auth, Configuration } from "@authlib/core"
+import type { RequestEventCommon } from "@builder.io/qwik-city"
+import { internalRequest, requireContext, type AuthContext } from "./context.js"
+import { applySetCookies } from "./cookies.js"
+import { csrfToken, currentPage, redirectFromAction } from "./core-calls.js"
+import type { SignOutInput } from "./types.js"
+
+/** Runs a sign-out within the request's context; ends with a redirect. */
+export async function runSignOut(ev: RequestEventCommon, ctx: AuthContext, input: SignOutInput): Promise<never> {
+  const callbackUrl = input.redirectTo ?? currentPage(ev)
+  const body = new URLSearchParams({ csrfToken: await csrfToken(ev, ctx), callbackUrl })
+  const res = await Auth(internalRequest(ev, ctx, "signout", { method: "POST", body }), ctx.config)
+  applySetCookies(ev, res.headers.getSetCookie())
+  const location = res.headers.get("location")
+  if (location === null) {
+    throw new Configuration(`POST ${ctx.basePath}/signout answered ${res.status} without a redirect`, {
+      code: "INTERNAL_CALL_FAILED",
+      cause: { status: res.status },
+    })
+  }
+  // Anything that reads the session later in this request sees the user signed out.
+  ctx.session = Promise.resolve({ cookie: res.headers.getSetCookie(), data: null })
+  return redirectFromAction(ev, location)
+}
+
+/**
+ * Signs out from your own server code; same input and behaviour as `useSignOut`. Always throws
+ * Qwik's redirect.
+ */
+export async function signOut(ev: RequestEventCommon, input: SignOutInput = {}): Promise<never> {
+  return runSignOut(ev, await requireContext(ev, "signOut"), input)
+}

@@ -1,0 +1,169 @@
+import { CredentialsSignin } from "@authlib/core"
+import { describe, expect, it } from "vitest"
+import { getSession } from "../src/index.js"
+import { ada, ORIGIN, testConfig, WrongPassword } from "./harness/config.js"
+import { browserCookies, fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
+import { handle, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
+
+/** A form action posted from /account/, after the plugin's onRequest ran, as Qwik City orders it. */
+async function actionEvent(auth: TestAuth, cookie = ""): Promise<FakeEvent> {
+  const ev = fakeEvent(`${ORIGIN}/account/?qaction=abc123`, {
+    method: "POST",
+    cookie,
+    headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+  })
+  await handle(auth, ev)
+  return ev
+}
+
+async function outcome(run: Promise<unknown>): Promise<unknown> {
+  try {
+    return await run
+  } catch (thrown) {
+    return thrown
+  }
+}
+
+describe("useSignIn input validation (zod$)", () => {
+  it("rejects wrong types with { failed: true, fieldErrors, formErrors } under the four spec keys, status 400", async () => {
+    const { auth } = setup()
+    const ev = await actionEvent(auth)
+    const result = (await runAction(auth.useSignIn, ev, {
+      providerId: 5,
+      redirectTo: ["/x"],
+      options: "not an object",
+      authorizationParams: 7,
+    })) as { failed: boolean; fieldErrors: Record<string, string>; formErrors: string[] }
+    expect(result.failed).toBe(true)
+    expect(Object.keys(result.fieldErrors).sort()).toEqual(["authorizationParams", "options", "providerId", "redirectTo"])
+    expect(result.fieldErrors.providerId).toBe("Expected string, received number")
+    expect(result.formErrors).toEqual([])
+    expect(ev.recorded.status).toBe(400)
+    expect(ev.recorded.redirect).toBeUndefined()
+    expect(ev.recorded.cookies).toEqual([])
+  })
+
+  it("reports a non-string options.redirectTo under options, and an authorizationParams record of non-strings", async () => {
+    const { auth } = setup()
+    const result = (await runAction(auth.useSignIn, await actionEvent(auth), {
+      providerId: "idp",
+      options: { redirectTo: 42 },
+      authorizationParams: { prompt: 1 },
+    })) as { fieldErrors: Record<string, string> }
+    expect(result.fieldErrors).toEqual({
+      options: '"options.redirectTo" must be a string',
+      authorizationParams: expect.any(String),
+    })
+  })
+
+  it("useSignOut validates exactly redirectTo", async () => {
+    const { auth } = setup()
+    const ev = await actionEvent(auth)
+    const result = (await runAction(auth.useSignOut, ev, { redirectTo: 1 })) as { failed: boolean; fieldErrors: Record<string, string>; formErrors: string[] }
+    expect(result).toEqual({ failed: true, fieldErrors: { redirectTo: "Expected string, received number" }, formErrors: [] })
+    expect(ev.recorded.status).toBe(400)
+  })
+})
+
+describe("useSignIn with a credentials provider (id 'password', type credentials)", () => {
+  it("signs in: CSRF token fetched server-side, session cookie set, 303 to redirectTo as a path", async () => {
+    const { auth } = setup()
+    const ev = await actionEvent(auth)
+    const thrown = await outcome(
+      runAction(auth.useSignIn, ev, { providerId: "password", options: { email: ada.email, password: "correct horse" }, redirectTo: `${ORIGIN}/welcome?x=1` }),
+    )
+    expect(thrown).toEqual(new Redirected(303, "/welcome?x=1"))
+    const names = ev.recorded.cookies.map((c) => c.name)
+    expect(names).toContain("authlib.csrf-token")
+    expect(names).toContain("authlib.session-token")
+    // The same request now reads the new session (the cached read was dropped).
+    expect((await getSession(ev)).data?.user?.email).toBe(ada.email)
+    const next = fakeEvent(`${ORIGIN}/welcome`, { cookie: browserCookies("", ev) })
+    await handle(auth, next)
+    expect((await getSession(next)).data?.user).toMatchObject({ name: ada.name, email: ada.email })
+  })
+
+  it("a wrong password throws the provider's CredentialsSignin to the caller with its code: no redirect, no session", async () => {
+    const { auth } = setup()
+    const ev = await actionEvent(auth)
+    const thrown = await outcome(runAction(auth.useSignIn, ev, { providerId: "password", options: { email: ada.email, password: "wrong" } }))
+    expect(thrown).toBeInstanceOf(WrongPassword)
+    expect(thrown).toBeInstanceOf(CredentialsSignin)
+    expect(thrown).toMatchObject({ type: "CredentialsSignin", code: "wrong_password" })
+    expect(ev.recorded.redirect).toBeUndefined()
+    expect(ev.recorded.cookies.map((c) => c.name)).not.toContain("authlib.session-token")
+  })
+
+  it("an unknown user (authorize returns null) throws CredentialsSignin with core's default code", async () => {
+    const { auth } = setup()
+    const thrown = await outcome(runAction(auth.useSignIn, await actionEvent(auth), { providerId: "password", options: { email: "eve@example.test", password: "x" } }))
+    expect(thrown).toMatchObject({ type: "CredentialsSignin", code: "credentials" })
+  })
+
+  it("a tampered CSRF cookie from the browser is not trusted: core mints a fresh one and the sign-in uses it", async () => {
+    const { auth } = setup()
+    const ev = await actionEvent(auth, "authlib.csrf-token=forged%7Cdeadbeef")
+    const thrown = await outcome(runAction(auth.useSignIn, ev, { providerId: "password", options: { email: ada.email, password: "correct horse" } }))
+    expect(thrown).toBeInstanceOf(Redirected)
+    const csrfCookie = ev.recorded.cookies.find((c) => c.name === "authlib.csrf-token")!
+    expect(csrfCookie.value).not.toContain("forged")
+  })
+
+  it("without redirectTo, comes back to the current page without Qwik's qaction parameter", async () => {
+    const { auth } = setup()
+    const thrown = await outcome(runAction(auth.useSignIn, await actionEvent(auth), { providerId: "password", options: { email: ada.email, password: "correct horse" } }))
+    expect(thrown).toEqual(new Redirected(303, "/account/"))
+  })
+})
+
+describe("useSignIn with other providers, and without one", () => {
+  it("OAuth: redirects to the authorization endpoint with PKCE and the caller's authorizationParams; the PKCE cookie is set", async () => {
+    const { auth } = setup()
+    const ev = await actionEvent(auth)
+    const thrown = (await outcome(runAction(auth.useSignIn, ev, { providerId: "idp", authorizationParams: { prompt: "login", client_id: "evil" } }))) as Redirected
+    expect(thrown).toBeInstanceOf(Redirected)
+    expect(thrown.status).toBe(303)
+    const url = new URL(thrown.location)
+    expect(url.origin + url.pathname).toBe("https://idp.test/authorize")
+    expect(url.searchParams.get("prompt")).toBe("login")
+    expect(url.searchParams.get("client_id")).toBe("client-1")
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256")
+    expect(ev.recorded.cookies.map((c) => c.name)).toContain("authlib.pkce.code_verifier")
+  })
+
+  it("without providerId, goes to the sign-in page with the callback URL", async () => {
+    const { auth } = setup()
+    const thrown = await outcome(runAction(auth.useSignIn, await actionEvent(auth), { redirectTo: "/after" }))
+    expect(thrown).toEqual(new Redirected(303, "/auth/signin?callbackUrl=%2Fafter"))
+  })
+
+  it("with a custom sign-in page, goes there", async () => {
+    const { auth } = setup(testConfig({ pages: { signIn: "/login" } }))
+    const thrown = await outcome(runAction(auth.useSignIn, await actionEvent(auth), { redirectTo: "/after" }))
+    expect(thrown).toEqual(new Redirected(303, "/login?callbackUrl=%2Fafter"))
+  })
+
+  it("an unknown provider id ends on core's error page, not a crash", async () => {
+    const { auth } = setup(testConfig({ logger: { error: () => {}, warn: () => {} } }))
+    const thrown = (await outcome(runAction(auth.useSignIn, await actionEvent(auth), { providerId: "nope" }))) as Redirected
+    expect(thrown).toBeInstanceOf(Redirected)
+    expect(thrown.location).toMatch(/^\/auth\/error\?error=/)
+  })
+})
+
+describe("useSignOut", () => {
+  it("clears the session cookie, redirects 303 to redirectTo, and the rest of the request sees no session", async () => {
+    const { auth } = setup()
+    const { cookie } = await signInThroughRoute(auth)
+    const ev = await actionEvent(auth, cookie)
+    expect((await getSession(ev)).data).not.toBeNull()
+    const thrown = await outcome(runAction(auth.useSignOut, ev, { redirectTo: "/bye" }))
+    expect(thrown).toEqual(new Redirected(303, "/bye"))
+    const cleared = ev.recorded.cookies.find((c) => c.name === "authlib.session-token" && c.options.maxAge === 0)
+    expect(cleared).toBeDefined()
+    expect((await getSession(ev)).data).toBeNull()
+    const next = fakeEvent(`${ORIGIN}/bye`, { cookie: browserCookies(cookie, ev) })
+    await handle(auth, next)
+    expect((await getSession(next)).data).toBeNull()
+  })
+})

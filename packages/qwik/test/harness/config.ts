@@ -1,0 +1,46 @@
+/** The configuration the binding's tests run core with: a credentials provider and an OAuth one. */
+import { CredentialsSignin } from "@authlib/core"
+import type { QwikAuthConfig } from "../../src/index.js"
+
+export const ORIGIN = "http://app.test"
+export const SECRET = "binding-tests-secret-0123456789abcdef"
+
+/** `authorize` refuses a wrong password with this code. */
+export class WrongPassword extends CredentialsSignin {
+  constructor() {
+    super("wrong password", { code: "wrong_password" })
+  }
+}
+
+export const ada = { id: "user-ada", name: "Ada Lovelace", email: "ada@example.test" }
+
+export function testConfig(overrides: Partial<QwikAuthConfig> = {}): QwikAuthConfig {
+  return {
+    secret: SECRET,
+    trustHost: true,
+    providers: [
+      {
+        id: "password",
+        name: "Password",
+        type: "credentials",
+        credentials: { email: { label: "E-mail" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials) {
+          if (credentials.email !== ada.email) return null
+          if (credentials.password !== "correct horse") throw new WrongPassword()
+          return ada
+        },
+      },
+      {
+        id: "idp",
+        name: "Test IdP",
+        type: "oauth",
+        authorization: "https://idp.test/authorize",
+        token: "https://idp.test/token",
+        userinfo: "https://idp.test/userinfo",
+        clientId: "client-1",
+        clientSecret: "client-secret",
+      },
+    ],
+    ...overrides,
+  }
+}
