@@ -14,7 +14,7 @@ import { exchangeCode, loadProfile, readChecks, validateAuthorizationResponse, v
 import { clearCheckCookies } from "./checks.js"
 import { activeChecks, oauthContext } from "./context.js"
 import { authorizationServer } from "./discovery.js"
-import { buildSignIn } from "./profile.js"
+import { buildSignIn, withResponseUser } from "./profile.js"
 import { proxyForwardUrl } from "./redirect-proxy.js"
 
 /** Query keys of POST signin/:provider that belong to authlib, not to the authorization request. */
@@ -66,7 +66,7 @@ async function callback(req: AuthRequest, ctx: FlowContext<OAuthConfig>): Promis
   const tokens = await exchangeCode(flow, server, validated, values)
   const claims = await verifyIdToken(flow, server, tokens)
   const profile = await loadProfile(flow, server, tokens.tokens, claims)
-  const result = await buildSignIn(flow.provider, profile, tokens.tokens)
+  const result = await buildSignIn(flow.provider, withResponseUser(profile, params), tokens.tokens)
   const allowEmailLinking = flow.provider.allowDangerousEmailAccountLinking === true
   return { signIn: { ...result, cookies: clearCheckCookies(flow, checks), allowEmailLinking } }
 }

@@ -38,6 +38,21 @@ export function defaultProfile(profile: Profile): User {
   }
 }
 
+/**
+ * Apple sends the user's name only once, as a JSON `user` field next to the code in its form_post
+ * response, and nowhere in its tokens. It is passed on as `profile.user` for the `profile` callback.
+ */
+export function withResponseUser(profile: Profile, params: URLSearchParams): Profile {
+  const raw = params.get("user")
+  if (raw === null || profile.user !== undefined) return profile
+  try {
+    const user: unknown = JSON.parse(raw)
+    return user !== null && typeof user === "object" && !Array.isArray(user) ? { ...profile, user } : profile
+  } catch {
+    return profile
+  }
+}
+
 /** What the flow hands to core's session issuance. */
 export interface OAuthSignInData {
   user: User

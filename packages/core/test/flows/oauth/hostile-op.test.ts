@@ -71,6 +71,18 @@ describe.each(strategies)("hostile OP, %s sessions", (_name, strategy) => {
     expect(sessionCookie(browser)).toBeDefined()
   })
 
+  it("passes a JSON `user` field of the response (Apple's first sign-in) on as profile.user", async () => {
+    let seen: any
+    const config = testConfig({ providers: [provider("hostile")], ...strategy(), callbacks: { signIn: ({ profile }) => ((seen = profile), true) } }, errors)
+    const browser = browserFor(config)
+    const callback = new URL(await callbackUrlFrom(browser, "hostile"))
+    callback.searchParams.set("user", JSON.stringify({ name: { firstName: "Ann", lastName: "Lee" } }))
+    await browser.request(callback.href)
+    expect(errors).toEqual([])
+    expect(seen.user).toEqual({ name: { firstName: "Ann", lastName: "Lee" } })
+    expect(seen.sub).toBe("mallory-sub")
+  })
+
   it.each<[Scenario, string]>([
     ["wrong-iss", "ID_TOKEN_ISS_MISMATCH"],
     ["wrong-aud", "ID_TOKEN_AUD_MISMATCH"],
