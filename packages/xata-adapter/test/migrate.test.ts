@@ -4,7 +4,9 @@
  * Runs on the PostgreSQL server of the test run, one schema per case.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, inject, test } from "vitest"
 import { XataAdapter, migrate, schemaSql, MIGRATIONS } from "../src/index.js"
@@ -31,6 +33,19 @@ test("authlib-xata schema prints the schema and bad usage exits 2", async () => 
   expect(await runCli(["drop-everything"], io)).toBe(2)
   expect(await runCli(["migrate", "--database-url", "mysql://x"], io)).toBe(1)
   expect(err.at(-1)).toMatch(/unsupported --database-url scheme: mysql/)
+})
+
+test("authlib-xata migrate --database-url file:<dir> creates a PGlite database in that folder, once", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "authlib-pglite-"))
+  try {
+    const lines: string[] = []
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l), env: {} }
+    expect(await runCli(["migrate", "--database-url", `file:${dir}`], io)).toBe(0)
+    expect(await runCli(["migrate", "--database-url", `file:${dir}`], io)).toBe(0)
+    expect(lines).toStrictEqual(["applied migrations 1; schema version 1", "schema is up to date (version 1)"])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 if (url === null) test.skip("PostgreSQL server: no DATABASE_URL and no PostgreSQL binaries (see the warning above)", () => {})

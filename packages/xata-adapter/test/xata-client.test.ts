@@ -10,6 +10,7 @@ import { XataAdapter, XataAdapterError, migrate } from "../src/index.js"
 import { XataClient } from "../src/xata-client.js"
 import { directDb } from "./helpers/direct-db.js"
 import { startXataEmulation } from "./helpers/xata-emulation.js"
+import { runCli } from "../src/cli-run.js"
 
 const pglite = new PGlite()
 const emulation = await startXataEmulation(pglite)
@@ -60,6 +61,15 @@ describe("against our emulation of Xata's SQL endpoint", () => {
       const error = await Promise.resolve(intruder.getUser("anyone")).catch((err: unknown) => err)
       expect(error).toBeInstanceOf(XataAdapterError)
       expect(error).toMatchObject({ code: "QUERY_FAILED", message: "invalid API key" })
+    })
+
+    test("authlib-xata migrate reaches the endpoint with the key and branch from the environment", async () => {
+      const lines: string[] = []
+      const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) }
+      const env = { XATA_API_KEY: emulation.apiKey, XATA_BRANCH: "main" }
+      expect(await runCli(["migrate", "--database-url", emulation.databaseURL], { ...io, env })).toBe(0)
+      expect(await runCli(["migrate", "--database-url", emulation.databaseURL, "--api-key", "xau_wrong"], { ...io, env })).toBe(1)
+      expect(lines).toStrictEqual(["schema is up to date (version 1)", "migrate failed: invalid API key"])
     })
 
     test("an unknown branch is an error, not an empty result", async () => {

@@ -49,7 +49,18 @@ export function lookupable(...keys: unknown[]): boolean {
   return keys.every((key) => typeof key === "string" && storable(key))
 }
 
-export const asDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string))
+// Postgres' text form of timestamptz ("2026-01-02 03:04:05.678+00"), as a JSON API may forward it.
+const PG_TIMESTAMP = /^(\d{4,}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d\d)(?::?(\d\d))?$/
+
+/** A `Date` from a driver value: a `Date`, an ISO string, Postgres' text form, or epoch milliseconds. */
+export function asDate(value: unknown): Date | null {
+  if (value === null || value === undefined) return null
+  if (value instanceof Date) return new Date(value.getTime())
+  const match = typeof value === "string" ? PG_TIMESTAMP.exec(value) : null
+  const date = match ? new Date(`${match[1]}T${match[2]}${match[3]}:${match[4] ?? "00"}`) : new Date(value as string | number)
+  if (Number.isNaN(date.getTime())) throw new Error(`unreadable timestamp from the database: ${String(value)}`)
+  return date
+}
 export const asNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
 export const asString = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
 export const asBoolean = (value: unknown): boolean | null =>
