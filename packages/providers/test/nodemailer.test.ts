@@ -3,58 +3,29 @@
  * nodemailer transport to a real SMTP server (smtp-server on 127.0.0.1), and the received message
  * is parsed with mailparser.
  */
-import type { AddressInfo } from "node:net"
-import { simpleParser, type ParsedMail } from "mailparser"
-import { SMTPServer, type SMTPServerAddress } from "smtp-server"
+import type { ParsedMail } from "mailparser"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "@authlib/core"
 import Nodemailer, { DEFAULT_FROM, DEFAULT_MAX_AGE, EmailSignInError, generateVerificationToken, normalizeEmailAddress } from "../src/nodemailer.js"
 import { loadNodemailer } from "../src/email/send.js"
 import { InvalidProviderOptions } from "../src/errors.js"
+import { startSmtp } from "./helpers.js"
 
-const received: ParsedMail[] = []
-const envelopes: string[][] = []
-let rejectData = false
-let smtp: SMTPServer
+let smtp: Awaited<ReturnType<typeof startSmtp>>
 let smtpUrl: string
 let port: number
-
-function smtpError(message: string, responseCode: number): Error {
-  return Object.assign(new Error(message), { responseCode })
-}
+/** The messages the SMTP server accepted so far in this test. */
+const mails = (): ParsedMail[] => smtp.received.map((r) => r.mail)
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    hideSTARTTLS: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onRcptTo(address: SMTPServerAddress, _session, callback) {
-      if (address.address.startsWith("nobody@")) return callback(smtpError("No such user here", 550))
-      callback()
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = []
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
-      stream.on("end", () => {
-        if (rejectData) return callback(smtpError("Message rejected as spam", 554))
-        envelopes.push(session.envelope.rcptTo.map((r) => r.address))
-        simpleParser(Buffer.concat(chunks)).then((mail) => {
-          received.push(mail)
-          callback()
-        }, callback)
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()))
-  port = (smtp.server.address() as AddressInfo).port
-  smtpUrl = `smtp://127.0.0.1:${port}`
+  smtp = await startSmtp()
+  smtpUrl = smtp.url
+  port = smtp.port
 })
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())))
+afterAll(() => smtp.close())
 beforeEach(() => {
-  received.length = 0
-  envelopes.length = 0
-  rejectData = false
+  smtp.received.length = 0
+  smtp.state.rejectData = false
 })
 
 const LINK = "http://localhost:3000/auth/callback/nodemailer?token=3f9a&email=jane%40example.com"
@@ -112,9 +83,9 @@ describe("Nodemailer()", () => {
 describe("default sendVerificationRequest over SMTP", () => {
   it("sends a text and an HTML version with the site name and the link", async () => {
     await send(Nodemailer({ server: smtpUrl }))
-    expect(received).toHaveLength(1)
-    const mail = received[0]!
-    expect(envelopes[0]).toEqual(["jane@example.com"])
+    expect(mails()).toHaveLength(1)
+    const mail = mails()[0]!
+    expect(smtp.received[0]!.to).toEqual(["jane@example.com"])
     expect(mail.subject).toBe("Sign in to localhost:3000")
     expect(mail.from?.text).toBe(`"authlib" <no-reply@authlib.local>`)
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined).toBe("jane@example.com")
@@ -129,24 +100,24 @@ describe("default sendVerificationRequest over SMTP", () => {
 
   it("sends through nodemailer transport options as well as an SMTP URL", async () => {
     await send(Nodemailer({ server: { host: "127.0.0.1", port, secure: false, ignoreTLS: true }, from: "App <app@example.com>" }))
-    expect(received[0]?.from?.value[0]?.address).toBe("app@example.com")
+    expect(mails()[0]?.from?.value[0]?.address).toBe("app@example.com")
   })
 
   it("escapes hostile values from the link and the theme in the HTML, and keeps the text to one line per value", async () => {
     const hostile = `http://localhost:3000/auth/callback/nodemailer?token=t&callbackUrl="><img src=x onerror=alert(1)>&x='\``
     await send(Nodemailer({ server: smtpUrl }), { url: hostile, theme: { brandColor: "red;background:url(javascript:alert(1))", buttonText: "#fff\"><script>" } })
-    const html = String(received[0]!.html)
+    const html = String(mails()[0]!.html)
     expect(html).not.toContain("<img")
     expect(html).not.toContain("<script")
     expect(html).not.toContain("javascript:")
     expect(html).toContain("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;")
     expect(html).toContain("background:#346df1")
-    expect(received[0]!.text).toContain(hostile)
+    expect(mails()[0]!.text).toContain(hostile)
   })
 
   it("uses a theme's brand colour when it is a plain colour", async () => {
     await send(Nodemailer({ server: smtpUrl }), { theme: { brandColor: "#ff5500", buttonText: "white" } })
-    expect(String(received[0]!.html)).toContain("background:#ff5500;color:white")
+    expect(String(mails()[0]!.html)).toContain("background:#ff5500;color:white")
   })
 
   it("throws EmailSignInError SMTP_REJECTED with the SMTP reply when the server refuses the recipient", async () => {
@@ -154,11 +125,11 @@ describe("default sendVerificationRequest over SMTP", () => {
     expect(err).toBeInstanceOf(EmailSignInError)
     expect(err).toMatchObject({ type: "EmailSignInError", code: "SMTP_REJECTED", cause: { provider: "nodemailer", responseCode: 550 } })
     expect((err as EmailSignInError).cause?.response).toContain("No such user here")
-    expect(received).toHaveLength(0)
+    expect(mails()).toHaveLength(0)
   })
 
   it("throws SMTP_REJECTED when the server refuses the message after DATA", async () => {
-    rejectData = true
+    smtp.state.rejectData = true
     const err = await send(Nodemailer({ server: smtpUrl })).catch((e: unknown) => e)
     expect(err).toMatchObject({ type: "EmailSignInError", code: "SMTP_REJECTED", cause: { responseCode: 554 } })
     expect((err as EmailSignInError).message).toContain("Message rejected as spam")
