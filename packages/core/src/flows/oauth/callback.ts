@@ -12,6 +12,7 @@ import { clientAuthOf, clientOf } from "./client.js"
 import { redirectUri, type OAuthFlowContext } from "./context.js"
 import { hasKnownIssuer } from "./discovery.js"
 import { httpOptions } from "./insecure.js"
+import { forIdToken } from "./tenant-issuer.js"
 import { step } from "./map-error.js"
 
 /** The check values the callback compares against, read from the check cookies. */
@@ -80,16 +81,24 @@ async function requestTokens(flow: OAuthFlowContext, server: o.AuthorizationServ
  * A plain OAuth 2 provider without a known issuer may still return an `id_token`; with nothing to
  * validate it against, it is kept for the account but left out of the response oauth4webapi checks.
  */
-async function setAsideUncheckableIdToken(flow: OAuthFlowContext, server: o.AuthorizationServer, response: Response): Promise<[Response, string | undefined]> {
-  if (flow.provider.type === "oidc" || hasKnownIssuer(server) || !response.ok) return [response, undefined]
-  const body = (await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined
-  if (typeof body?.id_token !== "string") return [response, undefined]
+function setAsideUncheckableIdToken(flow: OAuthFlowContext, server: o.AuthorizationServer, response: Response, body: TokenBody): [Response, string | undefined] {
+  if (flow.provider.type === "oidc" || hasKnownIssuer(server) || typeof body?.id_token !== "string") return [response, undefined]
   const { id_token, ...rest } = body
   return [Response.json(rest, { status: response.status, headers: response.headers }), id_token]
 }
 
+type TokenBody = Record<string, unknown> | undefined
+
+/** The token response body, read from a copy so oauth4webapi still gets the original. */
+async function peek(response: Response): Promise<TokenBody> {
+  if (!response.ok) return undefined
+  return (await response.clone().json().catch(() => undefined)) as TokenBody
+}
+
 /** The validated token response and the Response it came from (needed to check the ID token signature). */
 export interface TokenResult {
+  /** The metadata the ID token was validated with (a tenant template filled in, see tenant-issuer.ts). */
+  server: o.AuthorizationServer
   tokens: TokenSet
   /** The ID token's claims, validated except for the signature. */
   claims: o.IDToken | undefined
@@ -106,29 +115,34 @@ export async function exchangeCode(flow: OAuthFlowContext, server: o.Authorizati
   return step("TOKEN_RESPONSE", provider.id, async () => {
     let response = await requestTokens(flow, server, params, checks)
     response = (await tokenHandler(provider)?.conform?.(response)) ?? response
-    const [checked, uncheckable] = await setAsideUncheckableIdToken(flow, server, response)
+    const body = await peek(response)
+    const [checked, uncheckable] = setAsideUncheckableIdToken(flow, server, response, body)
     const options: o.ProcessAuthorizationCodeResponseOptions =
       provider.type === "oidc" ? { expectedNonce: checks.nonce ?? o.expectNoNonce, requireIdToken: true } : {}
-    const tokens = await o.processAuthorizationCodeResponse(server, clientOf(provider), checked, options)
+    const tokenServer = forIdToken(server, uncheckable ? undefined : (body?.id_token as string | undefined))
+    const tokens = await o.processAuthorizationCodeResponse(tokenServer, clientOf(provider), checked, options)
     const claims = o.getValidatedIdTokenClaims(tokens)
-    return { tokens: uncheckable ? { ...tokens, id_token: uncheckable } : { ...tokens }, claims, response: checked }
+    const kept = uncheckable ? { ...tokens, id_token: uncheckable } : { ...tokens }
+    return { server: tokenServer, tokens: kept, claims, response: checked }
   })
 }
 
+/** JWKS caches per JWKS URL (one per issuer; tenants of a multi-tenant issuer share theirs). */
 const jwksCaches = new Map<string, o.JWKSCacheInput>()
 
 /**
- * Verifies the ID token's signature with the issuer's JWKS (cached per issuer; refetched by
+ * Verifies the ID token's signature with the issuer's JWKS (cached; refetched by
  * oauth4webapi when an unknown key id shows up). Returns the validated claims, if any.
  */
-export async function verifyIdToken(flow: OAuthFlowContext, server: o.AuthorizationServer, result: TokenResult): Promise<o.IDToken | undefined> {
-  const { claims } = result
+export async function verifyIdToken(flow: OAuthFlowContext, result: TokenResult): Promise<o.IDToken | undefined> {
+  const { claims, server } = result
   if (!claims) return undefined
   // A plain OAuth 2 provider's identity comes from userinfo; its ID token (claims checked above)
   // is only stored, and without a JWKS there is nothing to check a signature against.
   if (flow.provider.type === "oauth" && !server.jwks_uri) return claims
-  let cache = jwksCaches.get(server.issuer)
-  if (!cache) jwksCaches.set(server.issuer, (cache = {}))
+  const key = server.jwks_uri ?? server.issuer
+  let cache = jwksCaches.get(key)
+  if (!cache) jwksCaches.set(key, (cache = {}))
   const options = { ...httpOptions(flow.provider), [o.jwksCache]: cache }
   await step("ID_TOKEN_SIGNATURE", flow.provider.id, () => o.validateApplicationLevelSignature(server, result.response, options))
   return claims

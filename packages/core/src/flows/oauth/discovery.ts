@@ -6,6 +6,7 @@ import * as o from "oauth4webapi"
 import { OAuthSignInError } from "../../errors.js"
 import type { OAuthConfig } from "../../providers/types.js"
 import { httpOptions, isInsecureAllowed } from "./insecure.js"
+import { acceptTenantTemplate, withTemplate } from "./tenant-issuer.js"
 
 /** How long discovered metadata is reused before it is fetched again. */
 export const DISCOVERY_TTL_MS = 60 * 60 * 1000
@@ -55,8 +56,8 @@ async function discover(provider: OAuthConfig): Promise<o.AuthorizationServer> {
   }
   const issuer = new URL(provider.issuer as string)
   const algorithm = provider.type === "oidc" ? "oidc" : "oauth2"
-  const response = await o.discoveryRequest(issuer, { algorithm, ...httpOptions(provider) })
-  return o.processDiscoveryResponse(issuer, response)
+  const { response, template } = await acceptTenantTemplate(issuer, await o.discoveryRequest(issuer, { algorithm, ...httpOptions(provider) }))
+  return withTemplate(await o.processDiscoveryResponse(issuer, response), template)
 }
 
 /** Whether the provider's metadata comes from discovery rather than from its own URLs. */

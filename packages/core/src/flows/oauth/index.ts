@@ -64,7 +64,7 @@ async function callback(req: AuthRequest, ctx: FlowContext<OAuthConfig>): Promis
   const server = await authorizationServer(flow.provider)
   const validated = await validateAuthorizationResponse(flow, server, params, values)
   const tokens = await exchangeCode(flow, server, validated, values)
-  const claims = await verifyIdToken(flow, server, tokens)
+  const claims = await verifyIdToken(flow, tokens)
   const profile = await loadProfile(flow, server, tokens.tokens, claims)
   const result = await buildSignIn(flow.provider, withResponseUser(profile, params), tokens.tokens)
   const allowEmailLinking = flow.provider.allowDangerousEmailAccountLinking === true

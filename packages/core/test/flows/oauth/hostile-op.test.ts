@@ -99,6 +99,23 @@ describe.each(strategies)("hostile OP, %s sessions", (_name, strategy) => {
     expectRefused(done, browser, code)
   })
 
+  it("signs in through a multi-tenant issuer template (Entra common): iss must be the template filled with tid", async () => {
+    op.scenario = "tenant"
+    const common = [provider("hostile", { issuer: `${op.issuer}/common/v2.0` })]
+    const browser = browserFor(configFor(strategy, common))
+    const done = await browser.request(await callbackUrlFrom(browser, "hostile"))
+    expect(errors).toEqual([])
+    expect(locationOf(done)).toBe(`${APP}/dashboard`)
+  })
+
+  it("refuses a multi-tenant ID token whose iss names another tenant than its tid", async () => {
+    op.scenario = "tenant-mismatch"
+    const common = [provider("hostile", { issuer: `${op.issuer}/common/v2.0` })]
+    const browser = browserFor(configFor(strategy, common))
+    const done = await browser.request(await callbackUrlFrom(browser, "hostile"))
+    expectRefused(done, browser, "ID_TOKEN_ISS_MISMATCH")
+  })
+
   it("refuses a userinfo response whose sub differs from the ID token's (idToken: false)", async () => {
     op.scenario = "userinfo-other-sub"
     const browser = browserFor(configFor(strategy, [provider("hostile", { idToken: false })]))

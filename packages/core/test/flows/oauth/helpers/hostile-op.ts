@@ -17,6 +17,10 @@ export type Scenario =
   | "no-iss-param"
   | "wrong-iss-param"
   | "userinfo-other-sub"
+  /** Multi-tenant issuer (Entra `common`): ID tokens from tenant-1, with a matching `tid`. */
+  | "tenant"
+  /** As `tenant`, but the token's `iss` names tenant-2 while its `tid` says tenant-1. */
+  | "tenant-mismatch"
 
 export interface HostileOP {
   issuer: string
@@ -74,9 +78,11 @@ export async function startHostileOP(): Promise<HostileOP> {
       return `${b64({ alg: "none", typ: "JWT" })}.${b64({ ...claims, iss: issuer, aud: op.clientId, iat: now, exp: now + 300 })}.`
     }
     const key: CryptoKey = s === "bad-signature" ? otherKeys.privateKey : keys.privateKey
+    if (s.startsWith("tenant")) claims.tid = "tenant-1"
+    const iss = s === "wrong-iss" ? "http://127.0.0.1:1/evil" : s === "tenant" ? `${issuer}/tenant-1/v2.0` : s === "tenant-mismatch" ? `${issuer}/tenant-2/v2.0` : issuer
     return new SignJWT(claims)
       .setProtectedHeader({ alg: "RS256", kid: "k1" })
-      .setIssuer(s === "wrong-iss" ? "http://127.0.0.1:1/evil" : issuer)
+      .setIssuer(iss)
       .setAudience(s === "wrong-aud" ? "someone-else" : op.clientId)
       .setIssuedAt(s === "expired" ? now - 7200 : now)
       .setExpirationTime(s === "expired" ? now - 3600 : now + 300)
@@ -91,7 +97,7 @@ export async function startHostileOP(): Promise<HostileOP> {
     const state = url.searchParams.get("state")
     if (state) back.searchParams.set("state", state)
     if (op.scenario === "wrong-iss-param") back.searchParams.set("iss", "http://127.0.0.1:1/evil")
-    else if (op.scenario !== "no-iss-param") back.searchParams.set("iss", issuer)
+    else if (op.scenario !== "no-iss-param" && !op.scenario.startsWith("tenant")) back.searchParams.set("iss", issuer)
     res.writeHead(302, { location: back.href })
     res.end()
   }
@@ -122,6 +128,10 @@ export async function startHostileOP(): Promise<HostileOP> {
     const route = `${req.method} ${url.pathname}`
     const done = (p: Promise<void> | void) => Promise.resolve(p).catch((err) => { res.writeHead(500); res.end(String(err)) })
     if (route === "GET /.well-known/openid-configuration") return json(res, metadata())
+    if (route === "GET /common/v2.0/.well-known/openid-configuration") {
+      const { authorization_response_iss_parameter_supported: _, ...doc } = metadata()
+      return json(res, { ...doc, issuer: `${issuer}/{tenantid}/v2.0` })
+    }
     if (route === "GET /jwks") return json(res, { keys: [jwk] })
     if (route === "GET /authorize") return authorize(url, res)
     if (route === "POST /token") return done(token(req, res))
