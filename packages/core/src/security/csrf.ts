@@ -26,7 +26,7 @@ export async function verifiedCookieToken(req: AuthRequest, ctx: Context): Promi
   if (!value) return undefined
   const [token, hash, ...rest] = value.split("|")
   if (!token || !hash || rest.length > 0) return undefined
-  for (const secret of ctx.config.secret) if (timingSafeEqual(hash, await hashOf(token, secret))) return token
+  for (const secret of ctx.config.secret) if (timingSafeEqual(hash, hashOf(token, secret))) return token
   return undefined
 }
 
@@ -35,7 +35,7 @@ export async function csrfTokenFor(req: AuthRequest, ctx: Context): Promise<{ to
   const existing = await verifiedCookieToken(req, ctx)
   if (existing) return { token: existing }
   const token = randomToken(32)
-  const value = `${token}|${await hashOf(token, ctx.config.secret[0]!)}`
+  const value = `${token}|${hashOf(token, ctx.config.secret[0]!)}`
   return { token, cookie: { name: ctx.cookies.csrfToken.name, value, options: ctx.cookies.csrfToken.options } }
 }
 

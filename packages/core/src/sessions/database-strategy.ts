@@ -24,7 +24,7 @@ export async function createDatabaseSession(userId: string, ctx: Context): Promi
   if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH)
     throw new SessionTokenError("generateSessionToken must return a string of at least 128 bits", { code: "SESSION_TOKEN_WEAK" })
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
-  const session = await config.adapter!.createSession!({ sessionToken: await sha256(token), userId, expires })
+  const session = await config.adapter!.createSession!({ sessionToken: sha256(token), userId, expires })
   return { cookies: [sessionCookie(token, expires, ctx)], session }
 }
 
@@ -43,7 +43,7 @@ export type DatabaseSessionRead =
  */
 export async function readDatabaseSession(token: string, req: AuthRequest, ctx: Context): Promise<DatabaseSessionRead> {
   const { adapter, session: options } = ctx.config
-  const hash = await sha256(token)
+  const hash = sha256(token)
   const found = await adapter!.getSessionAndUser!(hash)
   const clear = [expireCookie(ctx.cookies.sessionToken.name, ctx.cookies.sessionToken.options)]
   if (!found) return { session: null, cookies: clear }
@@ -61,5 +61,5 @@ export async function readDatabaseSession(token: string, req: AuthRequest, ctx: 
 
 /** Deletes the request's session record; returns what the adapter returned. */
 export async function deleteDatabaseSession(token: string, ctx: Context): Promise<AdapterSession | null | undefined | void> {
-  return ctx.config.adapter!.deleteSession!(await sha256(token))
+  return ctx.config.adapter!.deleteSession!(sha256(token))
 }

@@ -45,7 +45,7 @@ async function currentUserId(req: AuthRequest, ctx: Context): Promise<string | u
     return typeof token?.sub === "string" ? token.sub : undefined
   }
   const raw = readDatabaseCookie(req, ctx)
-  const found = raw ? await ctx.config.adapter!.getSessionAndUser!(await sha256(raw)) : null
+  const found = raw ? await ctx.config.adapter!.getSessionAndUser!(sha256(raw)) : null
   return found && new Date(found.session.expires).getTime() > Date.now() ? found.user.id : undefined
 }
 
