@@ -36,7 +36,7 @@ export class InvalidEmailAddress extends AuthError {
 
 /**
  * A provider API called by a preset (GitHub's `/user` and `/user/emails`) failed or did not answer
- * JSON. Codes: `ACCESS_TOKEN_MISSING`, `NETWORK_ERROR`, `HTTP_ERROR`, `INVALID_JSON`.
+ * JSON. Codes: `ACCESS_TOKEN_MISSING`, `NETWORK_ERROR`, `HTTP_ERROR`, `INVALID_JSON`, `INVALID_PROFILE`.
  */
 export class ProviderRequestError extends AuthError {
   static override type = "ProviderRequestError"

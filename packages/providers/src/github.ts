@@ -55,7 +55,10 @@ export function pickGitHubEmail(emails: readonly GitHubEmail[]): string | null {
 async function requestGitHubProfile({ tokens, provider }: UserinfoContext): Promise<GitHubProfile> {
   const url = endpointUrl(provider.userinfo)
   if (!url) throw new InvalidProviderOptions(`GitHub: "userinfo" has no url`, { code: "INVALID_PROVIDER_OPTIONS", cause: { provider: "github" } })
-  const profile = (await fetchJson("github", url, tokens.access_token, API_HEADERS)) as GitHubProfile
+  const profile = (await fetchJson("github", url, tokens.access_token, API_HEADERS)) as GitHubProfile | null
+  if (typeof profile?.id !== "number" && typeof profile?.id !== "string") {
+    throw new ProviderRequestError(`github: ${url} did not answer a user object`, { code: "INVALID_PROFILE", cause: { provider: "github", url } })
+  }
   if (profile.email) return profile
   const emails = await fetchEmails(`${url.replace(/\/+$/, "")}/emails`, tokens.access_token)
   return { ...profile, email: pickGitHubEmail(emails) }

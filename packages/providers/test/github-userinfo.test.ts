@@ -95,6 +95,13 @@ describe("GitHub userinfo request", () => {
     await expect(signIn()).rejects.toMatchObject({ type: "ProviderRequestError", code: "INVALID_JSON" })
   })
 
+  it("fails with INVALID_PROFILE when /user answers JSON that is not a user", async () => {
+    routes.set("/api/v3/user", { body: null })
+    await expect(signIn()).rejects.toMatchObject({ type: "ProviderRequestError", code: "INVALID_PROFILE" })
+    routes.set("/api/v3/user", { body: { login: "no-id" } })
+    await expect(signIn()).rejects.toMatchObject({ code: "INVALID_PROFILE" })
+  })
+
   it("fails with ACCESS_TOKEN_MISSING before any request when the token set has no access_token", async () => {
     await expect(signIn("")).rejects.toMatchObject({ code: "ACCESS_TOKEN_MISSING" })
     expect(seen).toEqual([])
