@@ -29,14 +29,15 @@ export interface AppleProfile {
   /** Apple sends `"true"`/`"false"` strings as well as booleans. */
   email_verified?: boolean | "true" | "false"
   is_private_email?: boolean | "true" | "false"
-  user?: { name?: { firstName?: string; lastName?: string }; email?: string }
+  /** Parsed from the unsigned `user` form field of the first sign-in (passed on by core). */
+  user?: { name?: { firstName?: unknown; lastName?: unknown }; email?: unknown }
 }
 
 /** Apple's claims as an authlib user: the name when Apple sent it, else the address; no image. */
 export function appleProfile(profile: AppleProfile) {
-  const first = profile.user?.name?.firstName ?? ""
-  const last = profile.user?.name?.lastName ?? ""
-  const fullName = `${first} ${last}`.trim()
+  // `user` is the unsigned form field: only its name parts are read, and only as strings.
+  const part = (value: unknown) => (typeof value === "string" ? value.trim().slice(0, 100) : "")
+  const fullName = `${part(profile.user?.name?.firstName)} ${part(profile.user?.name?.lastName)}`.trim()
   const verified = profile.email_verified === true || profile.email_verified === "true"
   const email = verified ? (profile.email ?? null) : null
   return { id: profile.sub, name: fullName || email, email, image: null }

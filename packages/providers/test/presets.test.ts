@@ -231,6 +231,9 @@ describe("Apple", () => {
     expect(await map(Apple(), claims)).toEqual({ id: claims.sub, name: claims.email, email: claims.email, image: null })
     const first = await map(Apple(), { ...claims, user: { name: { firstName: "Jane", lastName: "Appleseed" } } })
     expect(first.name).toBe("Jane Appleseed")
+    // The form field is unsigned: its e-mail is never used, and non-string name parts are ignored.
+    const forged = await map(Apple(), { ...claims, user: { name: { firstName: { toString: "x" }, lastName: "Doe" }, email: "victim@example.com" } })
+    expect(forged).toMatchObject({ name: "Doe", email: claims.email })
     expect((await map(Apple(), { ...claims, email_verified: "false" })).email).toBeNull()
   })
 })
