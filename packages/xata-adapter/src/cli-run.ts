@@ -58,32 +58,27 @@ function runMigration(options: Options): Promise<MigrateResult> {
   throw new Error(`unsupported --database-url scheme: ${url.split(":")[0]}: (expected postgres://, https:// or file:)`)
 }
 
-/** Runs the CLI; resolves to the process exit code (0 done, 1 failed, 2 usage error). */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        "database-url": { type: "string" },
-        "api-key": { type: "string" },
-        branch: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    })
-  } catch (err) {
-    io.err(`${(err as Error).message}\n\n${USAGE}`)
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      "database-url": { type: "string" },
+      "api-key": { type: "string" },
+      branch: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  })
+}
+
+async function migrateCommand(values: ReturnType<typeof parse>["values"], io: CliIo): Promise<number> {
+  const url = values["database-url"] ?? io.env.DATABASE_URL
+  if (!url) {
+    io.err(`migrate needs --database-url (or DATABASE_URL)\n\n${USAGE}`)
     return 2
   }
-  const [command, ...rest] = parsed.positionals
-  if (parsed.values.help) return io.out(USAGE), 0
-  if (command === "schema" && rest.length === 0) return io.out(schemaSql()), 0
-  if (command !== "migrate" || rest.length > 0) return io.err(USAGE), 2
-  const url = parsed.values["database-url"] ?? io.env.DATABASE_URL
-  if (!url) return io.err(`migrate needs --database-url (or DATABASE_URL)\n\n${USAGE}`), 2
-  const apiKey = parsed.values["api-key"] ?? io.env.XATA_API_KEY
-  const branch = parsed.values.branch ?? io.env.XATA_BRANCH
+  const apiKey = values["api-key"] ?? io.env.XATA_API_KEY
+  const branch = values.branch ?? io.env.XATA_BRANCH
   try {
     const { applied, version } = await runMigration({ url, apiKey, branch })
     io.out(applied.length > 0 ? `applied migrations ${applied.join(", ")}; schema version ${version}` : `schema is up to date (version ${version})`)
@@ -92,4 +87,27 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`migrate failed: ${(err as Error).message}`)
     return 1
   }
+}
+
+/** Runs the CLI; resolves to the process exit code (0 done, 1 failed, 2 usage error). */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(argv)
+  } catch (err) {
+    io.err(`${(err as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  const [command, ...rest] = parsed.positionals
+  if (parsed.values.help) {
+    io.out(USAGE)
+    return 0
+  }
+  if (command === "schema" && rest.length === 0) {
+    io.out(schemaSql())
+    return 0
+  }
+  if (command === "migrate" && rest.length === 0) return migrateCommand(parsed.values, io)
+  io.err(USAGE)
+  return 2
 }

@@ -1,8 +1,8 @@
 /**
  * Our emulation of Xata's SQL endpoint (`POST /db/<database>:<branch>/sql`), backed by PGlite, on
  * 127.0.0.1. It accepts what `@xata.io/client` 0.30 sends (`{ statement, params, responseType }` with
- * a bearer API key) and answers in its response shapes: `{ records, columns }` (json) or
- * `{ rows, columns }` (array), and `{ id, message }` with status 400 when Postgres rejects the statement.
+ * a bearer API key) and answers in its response shape for `responseType: "json"` (the one the adapter
+ * uses): `{ records, columns }`, and `{ id, message }` with status 400 when Postgres rejects the statement.
  * The hosted service is retired; this is not it, only its request/response contract.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http"
@@ -43,11 +43,10 @@ export async function startXataEmulation(db: PGlite, database = "authlib", branc
     try {
       const body = (await readJson(req)) as { statement: string; params?: unknown[]; responseType?: string }
       requests.push({ url: req.url ?? "", body })
-      const result = await db.query<Record<string, unknown>>(body.statement, body.params ?? [], {
-        rowMode: body.responseType === "array" ? "array" : "object",
-      })
+      if (body.responseType !== "json") return send(400, { message: `responseType ${body.responseType} is not emulated` })
+      const result = await db.query<Record<string, unknown>>(body.statement, body.params ?? [])
       const columns = result.fields.map((f) => ({ name: f.name, type: String(f.dataTypeID) }))
-      send(200, body.responseType === "array" ? { rows: result.rows, columns } : { records: result.rows, columns })
+      send(200, { records: result.rows, columns })
     } catch (err) {
       send(400, { id: crypto.randomUUID(), message: (err as Error).message })
     }
