@@ -37,6 +37,12 @@ function providerParams(flow: OAuthFlowContext): Record<string, string> {
 }
 
 function baseUrl(server: o.AuthorizationServer, flow: OAuthFlowContext): URL {
+  if (!flow.provider.clientId) {
+    throw new OAuthSignInError(`Provider "${flow.provider.id}" has no "clientId" (set it, or AUTH_${envName(flow.provider.id)}_ID)`, {
+      code: "CLIENT_ID_MISSING",
+      cause: { provider: flow.provider.id },
+    })
+  }
   if (!server.authorization_endpoint) {
     throw new OAuthSignInError(`Provider "${flow.provider.id}" has no authorization endpoint`, {
       code: "AUTHORIZATION_ENDPOINT_MISSING",
@@ -44,6 +50,10 @@ function baseUrl(server: o.AuthorizationServer, flow: OAuthFlowContext): URL {
     })
   }
   return new URL(server.authorization_endpoint)
+}
+
+function envName(id: string): string {
+  return id.toUpperCase().replace(/[^A-Z0-9]/g, "_")
 }
 
 /** Sets provider parameters, then the caller's, then the ones the flow owns, in that order. */
@@ -56,7 +66,7 @@ function applyParams(url: URL, flow: OAuthFlowContext, extra: AuthorizationParam
   if (flow.provider.type === "oidc" && !url.searchParams.has("scope")) url.searchParams.set("scope", "openid profile email")
   set([
     ["response_type", "code"],
-    ["client_id", flow.provider.clientId ?? ""],
+    ["client_id", flow.provider.clientId as string],
     ["redirect_uri", redirectUri(flow)],
   ])
 }

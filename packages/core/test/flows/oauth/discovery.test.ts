@@ -91,6 +91,12 @@ describe("discovery", () => {
     expect(op.discoveryRequests).toBe(before)
   })
 
+  it("answers with the error page when the provider has no clientId", async () => {
+    const step = await signInWith({ issuer: op.issuer, clientId: undefined, [allowInsecureOAuthRequests]: true as const })
+    expect(locationOf(step)).toMatch(/error=Configuration$/)
+    expect(errors[0]).toMatchObject({ type: "OAuthSignInError", code: "CLIENT_ID_MISSING" })
+  })
+
   it("answers with the error page when the provider has no authorization endpoint", async () => {
     const step = await signInWith({ type: "oauth", token: `${op.issuer}/token`, [allowInsecureOAuthRequests]: true as const })
     expect(locationOf(step)).toMatch(/error=Configuration$/)
