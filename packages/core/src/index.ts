@@ -24,6 +24,7 @@
 import { resolveConfig } from "./config/resolve.js"
 import { dispatch } from "./http/dispatch.js"
 import { toResponse, wantsRedirectAsJson } from "./http/to-response.js"
+import { logError } from "./logger.js"
 import type { AuthResponse } from "./http/types.js"
 import type { raw } from "./raw.js"
 import type { AuthConfig } from "./types.js"
@@ -43,7 +44,14 @@ export function Auth(request: Request, config: AuthConfig): Promise<Response>
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | AuthResult> {
   const resolved = resolveConfig(config)
   const result = await dispatch(request, resolved)
-  return resolved.raw ? result : toResponse(result, wantsRedirectAsJson(request))
+  if (resolved.raw) return result
+  try {
+    return toResponse(result, wantsRedirectAsJson(request))
+  } catch (err) {
+    // Only a value that cannot be sent (a cookie option the platform rejects) gets here.
+    logError(resolved.logger, err)
+    return new Response(JSON.stringify({ error: "Configuration" }), { status: 500, headers: { "content-type": "application/json" } })
+  }
 }
 
 export * from "./types.js"

@@ -56,6 +56,15 @@ function checkSessions(resolved: ResolvedConfig): AuthError | undefined {
   return new MissingAdapter(`session strategy "database" needs adapter methods: ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
 }
 
+/** RFC 6265 cookie-name (an HTTP token). */
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+function checkCookieNames(resolved: ResolvedConfig): AuthError | undefined {
+  for (const option of Object.values(resolved.cookies(false)))
+    if (!COOKIE_NAME.test(option.name)) return new Configuration(`cookie name ${JSON.stringify(option.name)} is not a valid cookie name`, { code: "COOKIE_NAME_INVALID" })
+  return undefined
+}
+
 function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError | undefined {
   if (resolved.secret.length === 0) return new MissingSecret('"secret" is missing: set it in the config or in AUTH_SECRET', { code: "SECRET_MISSING" })
   if (!resolved.trustHost) return new UntrustedHost('"trustHost" must be true (set AUTH_TRUST_HOST=true or WEBAUTH_URL) where the platform sets the Host header safely', { code: "TRUST_HOST_FALSE" })
@@ -76,5 +85,5 @@ function warnings(resolved: ResolvedConfig): void {
 /** Returns the first fatal problem of the configuration, after printing its warnings. */
 export function validateConfig(config: AuthConfig, resolved: ResolvedConfig): AuthError | undefined {
   warnings(resolved)
-  return checkBasics(config, resolved) ?? checkProviders(resolved) ?? checkSessions(resolved)
+  return checkBasics(config, resolved) ?? checkCookieNames(resolved) ?? checkProviders(resolved) ?? checkSessions(resolved)
 }

@@ -27,6 +27,7 @@ describe("misconfiguration: logged once, every request answers Configuration", (
     ["database strategy with an adapter lacking session methods", { adapter: { createUser: async (u) => u } }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
     ["e-mail provider without verification-token methods", { providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} }] }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
     ["invalid application URL", { url: "not a url" }, "Configuration", "APP_URL_INVALID"],
+    ["invalid cookie name override", { cookies: { sessionToken: { name: "bad name;" } } }, "Configuration", "COOKIE_NAME_INVALID"],
   ]
   for (const [name, over, type, code] of cases) {
     it(`${name} -> ${type} (${code})`, async () => {
@@ -73,6 +74,16 @@ describe("the caller's config is never written", () => {
     const client = new Client(config({ providers: [() => preset] }))
     expect(await (await client.request("/auth/providers")).json()).toMatchObject({ credentials: { name: "Override" } })
     expect(preset.name).toBe("Password")
+  })
+})
+
+describe("a response that cannot be sent", () => {
+  it("a cookie option the serializer rejects gives 500 Configuration, logged, not a throw", async () => {
+    const { logger, entries } = recordingLogger()
+    const client = new Client(config({ logger, cookies: { csrfToken: { options: { domain: "bad domain!" } } } }))
+    const res = await client.request("/auth/csrf")
+    expect(res.status).toBe(500)
+    expect(entries.some((e) => e.level === "error")).toBe(true)
   })
 })
 
