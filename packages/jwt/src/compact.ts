@@ -23,14 +23,16 @@ function malformed(reason: string, segment?: string): never {
   throw tokenError("TOKEN_MALFORMED", `JWT is malformed: ${reason}`, segment ? { segment } : {})
 }
 
-/** Splits a compact JWE into its five segments; the encrypted key must be empty (`alg: "dir"`). */
+/**
+ * Splits a compact JWE into its five segments; the encrypted key must be empty (`alg: "dir"`).
+ * The header is checked by `parseHeader`, or not at all when it equals a header we issued.
+ */
 export function splitCompact(token: unknown): SealedParts {
   if (typeof token !== "string") malformed("not a string")
   const segments = token.split(".")
   if (segments.length !== 5) malformed(`expected 5 segments, got ${segments.length}`)
   const [header, encryptedKey, iv, ciphertext, tag] = segments as [string, ...string[]]
   if (encryptedKey !== "") malformed("a direct-key JWE has no encrypted key", "encrypted_key")
-  if (!BASE64URL.test(header)) malformed("not base64url", "protected")
   return { header, iv: iv!, ciphertext: ciphertext!, tag: tag! }
 }
 
@@ -57,6 +59,7 @@ function decodeHeaderJson(encoded: string): unknown {
 
 /** Parses and validates the protected header: `dir` only, known `enc`, no `zip` or `crit`. */
 export function parseHeader(encoded: string): ProtectedHeader {
+  if (!BASE64URL.test(encoded)) malformed("not base64url", "protected")
   const fields = decodeHeaderJson(encoded)
   if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
     throw tokenError("HEADER_INVALID", "JWT protected header must be a JSON object")

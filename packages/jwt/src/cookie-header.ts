@@ -28,17 +28,18 @@ function decodeValue(raw: string): string {
 }
 
 /**
- * Parses a `Cookie` header into a record without a prototype. Pairs without `=` or with an
- * invalid name are skipped; the first of repeated names wins, as browsers send the most specific
- * path first (RFC 6265 5.4).
+ * Parses a `Cookie` header into a record without a prototype, keeping only names that start with
+ * `prefix` (the session cookie and its chunks: the rest is never decoded). Pairs without `=` or
+ * with an invalid name are skipped; the first of repeated names wins, as browsers send the most
+ * specific path first (RFC 6265 5.4).
  */
-export function parseCookieHeader(header: string): Record<string, string> {
+export function parseCookieHeader(header: string, prefix = ""): Record<string, string> {
   const cookies: Record<string, string> = Object.create(null)
   for (const pair of header.split(";")) {
     const eq = pair.indexOf("=")
     if (eq === -1) continue
     const name = pair.slice(0, eq).trim()
-    if (!COOKIE_NAME.test(name) || name in cookies) continue
+    if (!name.startsWith(prefix) || !COOKIE_NAME.test(name) || name in cookies) continue
     cookies[name] = decodeValue(pair.slice(eq + 1).trim())
   }
   return cookies

@@ -17,21 +17,15 @@ export interface DecodeContext<K> {
  * Reads the header. The header of a token we issued is byte-identical to the one cached with the
  * first secret's key, so the hot path skips base64url and JSON entirely.
  */
-async function readHeader<K>(
-  keys: KeyLookup<K>,
-  first: string,
-  salt: string,
-  encoded: string,
-): Promise<ProtectedHeader> {
-  const entry = await keys(first, salt, "A256CBC-HS512")
-  if (encoded === entry.header) return { enc: entry.enc, kid: entry.kid, fields: {} }
+function readHeader<K>(first: KeyEntry<K>, encoded: string): ProtectedHeader {
+  if (encoded === first.header) return { enc: first.enc, kid: first.kid, fields: {} }
   return parseHeader(encoded)
 }
 
 /**
  * Tries each secret's key in rotation order. With a `kid`, only the key it names is tried (a `kid`
  * that no secret derives is rejected without trial decryption, as Auth.js does); without one,
- * every secret is tried in order.
+ * every secret is tried in order. `first` is the first secret's A256CBC-HS512 key, already at hand.
  */
 async function openWithSecrets<K>(
   ctx: DecodeContext<K>,
@@ -39,10 +33,11 @@ async function openWithSecrets<K>(
   salt: string,
   header: ProtectedHeader,
   parts: SealedParts,
+  first: KeyEntry<K>,
 ): Promise<string> {
   let candidates = 0
-  for (const secret of secrets) {
-    const entry: KeyEntry<K> = await ctx.keys(secret, salt, header.enc)
+  for (let i = 0; i < secrets.length; i++) {
+    const entry = i === 0 && header.enc === first.enc ? first : await ctx.keys(secrets[i]!, salt, header.enc)
     if (header.kid !== undefined && entry.kid !== header.kid) continue
     candidates++
     const plaintext = await ctx.crypto.open(entry.key, parts)
@@ -66,9 +61,10 @@ export async function decodeWith<K>(ctx: DecodeContext<K>, params: JWTDecodePara
   const token: unknown = params.token
   if (token === undefined || token === null || token === "") return null
   const parts = splitCompact(token)
-  const header = await readHeader(ctx.keys, secrets[0]!, salt, parts.header)
+  const first = await ctx.keys(secrets[0]!, salt, "A256CBC-HS512")
+  const header = readHeader(first, parts.header)
   checkSegments(parts, header.enc)
-  const plaintext = await openWithSecrets(ctx, secrets, salt, header, parts)
+  const plaintext = await openWithSecrets(ctx, secrets, salt, header, parts, first)
   const payload = parsePayload(plaintext)
   checkClaims(header.fields, payload, nowSeconds())
   return payload

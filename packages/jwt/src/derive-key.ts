@@ -45,13 +45,13 @@ export function keyId(raw: Uint8Array<ArrayBuffer>): Promise<string> {
 }
 
 async function makeEntry<K>(
-  crypto: JweCrypto<K>,
+  backend: JweCrypto<K>,
   secret: string,
   salt: string,
   enc: ContentEncryption,
 ): Promise<KeyEntry<K>> {
   const raw = await deriveRawKey(secret, salt, enc)
-  const [kid, key] = await Promise.all([keyId(raw), crypto.importKey(raw, enc)])
+  const [kid, key] = await Promise.all([keyId(raw), backend.importKey(raw, enc)])
   raw.fill(0)
   const header = base64url.encode(JSON.stringify({ alg: "dir", enc, kid }))
   return { enc, kid, header, key }
@@ -63,18 +63,25 @@ async function makeEntry<K>(
  * the bound keeps memory flat when callers pass many salts. Concurrent first uses share one
  * derivation; a failed derivation is not cached.
  */
-export function createKeyCache<K>(crypto: JweCrypto<K>, capacity = 64): KeyLookup<K> {
+export function createKeyCache<K>(backend: JweCrypto<K>, capacity = 64): KeyLookup<K> {
   const cache = new Map<string, KeyEntry<K> | Promise<KeyEntry<K>>>()
+  // The last resolved lookup: an app decodes with one secret and salt, so most calls end here
+  // without building the composite key (measured: that alone was 6% of a decode).
+  let last: { secret: string; salt: string; entry: KeyEntry<K> } | undefined
   return (secret, salt, enc) => {
+    if (last !== undefined && last.secret === secret && last.salt === salt && last.entry.enc === enc) {
+      return last.entry
+    }
     // Length-prefixing the salt keeps the composite key unambiguous for any strings.
     const id = `${enc}:${salt.length}:${salt}:${secret}`
     const hit = cache.get(id)
     if (hit !== undefined) {
       cache.delete(id)
       cache.set(id, hit)
+      if (!(hit instanceof Promise)) last = { secret, salt, entry: hit }
       return hit
     }
-    const pending = makeEntry(crypto, secret, salt, enc).then(
+    const pending = makeEntry(backend, secret, salt, enc).then(
       (entry) => {
         if (cache.get(id) === pending) cache.set(id, entry)
         return entry

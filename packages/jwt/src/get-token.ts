@@ -35,7 +35,7 @@ export function isSecureByDefault(req: GetTokenParams["req"]): boolean {
 /** The session cookie (joined from chunks), else the Bearer token; `null` for a malformed Bearer. */
 function findToken(headers: HeaderSource, cookieName: string): string | null | undefined {
   const cookieHeader = readHeader(headers, "cookie")
-  const fromCookie = cookieHeader ? joinCookieChunks(cookieName, parseCookieHeader(cookieHeader)) : undefined
+  const fromCookie = cookieHeader ? joinCookieChunks(cookieName, parseCookieHeader(cookieHeader, cookieName)) : undefined
   return fromCookie ?? bearerToken(readHeader(headers, "authorization"))
 }
 

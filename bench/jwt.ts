@@ -1,0 +1,102 @@
+/**
+ * encode, decode and getToken of a typical session payload, for @authlib/jwt (its Node entry, the
+ * node:crypto fast path), @auth/core/jwt and the node:crypto floor, with the same secret and salt.
+ * All three read the same token, so decode and getToken measure the same work.
+ */
+import * as authjs from "@auth/core/jwt"
+import * as ours from "@authlib/jwt"
+import type { BenchModule } from "./lib-bench.js"
+import { createFloor } from "./lib-floor.js"
+import { fmt, measure, printFigures } from "./lib-measure.js"
+import type { Figures } from "./lib-measure.js"
+
+const secret = "bench-secret-bench-secret-bench-secret-0123"
+const salt = "authlib.session-token"
+const cookieName = salt
+
+/** What a JWT session carries: the default session fields plus a role and a provider. */
+const payload = {
+  name: "Ada Lovelace",
+  email: "ada.lovelace@example.com",
+  picture: "https://avatars.example.com/u/1234567?v=4",
+  sub: "clx9d2k3j0000qz8l4b7g2h1m",
+  role: "admin",
+  provider: "github",
+}
+
+/** Fails the run when the three do not read each other's tokens: a floor must be the same format. */
+async function checkSameFormat(floor: ReturnType<typeof createFloor>): Promise<string> {
+  const token = await ours.encode({ token: payload, secret, salt })
+  const fromFloor = await floor.encode(payload)
+  const fromAuthjs = await authjs.encode({ token: payload, secret, salt })
+  for (const t of [token, fromFloor, fromAuthjs]) {
+    const decoded = [await ours.decode({ token: t, secret, salt }), await authjs.decode({ token: t, secret, salt }), await floor.decode(t)]
+    if (!decoded.every((d) => d?.sub === payload.sub)) throw new Error("bench: implementations disagree on the wire format")
+  }
+  return token
+}
+
+function tasks(floor: ReturnType<typeof createFloor>, token: string) {
+  const headers = new Headers({ cookie: `theme=dark; csrf=abc123; ${cookieName}=${token}; locale=en` })
+  const req = new Request("http://localhost:3000/api/session", { headers })
+  return {
+    "encode @authlib/jwt": () => ours.encode({ token: payload, secret, salt }),
+    "encode floor": () => floor.encode(payload),
+    "encode @auth/core": () => authjs.encode({ token: payload, secret, salt }),
+    "decode @authlib/jwt": () => ours.decode({ token, secret, salt }),
+    "decode floor": () => floor.decode(token),
+    "decode @auth/core": () => authjs.decode({ token, secret, salt }),
+    "getToken @authlib/jwt": () => ours.getToken({ req, secret, secureCookie: false }),
+    "getToken floor": () => floor.getToken(headers, cookieName),
+    "getToken @auth/core": () => authjs.getToken({ req, secret, secureCookie: false, cookieName }),
+  }
+}
+
+/** Time ratios per operation, on the median kept round's p50 (typical call) and mean (with GC). */
+export interface JwtRatios {
+  op: string
+  /** Our time / the floor's: 1 is the floor, the target is <= 1.3. */
+  oursOverFloor: { p50: number; mean: number }
+  /** @auth/core time / ours: how many times faster we are. */
+  authjsOverOurs: { p50: number; mean: number }
+}
+
+function ratios(figures: Map<string, Figures>): JwtRatios[] {
+  return ["encode", "decode", "getToken"].map((op) => {
+    const f = (who: string) => figures.get(`${op} ${who}`)!
+    const [ours, floor, authjs] = [f("@authlib/jwt"), f("floor"), f("@auth/core")]
+    return {
+      op,
+      oursOverFloor: { p50: ours.p50 / floor.p50, mean: ours.mean / floor.mean },
+      authjsOverOurs: { p50: authjs.p50 / ours.p50, mean: authjs.mean / ours.mean },
+    }
+  })
+}
+
+function printRatios(all: JwtRatios[]): void {
+  console.log("\nRatios of time per operation (p50 | mean, median kept round)")
+  console.table(
+    all.map((r) => ({
+      op: r.op,
+      "ours / floor (target <= 1.3)": `${fmt(r.oursOverFloor.p50, 2)} | ${fmt(r.oursOverFloor.mean, 2)}`,
+      "floor / ours": `${fmt(1 / r.oursOverFloor.p50, 2)} | ${fmt(1 / r.oursOverFloor.mean, 2)}`,
+      "@auth/core / ours": `${fmt(r.authjsOverOurs.p50, 1)} | ${fmt(r.authjsOverOurs.mean, 1)}`,
+    })),
+  )
+  const missed = all.filter((r) => r.op !== "getToken" && r.oursOverFloor.p50 > 1.3)
+  console.log(missed.length ? `TARGET MISSED (p50): ${missed.map((r) => r.op).join(", ")}` : "targets met: encode and decode p50 within 1.3x of the floor")
+}
+
+const jwt: BenchModule = {
+  name: "jwt",
+  async run(options) {
+    const floor = createFloor(secret, salt)
+    const token = await checkSameFormat(floor)
+    console.log(`token: ${token.length} characters, payload ${JSON.stringify(payload).length} bytes before claims`)
+    const figures = await measure(tasks(floor, token), options)
+    printFigures("@authlib/jwt vs @auth/core/jwt vs node:crypto floor (latencies in microseconds)", figures)
+    printRatios(ratios(figures))
+  },
+}
+
+export default jwt
