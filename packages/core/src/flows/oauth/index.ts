@@ -43,8 +43,8 @@ function responseParams(req: AuthRequest): URLSearchParams {
  * A `form_post` response is a cross-site POST, which carries no `SameSite=Lax` cookie. Answering it
  * with a 303 to the same callback as a GET makes it a top-level navigation, which does.
  */
-function reissueAsGet(req: AuthRequest, params: URLSearchParams): FlowOutcome {
-  const target = new URL(req.url.href)
+function reissueAsGet(callbackUrl: string, params: URLSearchParams): FlowOutcome {
+  const target = new URL(callbackUrl)
   target.search = params.toString()
   return { response: { status: 303, redirect: target.href } }
 }
@@ -58,14 +58,14 @@ async function callback(req: AuthRequest, ctx: FlowContext<OAuthConfig>): Promis
     // 303: a forwarded form_post must arrive as a GET.
     if (forward) return { response: { status: 303, redirect: forward } }
   }
-  if (req.method === "POST") return reissueAsGet(req, params)
+  if (req.method === "POST") return reissueAsGet(flow.oauthCallbackUrl, params)
   const checks = activeChecks(flow)
   const values = await readChecks(flow, checks, req.cookies)
   const server = await authorizationServer(flow.provider)
   const validated = await validateAuthorizationResponse(flow, server, params, values)
   const tokens = await exchangeCode(flow, server, validated, values)
   const claims = await verifyIdToken(flow, tokens)
-  const profile = await loadProfile(flow, server, tokens.tokens, claims)
+  const profile = await loadProfile(flow, tokens.server, tokens.tokens, claims)
   const result = await buildSignIn(flow.provider, withResponseUser(profile, params), tokens.tokens)
   const allowEmailLinking = flow.provider.allowDangerousEmailAccountLinking === true
   return { signIn: { ...result, cookies: clearCheckCookies(flow, checks), allowEmailLinking } }
