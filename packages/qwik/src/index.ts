@@ -13,6 +13,7 @@
  * ```
  */
 import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
+import { isServer } from "@builder.io/qwik/build"
 import { routeLoader$ } from "@builder.io/qwik-city"
 import { createUseSignIn, createUseSignOut } from "./actions.js"
 import { authContext } from "./context.js"
@@ -36,7 +37,8 @@ export function QwikAuthQrl(configQrl: QRL<QwikAuthConfigFn>) {
     return data
   })
   return {
-    onRequest: createOnRequest(configQrl),
+    // Browser builds never run a plugin's onRequest: the constant `isServer` lets them drop core.
+    onRequest: isServer ? createOnRequest(configQrl) : async () => {},
     useSession,
     useSignIn: createUseSignIn(configQrl),
     useSignOut: createUseSignOut(configQrl),

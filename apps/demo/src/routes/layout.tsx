@@ -1,8 +1,37 @@
 import { component$, Slot } from "@builder.io/qwik"
-import { Link, useLocation } from "@builder.io/qwik-city"
+import { Form, Link, useLocation } from "@builder.io/qwik-city"
+import { useSession, useSignOut } from "./plugin@auth"
 
 /** Pages in the main navigation. */
-const nav = [{ href: "/", label: "Home" }]
+const nav = [
+  { href: "/", label: "Home" },
+  { href: "/account/", label: "Account" },
+  { href: "/session/", label: "Session" },
+]
+
+const AccountMenu = component$(() => {
+  const session = useSession()
+  const signOut = useSignOut()
+  const user = session.value?.user
+  if (!user) {
+    return (
+      <Link href="/sign-in/" class="button primary small">
+        Sign in
+      </Link>
+    )
+  }
+  return (
+    <Form action={signOut} class="account-menu">
+      <input type="hidden" name="redirectTo" value="/" />
+      <span class="who" title={user.email ?? undefined}>
+        {user.name ?? user.email}
+      </span>
+      <button type="submit" class="button small">
+        Sign out
+      </button>
+    </Form>
+  )
+})
 
 export default component$(() => {
   const loc = useLocation()
@@ -30,6 +59,7 @@ export default component$(() => {
               ))}
             </ul>
           </nav>
+          <AccountMenu />
         </div>
       </header>
       <main id="main" class="wrap" tabIndex={-1}>

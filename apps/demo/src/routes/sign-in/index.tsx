@@ -1,0 +1,72 @@
+import { component$ } from "@builder.io/qwik"
+import { Form, routeAction$, useLocation, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
+import { CredentialsSignin, signIn } from "@authlib/qwik"
+import { DEMO_LOGIN } from "../../lib/demo-login"
+
+/**
+ * The password form goes through the binding's `signIn` in our own action, so a wrong password
+ * (the `CredentialsSignin` it throws) becomes a message on this page instead of an error page.
+ */
+export const useLogin = routeAction$(
+  async (form, ev) => {
+    try {
+      await signIn(ev, { providerId: "password", options: { email: form.email, password: form.password }, redirectTo: form.redirectTo || "/" })
+    } catch (err) {
+      if (err instanceof CredentialsSignin) {
+        return ev.fail(401, { message: "That e-mail and password do not match an account.", code: err.code })
+      }
+      throw err
+    }
+  },
+  zod$({
+    email: z.string().email("Enter an e-mail address."),
+    password: z.string().min(1, "Enter your password."),
+    redirectTo: z.string().optional(),
+  }),
+)
+
+/** Messages for the `error` query parameter core adds when it sends a user back here. */
+const errorText: Record<string, string> = {
+  CredentialsSignin: "That e-mail and password do not match an account.",
+  MissingCSRF: "The form expired. Please try again.",
+  OAuthAccountNotLinked: "This e-mail is already linked to another sign-in method.",
+  AccessDenied: "Access was denied.",
+}
+
+export default component$(() => {
+  const loc = useLocation()
+  const login = useLogin()
+  const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
+  const queryError = loc.url.searchParams.get("error")
+  const failure = login.value?.failed
+    ? (login.value.message ?? login.value.fieldErrors?.email ?? login.value.fieldErrors?.password ?? "Please check the form.")
+    : queryError
+      ? (errorText[queryError] ?? "Sign-in failed. Please try again.")
+      : undefined
+  return (
+    <section class="auth-card" aria-labelledby="sign-in-title">
+      <h1 id="sign-in-title">Sign in</h1>
+      <p class="muted">Choose how you want to sign in to the demo.</p>
+      {failure && (
+        <p class="alert" role="alert">
+          {failure}
+        </p>
+      )}
+      <Form action={login} class="stack">
+        <input type="hidden" name="redirectTo" value={callbackUrl} />
+        <label for="email">E-mail</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value={login.formData?.get("email") ?? ""} />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <button type="submit" class="button primary" disabled={login.isRunning}>
+          Sign in with e-mail and password
+        </button>
+      </Form>
+      <p class="hint">
+        Demo account: <code>{DEMO_LOGIN.email}</code> / <code>{DEMO_LOGIN.password}</code>
+      </p>
+    </section>
+  )
+})
+
+export const head: DocumentHead = { title: "Sign in" }
