@@ -81,11 +81,25 @@ function checkSkips(skips: readonly SkipTest[]): Map<string, string> {
   return byName
 }
 
+/** How tests are registered: vitest's `test` and `test.skip` (replaceable to test the skip rules). */
+export interface Registrar {
+  run(name: string, fn: () => Promise<void>): void
+  skip(name: string, fn: () => Promise<void>): void
+}
+
+const vitestRegistrar: Registrar = {
+  run: (name, fn) => void vitestTest(name, fn),
+  skip: (name, fn) => void vitestTest.skip(name, fn),
+}
+
 /**
  * Builds the context shared by the suites. Skips are checked eagerly: an entry naming no test is
  * reported by `assertSkipsUsed`, so a typo cannot silently disable nothing while seeming to skip.
  */
-export function createContext(options: TestOptions): SuiteContext & { assertSkipsUsed(): void } {
+export function createContext(
+  options: TestOptions,
+  registrar: Registrar = vitestRegistrar,
+): SuiteContext & { assertSkipsUsed(): void } {
   const skips = checkSkips(options.skipTests ?? [])
   const concurrency = options.concurrency ?? 16
   if (!Number.isInteger(concurrency) || concurrency < 2 || concurrency % 2 !== 0) {
@@ -94,9 +108,9 @@ export function createContext(options: TestOptions): SuiteContext & { assertSkip
   const used = new Set<string>()
   const test = (name: string, fn: () => Promise<void>) => {
     const reason = skips.get(name)
-    if (reason === undefined) return void vitestTest(name, fn)
+    if (reason === undefined) return registrar.run(name, fn)
     used.add(name)
-    vitestTest.skip(`${name} (skipped: ${reason})`, fn)
+    registrar.skip(`${name} (skipped: ${reason})`, fn)
   }
   return {
     adapter: options.adapter as Required<Adapter>,

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest"
 import { MemoryAdapter, createMemoryStore, runBasicTests } from "../src/index.js"
 import type { MemoryStore, SkipTest, TestDb } from "../src/index.js"
+import { createContext } from "../src/context.js"
 
 function memoryDb(store: MemoryStore): TestDb {
   const read = <T>(value: T | undefined): T | null => (value === undefined ? null : structuredClone(value))
@@ -28,6 +29,23 @@ describe("runBasicTests options", () => {
     // @ts-expect-error reason is required
     const skip: SkipTest[] = [{ name: "getUser returns the stored user" }]
     expect(skip).toHaveLength(1)
+  })
+
+  test("a skipped test is registered as skipped with its reason, the others run", () => {
+    const calls: string[] = []
+    const registrar = { run: (name: string) => calls.push(`run ${name}`), skip: (name: string) => calls.push(`skip ${name}`) }
+    const ctx = createContext({ ...base, skipTests: [{ name: "b", reason: "no b here" }] }, registrar)
+    ctx.test("a", async () => {})
+    ctx.test("b", async () => {})
+    expect(calls).toStrictEqual(["run a", "skip b (skipped: no b here)"])
+    expect(() => ctx.assertSkipsUsed()).not.toThrow()
+  })
+
+  test("a skipTests entry naming no test fails the run", () => {
+    const registrar = { run: () => {}, skip: () => {} }
+    const ctx = createContext({ ...base, skipTests: [{ name: "getUsr typo", reason: "x" }] }, registrar)
+    ctx.test("getUser returns the stored user", async () => {})
+    expect(() => ctx.assertSkipsUsed()).toThrow('skipTests names no test: "getUsr typo"')
   })
 
   test("testWebAuthnMethods without db.authenticator is rejected", () => {
