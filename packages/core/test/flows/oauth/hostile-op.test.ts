@@ -176,6 +176,22 @@ describe.each(strategies)("hostile OP, %s sessions", (_name, strategy) => {
     expect(op.tokenRequests).toBe(0)
   })
 
+  it("refuses a code the provider rejects (invalid_grant), with the provider's error in the log", async () => {
+    const browser = browserFor(configFor(strategy))
+    const callback = new URL(await callbackUrlFrom(browser, "hostile"))
+    callback.searchParams.set("code", "forged-code")
+    expectRefused(await browser.request(callback.href), browser, "TOKEN_RESPONSE_ERROR")
+    expect((errors[0]!.error as any).cause.error).toBe("invalid_grant")
+  })
+
+  it("refuses a callback without a code", async () => {
+    const browser = browserFor(configFor(strategy))
+    const callback = new URL(await callbackUrlFrom(browser, "hostile"))
+    callback.searchParams.delete("code")
+    expectRefused(await browser.request(callback.href), browser, /^TOKEN_RESPONSE_/)
+    expect(op.tokenRequests).toBe(0)
+  })
+
   it("refuses check cookies older than 15 minutes", async () => {
     const browser = browserFor(configFor(strategy))
     const callback = await callbackUrlFrom(browser, "hostile")

@@ -106,7 +106,10 @@ export async function startHostileOP(): Promise<HostileOP> {
     op.tokenRequests++
     const body = await readBody(req)
     const grant = grants.get(body.get("code") ?? "")
-    if (!grant) return json(res, { error: "invalid_grant" })
+    if (!grant) {
+      res.writeHead(400, { "content-type": "application/json" })
+      return void res.end(JSON.stringify({ error: "invalid_grant", error_description: "unknown code" }))
+    }
     grants.delete(body.get("code")!)
     json(res, { access_token: `at-${crypto.randomUUID()}`, token_type: "Bearer", expires_in: 600, id_token: await idToken(grant.nonce), scope: "openid" })
   }
