@@ -12,7 +12,7 @@ import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
 import { spyAdapter } from "./helpers/spy-adapter.js"
 
 let op: LocalOP
-const ids = ["op", "op-post", "op-public", "op-userinfo", "op-oauth", "op-formpost", "op-plain"]
+const ids = ["op", "op-post", "op-public", "op-userinfo", "op-oauth", "op-formpost", "op-plain", "op-none"]
 
 beforeAll(async () => {
   op = await startLocalOP(ids.map(callbackOf))
@@ -29,6 +29,7 @@ function providers(): OAuthConfig[] {
     { ...base, ...basic, id: "op-userinfo", type: "oidc", idToken: false },
     { ...base, ...basic, id: "op-formpost", type: "oidc", checks: ["pkce", "state", "nonce"], authorization: { params: { response_mode: "form_post" } } },
     { ...base, ...basic, id: "op-plain", type: "oidc" },
+    { ...base, ...basic, id: "op-none", type: "oidc", checks: ["none"] },
     {
       id: "op-oauth", name: "Local OP as OAuth 2", type: "oauth", [allowInsecureOAuthRequests]: true, ...basic,
       authorization: { url: `${op.issuer}/auth`, params: { scope: "openid email profile" } },
@@ -73,6 +74,13 @@ describe("POST /auth/signin/:provider", () => {
     }
   })
 
+  it("sends no check at all with checks: [\"none\"]", async () => {
+    const step = await startSignIn(browserFor(config()), "op-none")
+    const url = new URL(locationOf(step))
+    for (const name of ["code_challenge", "state", "nonce"]) expect(url.searchParams.has(name)).toBe(false)
+    expect(step.response.headers.getSetCookie().some((c) => /authlib\.(state|nonce|pkce)/.test(c))).toBe(false)
+  })
+
   it("sends only PKCE by default (checks default to [\"pkce\"])", async () => {
     const url = new URL(locationOf(await startSignIn(browserFor(config()), "op-plain")))
     expect(url.searchParams.has("code_challenge")).toBe(true)
@@ -102,6 +110,7 @@ describe("GET /auth/callback/:provider against oidc-provider (jwt sessions, no a
     ["idToken: false (profile from userinfo, sub compared)", "op-userinfo"],
     ["type oauth (explicit endpoints, userinfo)", "op-oauth"],
     ["form_post (re-issued as a GET so Lax cookies arrive)", "op-formpost"],
+    ["checks: [\"none\"] (no check cookie at all)", "op-none"],
   ])("signs in with %s", async (_label, id) => {
     const browser = browserFor(config())
     const done = await signInAtLocalOP(browser, id, "bob")
