@@ -13,7 +13,7 @@ import { renderEmailConfirmPage } from "../../pages/index.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { csrfTokenFor } from "../../security/csrf.js"
 import type { FlowContext, FlowOutcome } from "../types.js"
-import { identifierOf } from "./identifier.js"
+import { identifierOf } from "./normalize-identifier.js"
 import { consumeToken, tokenSecrets } from "./token.js"
 
 /** The confirm page must not be framed (a framed button is a click away from login CSRF). */

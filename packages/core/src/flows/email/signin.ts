@@ -21,7 +21,7 @@ import { runSignInCallback } from "../../sessions/issue.js"
 import type { Account, User } from "../../types.js"
 import type { FlowContext } from "../types.js"
 import { EmailSignInError, InvalidEmailAddress } from "./errors.js"
-import { identifierOf } from "./identifier.js"
+import { identifierOf } from "./normalize-identifier.js"
 import { discardToken, newToken, storeToken } from "./token.js"
 
 const warned = new WeakSet<LoggerInstance>()
