@@ -113,6 +113,56 @@ function behaviourTests(schema: PgSchema): void {
       expect((await adapter.getSessionAndUser(session.sessionToken))?.user.id).toBe(user.id)
     })
 
+    test("a verification token created twice is DUPLICATE_KEY and the first keeps its expiry", async () => {
+      const token = { identifier: "a@example.com", token: crypto.randomUUID(), expires: new Date(Date.now() + 60_000) }
+      await adapter.createVerificationToken(token)
+      await expect(adapter.createVerificationToken({ ...token, expires: new Date() })).rejects.toMatchObject({ code: "DUPLICATE_KEY" })
+      expect(await adapter.useVerificationToken(token)).toStrictEqual({ ...token, expires: new Date(token.expires.getTime()) })
+    })
+
+    // Make the second half of a two-table write fail inside the database: nothing of the first half may remain.
+    async function withFailingInserts(table: string, run: () => Promise<unknown>): Promise<void> {
+      await query(`ALTER TABLE ${table} ADD CONSTRAINT refuse_new_rows CHECK (false) NOT VALID`)
+      try {
+        await expect(run()).rejects.toBeInstanceOf(XataAdapterError)
+      } finally {
+        await query(`ALTER TABLE ${table} DROP CONSTRAINT refuse_new_rows`)
+      }
+    }
+
+    test("linkAccount whose link row fails writes no account either", async () => {
+      const user = await adapter.createUser(newUser())
+      const linked = account(user.id)
+      await withFailingInserts("authlib_users_accounts", () => adapter.linkAccount(linked))
+      expect(await adapter.getAccount(linked.providerAccountId, linked.provider)).toBeNull()
+    })
+
+    test("createSession whose link row fails writes no session either", async () => {
+      const user = await adapter.createUser(newUser())
+      const session = { sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) }
+      await withFailingInserts("authlib_users_sessions", () => adapter.createSession(session))
+      expect(await adapter.getSessionAndUser(session.sessionToken)).toBeNull()
+      expect(await query(`SELECT 1 FROM authlib_sessions WHERE "sessionToken" = $1`, [session.sessionToken])).toStrictEqual([])
+    })
+
+    test("deleteUser that fails half-way deletes nothing", async () => {
+      const user = await adapter.createUser(newUser())
+      const session = await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) })
+      await adapter.linkAccount(account(user.id))
+      await query(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`)
+      await query(`CREATE TRIGGER refuse_delete BEFORE DELETE ON authlib_authenticators FOR EACH ROW EXECUTE FUNCTION refuse()`)
+      try {
+        await adapter.createAuthenticator({ credentialID: crypto.randomUUID(), userId: user.id, providerAccountId: "p", counter: 0, credentialBackedUp: false, credentialPublicKey: "k", credentialDeviceType: "singleDevice" })
+        await expect(adapter.deleteUser(user.id)).rejects.toMatchObject({ code: "QUERY_FAILED", message: "refused" })
+      } finally {
+        await query(`DROP TRIGGER refuse_delete ON authlib_authenticators`)
+        await query(`DROP FUNCTION refuse()`)
+      }
+      expect(await adapter.getUser(user.id)).toStrictEqual(user)
+      expect((await adapter.getSessionAndUser(session.sessionToken))?.session).toStrictEqual(session)
+      expect(await query(`SELECT 1 FROM authlib_accounts WHERE "user" = $1`, [user.id])).toHaveLength(1)
+    })
+
     test("an invalid date or a non-integer counter is INVALID_INPUT before any query", async () => {
       const user = await adapter.createUser(newUser())
       await expect(adapter.createSession({ sessionToken: "x", userId: user.id, expires: new Date(Number.NaN) })).rejects.toMatchObject({ code: "INVALID_INPUT" })
