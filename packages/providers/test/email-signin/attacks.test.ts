@@ -179,6 +179,18 @@ describe("signIn decides before any mail is sent", () => {
   })
 })
 
+describe("a GET never sends mail", () => {
+  it("GET signin/nodemailer?email=... stores nothing and sends nothing", async () => {
+    const { config } = setup(database, inbox.url)
+    const browser = new Browser(config, APP)
+    const res = await browser.request("/auth/signin/nodemailer?email=victim%40example.com")
+    expect(res.status).toBeLessThan(500)
+    expect(res.headers.get("location") ?? "").not.toContain("verify-request")
+    expect(inbox.received).toHaveLength(0)
+    expect(await database.count("verificationTokens")).toBe(0)
+  })
+})
+
 describe("Host header spoofing", () => {
   it("a forged Host / X-Forwarded-Host does not change the link or the site name in the mail", async () => {
     const { config } = setup(database, inbox.url)

@@ -42,6 +42,23 @@ describe("POST /auth/signin/email", () => {
     expect(setCookies(done).some((c) => c.name === SESSION && c.value)).toBe(true)
   })
 
+  it("goes to pages.verifyRequest when set, and answers { url } to X-Auth-Return-Redirect callers", async () => {
+    const { client, outbox } = emailSetup({ pages: { verifyRequest: "/check-mail" } })
+    const res = await requestLink(client, "jane@example.com", {}, { headers: { "x-auth-return-redirect": "1" } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ url: `${ORIGIN}/check-mail?provider=email&type=email` })
+    expect(outbox.sent).toHaveLength(1)
+  })
+
+  it("hands the provider, the theme and the expiry to sendVerificationRequest", async () => {
+    const { client, outbox } = emailSetup({ theme: { brandColor: "#123456" } }, { maxAge: 120 })
+    await requestLink(client, "jane@example.com")
+    const mail = outbox.sent[0]!
+    expect(mail.provider).toMatchObject({ id: "email", type: "email", maxAge: 120 })
+    expect(mail.theme).toMatchObject({ brandColor: "#123456" })
+    expect(mail.expires.getTime() - Date.now()).toBeGreaterThan(110_000)
+  })
+
   it("a generator that returns no string is a Configuration error, and nothing is stored", async () => {
     const { logger, entries } = recordingLogger()
     const { client, adapter, outbox } = emailSetup({ logger }, { generateVerificationToken: () => "" })
