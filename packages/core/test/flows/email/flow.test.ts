@@ -157,6 +157,19 @@ describe("POST /auth/signin/email", () => {
   })
 })
 
+describe("configuration", () => {
+  it("an e-mail provider without an adapter is a Configuration error naming the missing methods", async () => {
+    const { logger, entries } = recordingLogger()
+    const { client, outbox } = emailSetup({ adapter: undefined, logger })
+    const res = await requestLink(client, "jane@example.com")
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    const logged = entries.find((e) => e.level === "error")!.message[0] as AuthError
+    expect(logged.type).toBe("MissingAdapter")
+    expect(logged.message).toContain("createVerificationToken, useVerificationToken, getUserByEmail")
+    expect(outbox.sent).toHaveLength(0)
+  })
+})
+
 describe("GET /auth/callback/email (the link)", () => {
   it("shows a confirm page that cannot be framed and consumes nothing", async () => {
     const { client, adapter, outbox } = emailSetup()
