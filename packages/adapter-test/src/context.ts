@@ -46,7 +46,7 @@ function factory(fixtures: Fixtures): RecordFactory {
     session: (userId, overrides) => ({
       sessionToken: randomToken(),
       userId,
-      expires: fixtures.sessionExpires ?? fromNow(30 * DAY_MS),
+      expires: fixtures.sessionExpires ?? fixtures.session?.expires ?? fromNow(30 * DAY_MS),
       ...overrides,
     }),
     verificationToken: (overrides) => ({

@@ -39,8 +39,10 @@ export interface SkipTest {
 export interface Fixtures {
   user?: Partial<Omit<AdapterUser, "id">>
   account?: Partial<Omit<AdapterAccount, "userId" | "provider" | "providerAccountId">>
-  /** Expiry used by session tests. Default: 30 days ahead, whole milliseconds. */
+  /** Expiry used by session tests. Default: 30 days ahead, whole seconds. */
   sessionExpires?: Date
+  /** The Auth.js spelling of `sessionExpires` (only `expires` is used: tokens must stay unique per test). */
+  session?: { expires?: Date }
   /** Expiry a session is updated to. Default: 60 days ahead. */
   sessionUpdateExpires?: Date
   /** Expiry of verification tokens. Default: 1 day ahead. */
