@@ -163,6 +163,28 @@ function behaviourTests(schema: PgSchema): void {
       expect(await query(`SELECT 1 FROM authlib_accounts WHERE "user" = $1`, [user.id])).toHaveLength(1)
     })
 
+    test("parallel linkAccount of one provider account: one wins, the rest are DUPLICATE_ACCOUNT, one link row", async () => {
+      const users = await Promise.all(Array.from({ length: 12 }, () => adapter.createUser(newUser())))
+      const providerAccountId = crypto.randomUUID()
+      const results = await Promise.allSettled(users.map((u) => adapter.linkAccount({ ...account(u.id), providerAccountId })))
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1)
+      for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "DUPLICATE_ACCOUNT" })
+      const rows = await query(
+        `SELECT a.xata_id FROM authlib_accounts a JOIN authlib_users_accounts l ON l.account = a.xata_id WHERE a."providerAccountId" = $1`,
+        [providerAccountId],
+      )
+      expect(rows).toHaveLength(1)
+      expect(await query(`SELECT 1 FROM authlib_users_accounts l LEFT JOIN authlib_accounts a ON a.xata_id = l.account WHERE a.xata_id IS NULL`)).toStrictEqual([])
+    })
+
+    test("parallel createUser with one e-mail: one user is created, the rest are DUPLICATE_EMAIL", async () => {
+      const email = `${crypto.randomUUID()}@example.com`
+      const results = await Promise.allSettled(Array.from({ length: 12 }, () => adapter.createUser(newUser({ email }))))
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1)
+      for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "DUPLICATE_EMAIL" })
+      expect(await query(`SELECT 1 FROM authlib_users WHERE email = $1`, [email])).toHaveLength(1)
+    })
+
     test("an invalid date or a non-integer counter is INVALID_INPUT before any query", async () => {
       const user = await adapter.createUser(newUser())
       await expect(adapter.createSession({ sessionToken: "x", userId: user.id, expires: new Date(Number.NaN) })).rejects.toMatchObject({ code: "INVALID_INPUT" })
