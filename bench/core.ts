@@ -173,16 +173,26 @@ const core: BenchModule = {
     }
     const figures = await measure(tasks, options)
     printFigures("In-process, one request at a time (latencies in microseconds)", figures)
-    const ratio = (op: string, a: string, b: string) => figures.get(`${op} ${a}`)!.mean / figures.get(`${op} ${b}`)!.mean
-    console.log("\nRatios (time / our time: above 1 means we are faster)")
+    const ratio = (op: string, a: string, b: string, key: "mean" | "p50") => figures.get(`${op} ${a}`)![key] / figures.get(`${op} ${b}`)![key]
+    console.log("\nRatios (time / our time: above 1 means we are faster; mean, and p50 which shared-machine stalls move less)")
     console.table(["GET /session", "GET /csrf", "GET /providers", "POST credentials"].map((op) => ({
-      op, "@auth/core / ours": fmt(ratio(op, "@auth/core", "@authlib/core"), 1), "floor / ours": fmt(ratio(op, "floor", "@authlib/core"), 2),
-      "@auth/core / floor": fmt(ratio(op, "@auth/core", "floor"), 1),
+      op,
+      "@auth/core / ours": `${fmt(ratio(op, "@auth/core", "@authlib/core", "mean"), 1)} (p50 ${fmt(ratio(op, "@auth/core", "@authlib/core", "p50"), 1)})`,
+      "floor / ours": `${fmt(ratio(op, "floor", "@authlib/core", "mean"), 2)} (p50 ${fmt(ratio(op, "floor", "@authlib/core", "p50"), 2)})`,
+      "@auth/core / floor": fmt(ratio(op, "@auth/core", "floor", "mean"), 1),
     })))
+    // ~10 s per implementation in two interleaved rounds after a 1 s warm-up each; the quieter
+    // (faster) round is kept, since a shared machine only ever slows a round down.
     const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 10)
     const rps: Record<string, number> = {}
-    for (const [name, f] of Object.entries(fixtures)) rps[name] = await overHttp(f.handler, seconds, `${f.sessionCookie}; ${f.csrfCookie}`)
-    console.log(`\nGET /session over HTTP (node:http, autocannon, 50 connections, ${seconds} s each)`)
+    for (const f of Object.values(fixtures)) await overHttp(f.handler, 1, `${f.sessionCookie}; ${f.csrfCookie}`)
+    for (let round = 0; round < 2; round++) {
+      for (const [name, f] of Object.entries(fixtures)) {
+        const r = await overHttp(f.handler, seconds / 2, `${f.sessionCookie}; ${f.csrfCookie}`)
+        rps[name] = Math.max(rps[name] ?? 0, r)
+      }
+    }
+    console.log(`\nGET /session over HTTP (node:http, autocannon, 50 connections, best of 2 x ${seconds / 2} s each)`)
     console.table(Object.entries(rps).map(([name, r]) => ({ impl: name, "req/s": fmt(r, 0), "x @auth/core": fmt(r / rps["@auth/core"]!, 2) })))
   },
 }
