@@ -28,7 +28,6 @@ export { XataAdapterError, type XataAdapterErrorCode } from "./errors.js"
 export type { XataAdapterMethods } from "./adapter-type.js"
 export type { AdapterClient, Executor, PGliteLike, PgClientLike, Row, SqlParam, XataClientLike } from "./executors/index.js"
 
-
 type AnyMethod = (...args: never[]) => unknown
 
 /** Rethrows every failure of `method` as a `XataAdapterError` with a stable `code`. */
