@@ -11,8 +11,20 @@ export interface CookieChunk {
   value: string
 }
 
-/** Cookies of a request by name, as a parser returns them. */
-export type CookieRecord = Readonly<Record<string, string | undefined>>
+/** Cookies of a request by name, as a parser returns them (a record or a `Map`). */
+export type CookieRecord = Readonly<Record<string, string | undefined>> | ReadonlyMap<string, string | undefined>
+
+type PlainCookies = Readonly<Record<string, string | undefined>>
+
+function entriesOf(cookies: CookieRecord): Iterable<[string, string | undefined]> {
+  return cookies instanceof Map ? cookies : Object.entries(cookies as PlainCookies)
+}
+
+/** An own value only: a name such as `constructor` must not read `Object.prototype`. */
+function valueOf(cookies: CookieRecord, name: string): string | undefined {
+  if (cookies instanceof Map) return cookies.get(name)
+  return Object.hasOwn(cookies, name) ? (cookies as PlainCookies)[name] : undefined
+}
 
 export interface SplitCookieOptions {
   /** Bytes a browser keeps per cookie, name and attributes included. Default 4096. */
@@ -67,10 +79,10 @@ export function splitCookieValue(name: string, value: string, options: SplitCook
  * Cookies that merely share the prefix (`<name>-x`, `<name>.x`, `<name>.01`) are ignored.
  */
 export function joinCookieChunks(name: string, cookies: CookieRecord): string | undefined {
-  const whole = cookies[name]
+  const whole = valueOf(cookies, name)
   if (whole) return whole
   const parts: string[] = []
-  for (const [cookieName, value] of Object.entries(cookies)) {
+  for (const [cookieName, value] of entriesOf(cookies)) {
     const index = chunkIndex(name, cookieName)
     if (index !== undefined && value) parts[index] = value
   }
@@ -88,7 +100,12 @@ export function staleCookieNames(
   existing: CookieRecord | Iterable<string>,
   written: readonly CookieChunk[],
 ): string[] {
-  const names = Symbol.iterator in existing ? [...(existing as Iterable<string>)] : Object.keys(existing)
+  const names =
+    existing instanceof Map
+      ? [...existing.keys()]
+      : Symbol.iterator in existing
+        ? [...(existing as Iterable<string>)]
+        : Object.keys(existing)
   const kept = new Set(written.map((chunk) => chunk.name))
   return names.filter(
     (cookieName) =>

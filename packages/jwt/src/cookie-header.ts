@@ -3,9 +3,6 @@
 /** Headers as `getToken` accepts them: a `Headers`, or a plain record such as Node's. */
 export type HeaderSource = Headers | Record<string, string | string[] | undefined>
 
-/** RFC 7230 token characters: what a cookie name may contain (RFC 6265 4.1.1). */
-const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-
 /** A header by lower-case name. Repeated values are joined (`; ` for Cookie, as RFC 7540 8.1.2.5). */
 export function readHeader(headers: HeaderSource, name: "cookie" | "authorization"): string | undefined {
   if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined
@@ -28,19 +25,19 @@ function decodeValue(raw: string): string {
 }
 
 /**
- * Parses a `Cookie` header into a record without a prototype, keeping only names that start with
- * `prefix` (the session cookie and its chunks: the rest is never decoded). Pairs without `=` or
- * with an invalid name are skipped; the first of repeated names wins, as browsers send the most
- * specific path first (RFC 6265 5.4).
+ * Parses a `Cookie` header, keeping only names that start with `prefix` (the session cookie and
+ * its chunks: the rest is never decoded, and `joinCookieChunks` checks the exact names). Pairs
+ * without `=` are skipped; the first of repeated names wins, as browsers send the most specific
+ * path first (RFC 6265 5.4). A `Map`, so no name can reach `Object.prototype`.
  */
-export function parseCookieHeader(header: string, prefix = ""): Record<string, string> {
-  const cookies: Record<string, string> = Object.create(null)
+export function parseCookieHeader(header: string, prefix = ""): Map<string, string> {
+  const cookies = new Map<string, string>()
   for (const pair of header.split(";")) {
     const eq = pair.indexOf("=")
     if (eq === -1) continue
     const name = pair.slice(0, eq).trim()
-    if (!name.startsWith(prefix) || !COOKIE_NAME.test(name) || name in cookies) continue
-    cookies[name] = decodeValue(pair.slice(eq + 1).trim())
+    if (name === "" || !name.startsWith(prefix) || cookies.has(name)) continue
+    cookies.set(name, decodeValue(pair.slice(eq + 1).trim()))
   }
   return cookies
 }

@@ -67,6 +67,14 @@ describe("joinCookieChunks", () => {
     expect(joinCookieChunks(NAME, record([[`${NAME}.0`, "A"], [`${NAME}.999`, "Z"]]))).toBeUndefined()
   })
 
+  it("reads a Map as well as a record, and never a name from Object.prototype", () => {
+    const map = new Map([[`${NAME}.1`, "B"], [`${NAME}.0`, "A"]])
+    expect(joinCookieChunks(NAME, map)).toBe("AB")
+    expect(joinCookieChunks("constructor", {})).toBeUndefined()
+    expect(joinCookieChunks("__proto__", record([["x", "y"]]))).toBeUndefined()
+    expect(staleCookieNames(NAME, map, [])).toEqual([`${NAME}.1`, `${NAME}.0`])
+  })
+
   it("round-trips what splitCookieValue wrote", () => {
     const long = value(12_345)
     const cookies = Object.fromEntries(splitCookieValue(NAME, long).map((c) => [c.name, c.value]))

@@ -69,6 +69,15 @@ describe.each(implementations)("%s: getToken", (_, jwt) => {
       }
     })
 
+    it("takes the first of repeated cookie names, and treats prototype-like names as plain names", async () => {
+      const cookie = `${NAME}=${plain}; ${NAME}=garbage; __proto__=x; constructor=y`
+      expect(await jwt.getToken({ req: request({ cookie }), secret: SECRET })).toMatchObject(PAYLOAD)
+      const proto = await jwt.encode({ token: { sub: "proto" }, secret: SECRET, salt: "__proto__" })
+      const headers = { cookie: `constructor=1; __proto__=${proto}` }
+      expect(await jwt.getToken({ req: { headers }, secret: SECRET, cookieName: "__proto__" })).toMatchObject({ sub: "proto" })
+      expect(await jwt.getToken({ req: { headers }, secret: SECRET, cookieName: "toString" })).toBeNull()
+    })
+
     it("resolves null without a cookie or Authorization header", async () => {
       expect(await jwt.getToken({ req: request({}), secret: SECRET })).toBeNull()
     })
