@@ -12,10 +12,9 @@ import type { Flow, FlowContext, FlowOutcome } from "./types.js"
 /** Form fields that belong to authlib, not to the provider's credentials. */
 const RESERVED = new Set(["csrfToken", "callbackUrl"])
 
+/** Own data properties only (`Object.fromEntries`), so a `__proto__` field cannot set a prototype. */
 function credentialsOf(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(body)) if (!RESERVED.has(key)) out[key] = value
-  return out
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !RESERVED.has(key)))
 }
 
 async function authorize(provider: CredentialsConfig, credentials: Record<string, unknown>, req: AuthRequest): Promise<User> {

@@ -42,13 +42,21 @@ function headerBytes(headers: Headers): number {
   return total
 }
 
+/**
+ * The first value of each key, as own data properties (a key named `__proto__` stays a plain key
+ * instead of replacing the object's prototype).
+ */
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const seen = new Map<string, string>()
+  for (const [k, v] of params) if (!seen.has(k)) seen.set(k, v)
+  return Object.fromEntries(seen)
+}
+
 function parseQuery(url: URL): Record<string, string> | AuthError {
   const search = url.search.slice(1)
   if (search.includes("%") && search.split(/[&=]/).some((part) => decodeComponent(part) === undefined))
     return bad("The query string is not valid percent-encoding", "QUERY_ENCODING_INVALID")
-  const out: Record<string, string> = {}
-  for (const [k, v] of url.searchParams) if (!(k in out)) out[k] = v
-  return out
+  return firstValues(url.searchParams)
 }
 
 async function readText(request: Request): Promise<string | AuthError> {
@@ -81,9 +89,7 @@ async function readText(request: Request): Promise<string | AuthError> {
 function parseForm(text: string): Record<string, unknown> | AuthError {
   if (text.includes("%") && text.split(/[&=]/).some((part) => decodeComponent(part) === undefined))
     return bad("The form body is not valid percent-encoding", "FORM_BODY_INVALID")
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of new URLSearchParams(text)) if (!Object.hasOwn(out, k)) out[k] = v
-  return out
+  return firstValues(new URLSearchParams(text))
 }
 
 function parseJson(text: string): Record<string, unknown> | AuthError {

@@ -16,6 +16,19 @@ describe("POST /auth/callback/credentials", () => {
     expect(seen.request!.headers.get("origin")).toBe(ORIGIN)
   })
 
+  it("a __proto__ field in a JSON or form body stays a plain field (no inherited credentials)", async () => {
+    const seen: Array<Record<string, unknown>> = []
+    const client = new Client(config({ providers: [credentials({ authorize: (c) => (seen.push(c as never), null) })] }))
+    const csrfToken = await client.csrfToken()
+    await client.request("/auth/callback/credentials", { headers: { "content-type": "application/json" }, method: "POST", body: `{"csrfToken":"${csrfToken}","__proto__":{"username":"alice","isAdmin":true}}` })
+    await client.request("/auth/callback/credentials", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `csrfToken=${csrfToken}&__proto__=x&username=bob` })
+    expect(Object.getPrototypeOf(seen[0])).toBe(Object.prototype)
+    expect((seen[0] as { isAdmin?: unknown }).isAdmin).toBeUndefined()
+    expect(Object.keys(seen[0]!)).toEqual(["__proto__"])
+    expect(Object.getPrototypeOf(seen[1])).toBe(Object.prototype)
+    expect(Object.keys(seen[1]!)).toEqual(["__proto__", "username"])
+  })
+
   it("null from authorize -> sign-in page with error=CredentialsSignin&code=credentials, no session", async () => {
     const client = new Client(config())
     const res = await client.signIn("alice", "nope")
