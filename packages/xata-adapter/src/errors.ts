@@ -1,4 +1,4 @@
-import { AuthError } from "@authlib/jwt"
+import { AuthError } from "@authlib/core"
 
 /** What went wrong, exactly. Stable across releases. */
 export type XataAdapterErrorCode =
