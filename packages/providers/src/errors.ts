@@ -3,8 +3,8 @@
  * with a stable `type` (its class name), a `code` naming the exact cause and a `cause` of facts.
  * `@authlib/core` does not define these yet; they keep these names and codes if it takes them over.
  */
-import { AuthError } from "@authlib/jwt"
-import type { AuthErrorOptions } from "@authlib/jwt"
+import { AuthError } from "@authlib/core"
+import type { AuthErrorOptions } from "@authlib/core"
 
 /**
  * Sending the sign-in e-mail failed: nodemailer is not installed, the SMTP server could not be
