@@ -31,7 +31,8 @@ const routes: Record<AuthAction, Partial<Record<"GET" | "POST", Handler>>> = {
   "webauthn-options": {},
 }
 
-const allowed = (action: AuthAction) => Object.keys(routes[action])
+const methods = new Map(Object.entries(routes).map(([action, table]) => [action, Object.keys(table)]))
+const allowed = (action: AuthAction) => methods.get(action) ?? []
 
 /** Handles `request`; resolves the internal response. In `raw` mode, AuthErrors are thrown. */
 export async function dispatch(request: Request, config: ResolvedConfig): Promise<AuthResponse> {

@@ -13,21 +13,22 @@ export function wantsRedirectAsJson(request: Request): boolean {
 }
 
 export function toResponse(res: AuthResponse, returnRedirect: boolean): Response {
-  const headers = new Headers(res.headers)
-  if (!headers.has("cache-control")) headers.set("cache-control", CACHE_CONTROL)
-  for (const cookie of res.cookies ?? []) headers.append("set-cookie", serializeCookie(cookie))
+  // Header tuples: one allocation instead of a Headers object mutated per header (hot path).
+  const headers: Array<[string, string]> = Object.entries(res.headers ?? {})
+  if (!headers.some(([name]) => name.toLowerCase() === "cache-control")) headers.push(["cache-control", CACHE_CONTROL])
+  for (const cookie of res.cookies ?? []) headers.push(["set-cookie", serializeCookie(cookie)])
   if (res.redirect !== undefined) {
     if (returnRedirect) {
-      headers.set("content-type", "application/json")
+      headers.push(["content-type", "application/json"])
       return new Response(JSON.stringify({ url: res.redirect }), { status: 200, headers })
     }
-    headers.set("location", res.redirect)
+    headers.push(["location", res.redirect])
     return new Response(null, { status: res.status ?? 302, headers })
   }
   if (res.html !== undefined) {
-    headers.set("content-type", "text/html; charset=utf-8")
+    headers.push(["content-type", "text/html; charset=utf-8"])
     return new Response(res.html, { status: res.status ?? 200, headers })
   }
-  headers.set("content-type", "application/json")
+  headers.push(["content-type", "application/json"])
   return new Response(JSON.stringify(res.json ?? null), { status: res.status ?? 200, headers })
 }

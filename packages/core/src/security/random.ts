@@ -24,11 +24,13 @@ export function sha256(value: string): string {
   return base64url(nobleSha256(encoder.encode(value)))
 }
 
-/** Compares two strings in time independent of where they differ (lengths may leak). */
+/**
+ * Compares two strings in time independent of where they differ (only the length may leak). Works
+ * on UTF-16 code units, so it needs no encoding step: the tokens compared here are ASCII.
+ */
 export function timingSafeEqual(a: string, b: string): boolean {
-  const x = encoder.encode(a)
-  const y = encoder.encode(b)
-  let diff = x.length ^ y.length
-  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ (y[i % (y.length || 1)] ?? 0)
+  let diff = a.length ^ b.length
+  const n = b.length || 1
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % n)
   return diff === 0
 }
