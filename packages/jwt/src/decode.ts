@@ -18,7 +18,7 @@ export interface DecodeContext<K> {
  * first secret's key, so the hot path skips base64url and JSON entirely.
  */
 function readHeader<K>(first: KeyEntry<K>, encoded: string): ProtectedHeader {
-  if (encoded === first.header) return { enc: first.enc, kid: first.kid, fields: {} }
+  if (encoded === first.header) return first.parsed
   return parseHeader(encoded)
 }
 

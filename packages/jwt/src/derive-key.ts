@@ -9,6 +9,8 @@ export interface KeyEntry<K> {
   kid: string
   /** The encoded protected header `{"alg":"dir","enc":...,"kid":...}` as `encode` writes it. */
   header: string
+  /** That header, parsed: what `decode` uses when a token carries it byte for byte. */
+  parsed: { enc: ContentEncryption; kid: string; fields: Record<string, unknown> }
   key: K
 }
 
@@ -53,8 +55,9 @@ async function makeEntry<K>(
   const raw = await deriveRawKey(secret, salt, enc)
   const [kid, key] = await Promise.all([keyId(raw), backend.importKey(raw, enc)])
   raw.fill(0)
-  const header = base64url.encode(JSON.stringify({ alg: "dir", enc, kid }))
-  return { enc, kid, header, key }
+  const fields = { alg: "dir", enc, kid }
+  const header = base64url.encode(JSON.stringify(fields))
+  return { enc, kid, header, parsed: Object.freeze({ enc, kid, fields: Object.freeze(fields) }), key }
 }
 
 /**

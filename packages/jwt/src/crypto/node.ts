@@ -22,9 +22,11 @@ async function importKey(raw: Uint8Array<ArrayBuffer>, enc: ContentEncryption): 
   return { enc, macKey: copy.subarray(0, 32), encKey: copy.subarray(32, 64) }
 }
 
+/** Scratch for AL: `update` copies synchronously, so one buffer serves every call. */
+const al = Buffer.alloc(8)
+
 /** HMAC-SHA-512 over AAD || IV || ciphertext || AL, truncated to its first 32 bytes. */
 function cbcTag(macKey: Buffer, header: string, iv: Buffer, ciphertext: Buffer): Buffer {
-  const al = Buffer.alloc(8)
   al.writeUInt32BE(header.length * 8, 4) // AL fits 32 bits: a header is far below 512 MiB
   const hmac = createHmac("sha512", macKey)
   hmac.update(header, "latin1").update(iv).update(ciphertext).update(al)
