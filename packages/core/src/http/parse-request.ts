@@ -127,6 +127,7 @@ export async function parseRequest(
     if (path instanceof Error) return path
     const method = request.method.toUpperCase()
     const methods = allowed(path.action)
+    if (methods.length === 0) return new UnknownAction(`Action ${path.action} is not available`, { code: "ACTION_UNAVAILABLE" })
     if (!methods.includes(method)) return new MethodNotAllowed(`${method} is not allowed on ${path.action}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: methods.join(", ") } })
     if (headerBytes(request.headers) > MAX_HEADER_BYTES) return bad("The request headers are too large", "HEADERS_TOO_LARGE", 431)
     const cookies = parseCookieHeader(request.headers.get("cookie"))
