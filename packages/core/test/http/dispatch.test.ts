@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Auth, raw } from "../../src/index.js"
+import type { AuthConfig } from "../../src/index.js"
 import { Client, config, credentials, recordingLogger } from "../helpers/harness.js"
 
 describe("origin of links", () => {
@@ -29,7 +30,7 @@ describe("raw mode errors", () => {
 
   it("a callback that throws is logged and reaches the caller as CallbackError", async () => {
     const { logger, entries } = recordingLogger()
-    const cfg = { ...config({ logger, callbacks: { redirect: () => { throw new Error("bug") } } }), raw }
+    const cfg: AuthConfig & { raw: typeof raw } = { ...config({ logger, callbacks: { redirect: () => { throw new Error("bug") } } }), raw }
     const client = new Client(config())
     const csrfToken = await client.csrfToken()
     const cookie = [...client.jar].map(([k, v]) => `${k}=${v}`).join("; ")
