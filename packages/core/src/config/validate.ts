@@ -78,6 +78,9 @@ function warnings(resolved: ResolvedConfig): void {
     warnOnce(logger, "experimental-webauthn", "WebAuthn is an experimental feature. It may change or be removed without notice. Do not use it in production.")
   if (resolved.secret.some((s) => s.length < 32)) warnOnce(logger, "weak-secret", "a secret is shorter than 32 characters; use 32 random bytes or more")
   if (resolved.skipCSRFCheck) warnOnce(logger, "csrf-disabled", "skipCSRFCheck is set: CSRF protection is off; only a binding that protects every POST itself may set it")
+  const csrf = resolved.cookies(true).csrfToken
+  if (csrf.name.startsWith("__Host-") && (csrf.options.domain || (csrf.options.path ?? "/") !== "/"))
+    warnOnce(logger, "csrf-cookie-host-prefix", `the CSRF cookie "${csrf.name}" cannot carry Domain or a Path other than "/" (browsers drop such __Host- cookies): rename it or drop those options`)
   for (const p of resolved.providers)
     if (!hasFlow(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
 }

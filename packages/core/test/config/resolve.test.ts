@@ -47,6 +47,11 @@ describe("misconfiguration: logged once, every request answers Configuration", (
     expect((errors[0]!.message[0] as Error).message).toContain("getSessionAndUser")
   })
 
+  it("a Domain on the __Host- CSRF cookie is warned about", async () => {
+    const { entries } = await misconfigured({ cookies: { csrfToken: { options: { domain: "example.com" } } } })
+    expect(entries.some((e) => e.level === "warn" && e.code === "csrf-cookie-host-prefix")).toBe(true)
+  })
+
   it("experimental.enableWebAuthn prints the experimental warning", async () => {
     const { entries } = await misconfigured({ experimental: { enableWebAuthn: true }, providers: [credentials()] })
     expect(entries.some((e) => e.level === "warn" && e.code === "experimental-webauthn" && String(e.message[0]).includes("experimental"))).toBe(true)
