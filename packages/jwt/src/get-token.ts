@@ -66,7 +66,7 @@ export async function getTokenWith<R extends boolean = false>(
   const token = findToken(req.headers, cookieName)
   if (!token) return null
   if (params.raw) return token as GetTokenResult<R>
-  secretsOf(params.secret, "decode") // a missing secret is a configuration error: throw, never null
+  secretsOf(params.secret, "getToken") // a missing secret is a configuration error: throw, never null
   const decode = params.decode ?? decodeDefault
   const decodeParams = { token, secret: params.secret!, salt: params.salt ?? cookieName }
   try {

@@ -4,7 +4,7 @@ import { MissingSalt, MissingSecret } from "./errors.js"
  * The secrets in rotation order. A missing or empty secret is a configuration error, thrown as
  * `MissingSecret` whatever the token: a silent `null` would look like "signed out" forever.
  */
-export function secretsOf(secret: unknown, operation: "encode" | "decode"): string[] {
+export function secretsOf(secret: unknown, operation: "encode" | "decode" | "getToken"): string[] {
   const list: unknown[] = Array.isArray(secret) ? secret : [secret]
   const valid = list.length > 0 && list.every((s) => typeof s === "string" && s.length > 0)
   if (!valid) {
@@ -17,7 +17,7 @@ export function secretsOf(secret: unknown, operation: "encode" | "decode"): stri
 }
 
 /** The salt, required and non-empty: authlib uses the cookie name, so "" is always a mistake. */
-export function saltOf(salt: unknown, operation: "encode" | "decode"): string {
+export function saltOf(salt: unknown, operation: "encode" | "decode" | "getToken"): string {
   if (typeof salt === "string" && salt.length > 0) return salt
   throw new MissingSalt(`"salt" of ${operation} must be a non-empty string (the cookie name)`, {
     code: "SALT_MISSING",

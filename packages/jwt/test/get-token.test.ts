@@ -180,6 +180,7 @@ describe.each(implementations)("%s: getToken", (_, jwt) => {
     it("throws MissingSecret when a token is present but no secret is given", async () => {
       const req = request({ cookie: `${NAME}=${plain}` })
       await expect(jwt.getToken({ req })).rejects.toBeInstanceOf(MissingSecret)
+      await expect(jwt.getToken({ req })).rejects.toThrow('"secret" of getToken must be a non-empty string')
       expect(await jwt.getToken({ req: request({}) })).toBeNull()
     })
 
