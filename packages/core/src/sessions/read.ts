@@ -55,7 +55,8 @@ async function readJwt(req: AuthRequest, ctx: Context, update?: SessionUpdate): 
   const changed = before !== undefined && JSON.stringify(next) !== before
   const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : 0
   const due = Date.now() - issuedAt >= config.session.updateAge * 1000
-  let expires = new Date((typeof token.exp === "number" ? token.exp : 0) * 1000)
+  // A custom `jwt.decode` may return a token without `exp`: then it lives `maxAge` from now.
+  let expires = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + config.session.maxAge * 1000)
   let cookies: AuthResponse["cookies"] = []
   if (changed || due || update) ({ cookies, expires } = await refreshJwtSession(next, req, ctx))
   const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
