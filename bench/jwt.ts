@@ -1,10 +1,13 @@
 /**
  * encode, decode and getToken of a typical session payload, for @authlib/jwt (its Node entry, the
  * node:crypto fast path), @auth/core/jwt and the node:crypto floor, with the same secret and salt.
- * All three read the same token, so decode and getToken measure the same work.
+ * All three read the same token, so decode and getToken measure the same work. The package's
+ * WebCrypto entry (what edge runtimes load) is measured beside them for encode and decode.
  */
 import * as authjs from "@auth/core/jwt"
 import * as ours from "@authlib/jwt"
+// The default (non-node) entry; Node resolves the package name to the fast path.
+import * as oursWeb from "../packages/jwt/dist/index.js"
 import type { BenchModule } from "./lib-bench.js"
 import { createFloor } from "./lib-floor.js"
 import { fmt, measure, printFigures } from "./lib-measure.js"
@@ -30,7 +33,12 @@ async function checkSameFormat(floor: ReturnType<typeof createFloor>): Promise<s
   const fromFloor = await floor.encode(payload)
   const fromAuthjs = await authjs.encode({ token: payload, secret, salt })
   for (const t of [token, fromFloor, fromAuthjs]) {
-    const decoded = [await ours.decode({ token: t, secret, salt }), await authjs.decode({ token: t, secret, salt }), await floor.decode(t)]
+    const decoded = [
+      await ours.decode({ token: t, secret, salt }),
+      await oursWeb.decode({ token: t, secret, salt }),
+      await authjs.decode({ token: t, secret, salt }),
+      await floor.decode(t),
+    ]
     if (!decoded.every((d) => d?.sub === payload.sub)) throw new Error("bench: implementations disagree on the wire format")
   }
   return token
@@ -46,6 +54,8 @@ function tasks(floor: ReturnType<typeof createFloor>, token: string) {
     "decode @authlib/jwt": () => ours.decode({ token, secret, salt }),
     "decode floor": () => floor.decode(token),
     "decode @auth/core": () => authjs.decode({ token, secret, salt }),
+    "encode @authlib/jwt web entry": () => oursWeb.encode({ token: payload, secret, salt }),
+    "decode @authlib/jwt web entry": () => oursWeb.decode({ token, secret, salt }),
     "getToken @authlib/jwt": () => ours.getToken({ req, secret, secureCookie: false }),
     "getToken floor": () => floor.getToken(headers, cookieName),
     "getToken @auth/core": () => authjs.getToken({ req, secret, secureCookie: false, cookieName }),
@@ -73,6 +83,17 @@ function ratios(figures: Map<string, Figures>): JwtRatios[] {
   })
 }
 
+/** The WebCrypto entry against @auth/core: what an edge runtime gains. */
+function printWebRatios(figures: Map<string, Figures>): void {
+  const rows = ["encode", "decode"].map((op) => {
+    const web = figures.get(`${op} @authlib/jwt web entry`)!
+    const authjsFigures = figures.get(`${op} @auth/core`)!
+    return { op, "@auth/core / web entry, p50 (mean)": `${fmt(authjsFigures.p50 / web.p50, 1)} (${fmt(authjsFigures.mean / web.mean, 1)})` }
+  })
+  console.log("\nWebCrypto entry (edge runtimes) against @auth/core")
+  console.table(rows)
+}
+
 function printRatios(all: JwtRatios[]): void {
   console.log("\nRatios of time per operation (p50 | mean, median kept round)")
   console.table(
@@ -96,6 +117,7 @@ const jwt: BenchModule = {
     const figures = await measure(tasks(floor, token), options)
     printFigures("@authlib/jwt vs @auth/core/jwt vs node:crypto floor (latencies in microseconds)", figures)
     printRatios(ratios(figures))
+    printWebRatios(figures)
   },
 }
 
