@@ -2,7 +2,6 @@
  * Where the flow gets the provider's endpoints: discovery by issuer or `wellKnown` (cached per
  * issuer, a failure not cached), explicit URLs, and the `http://` opt-in marker.
  */
-import "./registry-shim.js"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"

@@ -2,7 +2,6 @@
  * A hostile OpenID provider forges the authorization response and the tokens. Every forgery must
  * end on the error page with no session cookie and no adapter write, under both session strategies.
  */
-import "./registry-shim.js"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"

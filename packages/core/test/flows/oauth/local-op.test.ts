@@ -3,7 +3,6 @@
  * PKCE + state + nonce, client_secret_basic and _post, public clients, userinfo, `idToken: false`,
  * plain OAuth 2, form_post and discovery; both session strategies; users and account linking.
  */
-import "./registry-shim.js"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"

@@ -3,7 +3,6 @@
  * provider only knows the proxy's callback; the proxy forwards to the deployment named inside the
  * encrypted `state`, which finishes the sign-in against its own check cookies.
  */
-import "./registry-shim.js"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { encode } from "@authlib/jwt"
 import { Auth, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
