@@ -20,11 +20,14 @@ import type { ProviderType } from "../providers/types.js"
 import type { ProviderConfig } from "../providers/types.js"
 import { credentialsFlow } from "./credentials.js"
 import { emailFlow } from "./email/index.js"
+import { oauthFlow } from "./oauth/index.js"
 import type { Flow } from "./types.js"
 
 const registry: Partial<Record<ProviderType, Flow<any>>> = {
   credentials: credentialsFlow,
   email: emailFlow,
+  oauth: oauthFlow,
+  oidc: oauthFlow,
 }
 
 /** Whether this version of core can sign in with providers of `type`. */
