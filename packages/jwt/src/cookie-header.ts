@@ -3,12 +3,16 @@
 /** Headers as `getToken` accepts them: a `Headers`, or a plain record such as Node's. */
 export type HeaderSource = Headers | Record<string, string | string[] | undefined>
 
-/** A header by lower-case name. Repeated values are joined (`; ` for Cookie, as RFC 7540 8.1.2.5). */
-export function readHeader(headers: HeaderSource, name: "cookie" | "authorization"): string | undefined {
+/**
+ * A header by lower-case name. Repeated values are joined (`; ` for Cookie, as RFC 7540 8.1.2.5);
+ * values that are not strings (a loosely typed record) are ignored rather than trusted.
+ */
+export function headerValue(headers: HeaderSource, name: "cookie" | "authorization"): string | undefined {
   if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined
   for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name || value === undefined) continue
-    return Array.isArray(value) ? value.join(name === "cookie" ? "; " : ", ") : value
+    if (key.toLowerCase() !== name) continue
+    if (typeof value === "string") return value
+    if (Array.isArray(value)) return value.filter((v) => typeof v === "string").join(name === "cookie" ? "; " : ", ")
   }
   return undefined
 }

@@ -1,5 +1,5 @@
 import { joinCookieChunks } from "./cookie-chunks.js"
-import { bearerToken, parseCookieHeader, readHeader } from "./cookie-header.js"
+import { bearerToken, headerValue, parseCookieHeader } from "./cookie-header.js"
 import type { HeaderSource } from "./cookie-header.js"
 import { AuthError } from "./errors.js"
 import { secretsOf } from "./params.js"
@@ -34,9 +34,9 @@ export function isSecureByDefault(req: GetTokenParams["req"]): boolean {
 
 /** The session cookie (joined from chunks), else the Bearer token; `null` for a malformed Bearer. */
 function findToken(headers: HeaderSource, cookieName: string): string | null | undefined {
-  const cookieHeader = readHeader(headers, "cookie")
+  const cookieHeader = headerValue(headers, "cookie")
   const fromCookie = cookieHeader ? joinCookieChunks(cookieName, parseCookieHeader(cookieHeader, cookieName)) : undefined
-  return fromCookie ?? bearerToken(readHeader(headers, "authorization"))
+  return fromCookie ?? bearerToken(headerValue(headers, "authorization"))
 }
 
 /** Reports a failed decode: expiry is routine (debug), anything else may be an attack (warn). */

@@ -78,6 +78,13 @@ describe.each(implementations)("%s: getToken", (_, jwt) => {
       expect(await jwt.getToken({ req: { headers }, secret: SECRET, cookieName: "toString" })).toBeNull()
     })
 
+    it("ignores header values of the wrong type in a loosely typed record", async () => {
+      const headers = { cookie: 42, authorization: { bearer: plain } } as never
+      expect(await jwt.getToken({ req: { headers }, secret: SECRET })).toBeNull()
+      const mixed = { cookie: [7, `${NAME}=${plain}`] } as never
+      expect(await jwt.getToken({ req: { headers: mixed }, secret: SECRET })).toMatchObject(PAYLOAD)
+    })
+
     it("resolves null without a cookie or Authorization header", async () => {
       expect(await jwt.getToken({ req: request({}), secret: SECRET })).toBeNull()
     })
