@@ -79,3 +79,22 @@ describe("error mapping through Auth", () => {
     expect(await client.session()).toMatchObject({ user: { name: "Alice" } })
   })
 })
+
+describe("AnyAuthError discriminates on type", () => {
+  it("narrows to the class of the case", () => {
+    const describe = (err: errors.AnyAuthError): string => {
+      switch (err.type) {
+        case "CredentialsSignin":
+          return `credentials:${err.code}`
+        case "InvalidRequest":
+          return `request:${err.status}`
+        default:
+          return err.type
+      }
+    }
+    expect(describe(new CredentialsSignin("x", { code: "c" }))).toBe("credentials:c")
+    expect(describe(new errors.InvalidRequest("x", { code: "C", status: 413 }))).toBe("request:413")
+    const type: errors.ErrorType = "AccessDenied"
+    expect(describe(new errors.AccessDenied())).toBe(type)
+  })
+})
