@@ -6,6 +6,6 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     fileParallelism: false,
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 })

@@ -6,6 +6,7 @@ import { createQwikCity } from "@builder.io/qwik-city/middleware/node"
 import qwikCityPlan from "@qwik-city-plan"
 import { createServer } from "node:http"
 import render from "./entry.ssr"
+import { demoAuthConfig } from "./server/auth-config"
 
 const port = Number(process.env.PORT ?? 3000)
 const host = process.env.HOST ?? "127.0.0.1"
@@ -23,6 +24,10 @@ const server = createServer((req, res) => {
     })
   })
 })
+
+// Open the embedded database and start the mail server before taking requests, so the first page
+// view does not wait for them (PGlite's first start creates the database: several seconds).
+await demoAuthConfig({ get: (name) => process.env[name] })
 
 server.listen(port, host, () => {
   const address = server.address()

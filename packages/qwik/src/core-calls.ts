@@ -5,7 +5,7 @@
  */
 import { Auth, Configuration, type ProviderType } from "@authlib/core"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { internalRequest, type AuthContext } from "./context.js"
+import { internalRequest, isUnderBasePath, type AuthContext } from "./context.js"
 import { applySetCookies } from "./cookies.js"
 
 async function getJson(ev: RequestEventCommon, ctx: AuthContext, action: string): Promise<unknown> {
@@ -45,12 +45,27 @@ export function currentPage(ev: RequestEventCommon): string {
   return url.href
 }
 
+/** Whether this is Qwik City's client fetching an action's result (`.../q-data.json`), not a document. */
+function isClientDataRequest(ev: RequestEventCommon): boolean {
+  return new URL(ev.request.url).pathname.endsWith("/q-data.json")
+}
+
 /**
- * Ends an action with a 303 (the browser follows with a GET). A same-origin URL is made
- * path-relative, which lets Qwik City's client navigate without a full page load.
+ * Ends an action by sending the browser to `to`:
+ *
+ * - An app page on the same origin: a thrown 303 with a path, which Qwik City's client follows as
+ *   a client-side navigation.
+ * - Anything else (core's pages under `basePath`, an OAuth provider): a thrown 303 with the full
+ *   URL for a document request. For Qwik City's client-side action request, a thrown redirect to
+ *   such a URL ends with no answer at all in Qwik City 1.20, so the URL goes in the `Location`
+ *   header of the normal (200) answer instead: Qwik City copies it into the data it sends as
+ *   `redirect`, and its client loads that URL as a new document.
  */
-export function redirectFromAction(ev: RequestEventCommon, to: string): never {
+export function redirectFromAction(ev: RequestEventCommon, ctx: AuthContext, to: string): void {
   const url = new URL(to, ev.url)
-  const target = url.origin === ev.url.origin ? `${url.pathname}${url.search}${url.hash}` : url.href
-  throw ev.redirect(303, target)
+  if (url.origin === ev.url.origin && !isUnderBasePath(url.pathname, ctx.basePath)) {
+    throw ev.redirect(303, `${url.pathname}${url.search}${url.hash}`)
+  }
+  if (!isClientDataRequest(ev)) throw ev.redirect(303, url.href)
+  ev.headers.set("Location", url.href)
 }

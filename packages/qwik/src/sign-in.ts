@@ -70,22 +70,23 @@ function signInPage(ctx: AuthContext, callbackUrl: string): string {
   return `${page}${page.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
 }
 
-/** Runs a sign-in for `input` within the request's context; ends with a redirect or a thrown error. */
-export async function runSignIn(ev: RequestEventCommon, ctx: AuthContext, input: SignInInput): Promise<never> {
+/** Runs a sign-in for `input` within the request's context; ends with a redirect (see `redirectFromAction`) or a thrown error. */
+export async function runSignIn(ev: RequestEventCommon, ctx: AuthContext, input: SignInInput): Promise<void> {
   const callbackUrl = input.redirectTo ?? input.options?.redirectTo ?? currentPage(ev)
   const id = input.providerId
-  if (!id) return redirectFromAction(ev, signInPage(ctx, callbackUrl))
+  if (!id) return redirectFromAction(ev, ctx, signInPage(ctx, callbackUrl))
   const body = formBody(input, { csrfToken: await csrfToken(ev, ctx), callbackUrl })
   if ((await providerType(ev, ctx, id)) === "credentials") {
-    return redirectFromAction(ev, (await credentialsSignIn(ev, ctx, id, body)) ?? callbackUrl)
+    return redirectFromAction(ev, ctx, (await credentialsSignIn(ev, ctx, id, body)) ?? callbackUrl)
   }
-  return redirectFromAction(ev, await redirectingSignIn(ev, ctx, id, body, input))
+  return redirectFromAction(ev, ctx, await redirectingSignIn(ev, ctx, id, body, input))
 }
 
 /**
  * Signs in from your own server code (a `routeAction$`, `server$` or endpoint): same input and
- * behaviour as `useSignIn`. Always throws: Qwik's redirect on success, `CredentialsSignin` (and
- * other `AuthError`s) from a credentials provider on failure.
+ * behaviour as `useSignIn`. On success it throws Qwik's redirect (or, for a client-side action
+ * request leaving the app, sets it for Qwik City's client and returns); a credentials provider's
+ * refusal throws `CredentialsSignin` (other `AuthError`s likewise).
  *
  * @example
  * ```ts
@@ -99,6 +100,6 @@ export async function runSignIn(ev: RequestEventCommon, ctx: AuthContext, input:
  * })
  * ```
  */
-export async function signIn(ev: RequestEventCommon, input: SignInInput = {}): Promise<never> {
+export async function signIn(ev: RequestEventCommon, input: SignInInput = {}): Promise<void> {
   return runSignIn(ev, await requireContext(ev, "signIn"), input)
 }

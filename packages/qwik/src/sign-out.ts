@@ -10,8 +10,8 @@ import { applySetCookies } from "./cookies.js"
 import { csrfToken, currentPage, redirectFromAction } from "./core-calls.js"
 import type { SignOutInput } from "./types.js"
 
-/** Runs a sign-out within the request's context; ends with a redirect. */
-export async function runSignOut(ev: RequestEventCommon, ctx: AuthContext, input: SignOutInput): Promise<never> {
+/** Runs a sign-out within the request's context; ends with a redirect (see `redirectFromAction`). */
+export async function runSignOut(ev: RequestEventCommon, ctx: AuthContext, input: SignOutInput): Promise<void> {
   const callbackUrl = input.redirectTo ?? currentPage(ev)
   const body = new URLSearchParams({ csrfToken: await csrfToken(ev, ctx), callbackUrl })
   const res = await Auth(internalRequest(ev, ctx, "signout", { method: "POST", body }), ctx.config)
@@ -25,13 +25,13 @@ export async function runSignOut(ev: RequestEventCommon, ctx: AuthContext, input
   }
   // Anything that reads the session later in this request sees the user signed out.
   ctx.session = Promise.resolve({ cookie: res.headers.getSetCookie(), data: null })
-  return redirectFromAction(ev, location)
+  return redirectFromAction(ev, ctx, location)
 }
 
 /**
- * Signs out from your own server code; same input and behaviour as `useSignOut`. Always throws
- * Qwik's redirect.
+ * Signs out from your own server code; same input and behaviour as `useSignOut`: ends with a
+ * redirect, as `signIn` does.
  */
-export async function signOut(ev: RequestEventCommon, input: SignOutInput = {}): Promise<never> {
+export async function signOut(ev: RequestEventCommon, input: SignOutInput = {}): Promise<void> {
   return runSignOut(ev, await requireContext(ev, "signOut"), input)
 }

@@ -131,13 +131,33 @@ describe("useSignIn with other providers, and without one", () => {
     expect(ev.recorded.cookies.map((c) => c.name)).toContain("authlib.pkce.code_verifier")
   })
 
-  it("without providerId, goes to the sign-in page with the callback URL", async () => {
+  it("without providerId, goes to core's sign-in page (absolute: it is no Qwik route) with the callback URL", async () => {
     const { auth } = setup()
     const thrown = await outcome(runAction(auth.useSignIn, await actionEvent(auth), { redirectTo: "/after" }))
-    expect(thrown).toEqual(new Redirected(303, "/auth/signin?callbackUrl=%2Fafter"))
+    expect(thrown).toEqual(new Redirected(303, `${ORIGIN}/auth/signin?callbackUrl=%2Fafter`))
   })
 
-  it("with a custom sign-in page, goes there", async () => {
+  it("from Qwik City's client (a q-data.json action request), a URL outside the app goes back in Location on a 200 answer", async () => {
+    const { auth } = setup()
+    const ev = fakeEvent(`${ORIGIN}/account/q-data.json?qaction=abc123`, {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    })
+    await handle(auth, ev)
+    expect(await runAction(auth.useSignIn, ev, { redirectTo: "/after" })).toBeUndefined()
+    expect(ev.recorded.redirect).toBeUndefined()
+    expect(ev.recorded.status).toBe(200)
+    expect(ev.headers.get("location")).toBe(`${ORIGIN}/auth/signin?callbackUrl=%2Fafter`)
+  })
+
+  it("from Qwik City's client, an app page is still a thrown 303 (Qwik turns it into a client-side navigation)", async () => {
+    const { auth } = setup(testConfig({ pages: { signIn: "/login" } }))
+    const ev = fakeEvent(`${ORIGIN}/account/q-data.json?qaction=abc123`, { method: "POST", headers: { origin: ORIGIN } })
+    await handle(auth, ev)
+    expect(await outcome(runAction(auth.useSignIn, ev, { redirectTo: "/after" }))).toEqual(new Redirected(303, "/login?callbackUrl=%2Fafter"))
+  })
+
+  it("with a custom sign-in page (an app route), goes there by path", async () => {
     const { auth } = setup(testConfig({ pages: { signIn: "/login" } }))
     const thrown = await outcome(runAction(auth.useSignIn, await actionEvent(auth), { redirectTo: "/after" }))
     expect(thrown).toEqual(new Redirected(303, "/login?callbackUrl=%2Fafter"))
@@ -147,7 +167,7 @@ describe("useSignIn with other providers, and without one", () => {
     const { auth } = setup(testConfig({ logger: { error: () => {}, warn: () => {} } }))
     const thrown = (await outcome(runAction(auth.useSignIn, await actionEvent(auth), { providerId: "nope" }))) as Redirected
     expect(thrown).toBeInstanceOf(Redirected)
-    expect(thrown.location).toMatch(/^\/auth\/error\?error=/)
+    expect(thrown.location).toMatch(/^http:\/\/app\.test\/auth\/error\?error=/)
   })
 })
 

@@ -7,6 +7,7 @@ const nav = [
   { href: "/", label: "Home" },
   { href: "/account/", label: "Account" },
   { href: "/session/", label: "Session" },
+  { href: "/inbox/", label: "Inbox" },
 ]
 
 const AccountMenu = component$(() => {

@@ -51,7 +51,7 @@ function stopper(child: ChildProcess): () => Promise<void> {
 }
 
 /** Starts the built demo; `env` adds to (or overrides) the inherited environment. */
-export async function startDemo(env: Record<string, string> = {}, timeoutMs = 20_000): Promise<DemoServer> {
+export async function startDemo(env: Record<string, string> = {}, timeoutMs = 90_000): Promise<DemoServer> {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: build the demo first (pnpm --filter @authlib/demo build)`)
   const child = spawn(process.execPath, [entry], {
     cwd: appDir,

@@ -2,6 +2,7 @@ import { component$ } from "@builder.io/qwik"
 import { Form, routeAction$, useLocation, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
 import { CredentialsSignin, signIn } from "@authlib/qwik"
 import { DEMO_LOGIN } from "../../lib/demo-login"
+import { useSignIn } from "../plugin@auth"
 
 /**
  * The password form goes through the binding's `signIn` in our own action, so a wrong password
@@ -36,6 +37,7 @@ const errorText: Record<string, string> = {
 export default component$(() => {
   const loc = useLocation()
   const login = useLogin()
+  const signIn = useSignIn()
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const queryError = loc.url.searchParams.get("error")
   const failure = login.value?.failed
@@ -64,6 +66,20 @@ export default component$(() => {
       </Form>
       <p class="hint">
         Demo account: <code>{DEMO_LOGIN.email}</code> / <code>{DEMO_LOGIN.password}</code>
+      </p>
+      <p class="divider">or</p>
+      {/* The binding's own action: e-mail sign-in redirects to core's "check your e-mail" page. */}
+      <Form action={signIn} class="stack">
+        <input type="hidden" name="providerId" value="nodemailer" />
+        <input type="hidden" name="redirectTo" value={callbackUrl} />
+        <label for="link-email">E-mail for a sign-in link</label>
+        <input id="link-email" name="options.email" type="email" autocomplete="email" required />
+        <button type="submit" class="button">
+          Email me a sign-in link
+        </button>
+      </Form>
+      <p class="hint">
+        Links arrive in the demo's <a href="/inbox/">inbox</a>.
       </p>
     </section>
   )

@@ -1,0 +1,78 @@
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launchBrowser, screenshot, type DemoBrowser } from "./harness/browser.js"
+import { startDemo, type DemoServer } from "./harness/server.js"
+
+let server: DemoServer
+let browser: DemoBrowser
+let dataDir: string
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "authlib-demo-data-"))
+  server = await startDemo({ DEMO_DATA_DIR: dataDir, AUTH_SESSION_STRATEGY: "database" })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+describe("sign-in with an e-mail link (nodemailer provider, local SMTP inbox, database session on PGlite)", () => {
+  it("sends the link to the inbox, signs in through it once, shows the database session record, signs out", async () => {
+    const page = await browser.newPage()
+    const errors: string[] = []
+    page.on("pageerror", (err) => errors.push(err.message))
+
+    await page.goto(`${server.origin}/inbox/`)
+    await page.getByText("No mail yet.").waitFor()
+
+    await page.goto(`${server.origin}/account/`)
+    expect(new URL(page.url()).pathname).toBe("/sign-in/")
+    await page.getByLabel("E-mail for a sign-in link").fill("grace@example.com")
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click()
+    await page.waitForURL((url) => url.pathname === "/auth/verify-request")
+    await page.getByRole("heading", { name: "Check your email" }).waitFor()
+    await screenshot(page, "email-verify-request")
+
+    await page.goto(`${server.origin}/inbox/`)
+    const mail = page.getByRole("article")
+    await mail.waitFor()
+    expect(await mail.textContent()).toContain("grace@example.com")
+    await screenshot(page, "inbox")
+    const link = await page.getByRole("link", { name: "Open the link in this message" }).getAttribute("href")
+    expect(new URL(link!).pathname).toBe("/auth/callback/nodemailer")
+
+    await page.goto(link!)
+    await page.getByRole("heading", { name: "Confirm sign in" }).waitFor()
+    await screenshot(page, "email-confirm")
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.waitForURL(`${server.origin}/account/`)
+    expect(await page.locator(".facts dd").nth(1).textContent()).toBe("grace@example.com")
+
+    await page.reload()
+    expect(await page.locator(".who").textContent()).toBe("grace@example.com")
+    await page.goto(`${server.origin}/session/`)
+    const record = JSON.parse((await page.getByLabel("Session record").textContent()) ?? "null")
+    expect(record).toMatchObject({ sessionToken: expect.stringContaining("SHA-256 of the cookie") })
+    expect(Date.parse(record.expires)).toBeGreaterThan(Date.now())
+    const cookie = (await browser.context.cookies(server.origin)).find((c) => c.name === "authlib.session-token")!
+    expect(cookie.value.split(".")).toHaveLength(1)
+    await screenshot(page, "session-database")
+
+    // The link is single-use: following it again does not sign anyone in.
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByRole("link", { name: "Sign in" }).waitFor()
+    await page.goto(link!)
+    const confirm = page.getByRole("button", { name: "Sign in" })
+    if (await confirm.count()) await confirm.click()
+    await page.waitForLoadState()
+    expect(new URL(page.url()).pathname).not.toBe("/account/")
+    expect((await browser.context.cookies(server.origin)).some((c) => c.name === "authlib.session-token")).toBe(false)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
