@@ -27,7 +27,8 @@ function decodeComponent(value: string): string | undefined {
 function parsePath(pathname: string, basePath: string): { action: AuthAction; providerId: string | undefined } | AuthError {
   const unknown = () => new UnknownAction(`Unknown action: ${pathname.slice(0, 200)}`, { code: "ACTION_UNKNOWN" })
   if (!pathname.startsWith(`${basePath}/`)) return unknown()
-  const parts = pathname.slice(basePath.length + 1).split("/")
+  // One trailing slash is tolerated (`/auth/session/`), as routers commonly do.
+  const parts = pathname.slice(basePath.length + 1).replace(/\/$/, "").split("/")
   const decoded = parts.map(decodeComponent)
   if (decoded.some((p) => p === undefined)) return bad("The URL path is not valid percent-encoding", "PATH_ENCODING_INVALID")
   const [action, providerId, ...extra] = decoded as string[]

@@ -23,6 +23,26 @@ describe("origin of links", () => {
   })
 })
 
+describe("paths", () => {
+  it("tolerates one trailing slash, not two", async () => {
+    const client = new Client(config())
+    expect((await client.request("/auth/providers/")).status).toBe(200)
+    expect((await client.request("/auth/providers//")).status).toBe(404)
+  })
+
+  it("decodes a percent-encoded provider id", async () => {
+    const client = new Client(config({ providers: [credentials({ id: "my creds" })] }))
+    expect(await (await client.request("/auth/providers")).json()).toMatchObject({ "my creds": { callbackUrl: "http://localhost:3000/auth/callback/my%20creds" } })
+    const csrfToken = await client.csrfToken()
+    const ok = await client.request("/auth/callback/my%20creds", { form: { csrfToken, username: "alice", password: "wonderland" } })
+    expect(ok.headers.get("location")).toBe("http://localhost:3000/")
+  })
+
+  it("serves at the root with basePath \"\"", async () => {
+    expect((await new Client(config({ basePath: "" })).request("/providers")).status).toBe(200)
+  })
+})
+
 describe("raw mode errors", () => {
   it("a fatal misconfiguration is thrown to the caller", async () => {
     await expect(Auth(new Request("http://localhost:3000/auth/session"), { ...config({ secret: undefined }), raw })).rejects.toMatchObject({ type: "MissingSecret" })
