@@ -49,9 +49,10 @@ describe("error mapping through Auth", () => {
     expect(entries.some((e) => e.code === "flow-unavailable")).toBe(true)
   })
 
-  it("callback for an unknown provider goes to the error page", async () => {
+  it("callback for an unknown provider is 404 UnknownAction", async () => {
     const res = await new Client(config()).post("/auth/callback/ghost")
-    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    expect(res.status).toBe(404)
+    expect(await res.json()).toMatchObject({ error: "UnknownAction", code: "PROVIDER_UNKNOWN" })
   })
 
   it("POST /auth/signin without a provider id is 404 UnknownAction", async () => {

@@ -40,7 +40,8 @@ export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthRe
 export function providerOf(req: AuthRequest, ctx: Context): ProviderConfig {
   if (!req.providerId) throw new UnknownAction(`${req.action} needs a provider id in the path`, { code: "PROVIDER_ID_MISSING" })
   const provider = ctx.config.providerById.get(req.providerId)
-  if (!provider) throw new InvalidProvider(`No provider "${req.providerId.slice(0, 100)}" is configured`, { code: "PROVIDER_UNKNOWN", cause: { provider: req.providerId.slice(0, 100) } })
+  // An id nobody configured is a URL that does not exist (404), not a server fault worth an error log.
+  if (!provider) throw new UnknownAction(`No provider "${req.providerId.slice(0, 100)}" is configured`, { code: "PROVIDER_UNKNOWN", cause: { provider: req.providerId.slice(0, 100) } })
   return provider
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { Client, config, ORIGIN } from "../helpers/harness.js"
+import { Client, config, ORIGIN, recordingLogger } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 
 const big = "x".repeat(70 * 1024)
@@ -80,12 +80,14 @@ describe("malformed requests answer 4xx JSON, leak nothing and write nothing", (
     expect(res.headers.getSetCookie().join()).toMatch(/authlib\.session-token=; Max-Age=0/)
   })
 
-  it("an unknown provider on POST signin goes to the error page without a write", async () => {
+  it("an unknown provider on POST signin is 404 without a write or an error log", async () => {
     const adapter = memoryAdapter()
-    const client = new Client(config({ adapter }))
+    const { logger, entries } = recordingLogger()
+    const client = new Client(config({ adapter, logger }))
     const res = await client.post("/auth/signin/nobody")
-    expect(res.status).toBe(302)
-    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    expect(res.status).toBe(404)
+    expect(await res.json()).toMatchObject({ error: "UnknownAction", code: "PROVIDER_UNKNOWN" })
     expect(adapter.writes()).toEqual([])
+    expect(entries.filter((e) => e.level === "error")).toEqual([])
   })
 })
