@@ -1,7 +1,9 @@
 /**
  * Errors thrown by the providers package. Each is an `AuthError` (the one base class of authlib)
  * with a stable `type` (its class name), a `code` naming the exact cause and a `cause` of facts.
- * `@authlib/core` does not define these yet; they keep these names and codes if it takes them over.
+ * Core's e-mail flow recognises `InvalidEmailAddress` by `type` and `code` and wraps whatever a
+ * sender throws in its own `EmailSignInError`, keeping the `code`; core does not export its copies
+ * yet, so these are defined here with the same names and codes.
  */
 import { AuthError } from "@authlib/core"
 import type { AuthErrorOptions } from "@authlib/core"
