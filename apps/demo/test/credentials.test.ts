@@ -33,8 +33,8 @@ describe("sign-in with e-mail and password (credentials provider, JWT session)",
     await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor()
     await screenshot(page, "sign-in")
 
-    await page.getByLabel("E-mail").fill("ada@example.com")
-    await page.getByLabel("Password").fill("not-the-password")
+    await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com")
+    await page.getByLabel("Password", { exact: true }).fill("not-the-password")
     await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
     const alert = page.getByRole("alert")
     await alert.waitFor()
@@ -42,7 +42,7 @@ describe("sign-in with e-mail and password (credentials provider, JWT session)",
     expect(new URL(page.url()).pathname).toBe("/sign-in/")
     await screenshot(page, "sign-in-wrong-password")
 
-    await page.getByLabel("Password").fill("correct-horse-battery")
+    await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
     await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
     await page.waitForURL(`${server.origin}/account/`)
     await page.getByRole("heading", { level: 1, name: "Your account" }).waitFor()

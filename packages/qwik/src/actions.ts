@@ -3,6 +3,7 @@
  * input fields of spec section 4. Invalid input never reaches core: Qwik answers 400 with
  * `{ failed: true, fieldErrors, formErrors }`.
  */
+import { InvalidProvider } from "@authlib/core"
 import type { QRL } from "@builder.io/qwik"
 import { globalAction$, z, zod$ } from "@builder.io/qwik-city"
 import { authContext } from "./context.js"
@@ -34,10 +35,18 @@ const signOutShape = {
 export function createUseSignIn(configQrl: QRL<QwikAuthConfigFn>) {
   return globalAction$(async (input, ev) => {
     const ctx = await authContext(ev, configQrl)
-    return runSignIn(ev, ctx, {
-      ...input,
-      ...(input.options ? { options: input.options as { redirectTo?: string } } : {}),
-    })
+    try {
+      return await runSignIn(ev, ctx, {
+        ...input,
+        ...(input.options ? { options: input.options as { redirectTo?: string } } : {}),
+      })
+    } catch (err) {
+      // An id no provider has is invalid input (a form field can say anything): the spec's failure shape.
+      if (err instanceof InvalidProvider && err.code === "UNKNOWN_PROVIDER") {
+        return ev.fail(400, { fieldErrors: { providerId: err.message }, formErrors: [] as string[] })
+      }
+      throw err
+    }
   }, zod$(signInShape))
 }
 

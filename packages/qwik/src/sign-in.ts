@@ -10,7 +10,7 @@
  *   the browser flow.
  * - Without `providerId`: the sign-in page.
  */
-import { Auth, Configuration, raw, serializeCookie, type AuthConfig } from "@authlib/core"
+import { Auth, Configuration, InvalidProvider, raw, serializeCookie, type AuthConfig } from "@authlib/core"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, requireContext, type AuthContext } from "./context.js"
 import { applySetCookies } from "./cookies.js"
@@ -75,8 +75,12 @@ export async function runSignIn(ev: RequestEventCommon, ctx: AuthContext, input:
   const callbackUrl = input.redirectTo ?? input.options?.redirectTo ?? currentPage(ev)
   const id = input.providerId
   if (!id) return redirectFromAction(ev, ctx, signInPage(ctx, callbackUrl))
+  const type = await providerType(ev, ctx, id)
+  if (type === undefined) {
+    throw new InvalidProvider(`Unknown provider "${id.slice(0, 100)}"`, { code: "UNKNOWN_PROVIDER", cause: { provider: id.slice(0, 100) } })
+  }
   const body = formBody(input, { csrfToken: await csrfToken(ev, ctx), callbackUrl })
-  if ((await providerType(ev, ctx, id)) === "credentials") {
+  if (type === "credentials") {
     return redirectFromAction(ev, ctx, (await credentialsSignIn(ev, ctx, id, body)) ?? callbackUrl)
   }
   return redirectFromAction(ev, ctx, await redirectingSignIn(ev, ctx, id, body, input))
@@ -86,7 +90,8 @@ export async function runSignIn(ev: RequestEventCommon, ctx: AuthContext, input:
  * Signs in from your own server code (a `routeAction$`, `server$` or endpoint): same input and
  * behaviour as `useSignIn`. On success it throws Qwik's redirect (or, for a client-side action
  * request leaving the app, sets it for Qwik City's client and returns); a credentials provider's
- * refusal throws `CredentialsSignin` (other `AuthError`s likewise).
+ * refusal throws `CredentialsSignin` (other `AuthError`s likewise); an id no provider has throws
+ * `InvalidProvider` (code `UNKNOWN_PROVIDER`).
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 import { CredentialsSignin } from "@authlib/core"
 import { describe, expect, it } from "vitest"
-import { getSession } from "../src/index.js"
+import { getSession, signIn } from "../src/index.js"
 import { ada, ORIGIN, testConfig, WrongPassword } from "./harness/config.js"
 import { browserCookies, fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
 import { handle, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
@@ -163,11 +163,19 @@ describe("useSignIn with other providers, and without one", () => {
     expect(thrown).toEqual(new Redirected(303, "/login?callbackUrl=%2Fafter"))
   })
 
-  it("an unknown provider id ends on core's error page, not a crash", async () => {
-    const { auth } = setup(testConfig({ logger: { error: () => {}, warn: () => {} } }))
-    const thrown = (await outcome(runAction(auth.useSignIn, await actionEvent(auth), { providerId: "nope" }))) as Redirected
-    expect(thrown).toBeInstanceOf(Redirected)
-    expect(thrown.location).toMatch(/^http:\/\/app\.test\/auth\/error\?error=/)
+  it("an unknown provider id is invalid input: { failed: true } with a providerId field error, status 400, core not called", async () => {
+    const { auth } = setup()
+    const ev = await actionEvent(auth)
+    const result = await runAction(auth.useSignIn, ev, { providerId: "nope" })
+    expect(result).toEqual({ failed: true, fieldErrors: { providerId: 'Unknown provider "nope"' }, formErrors: [] })
+    expect(ev.recorded.status).toBe(400)
+    expect(ev.recorded.cookies.map((c) => c.name)).not.toContain("authlib.csrf-token")
+  })
+
+  it("signIn() from your own action throws InvalidProvider for an unknown id", async () => {
+    const { auth } = setup()
+    const ev = await actionEvent(auth)
+    await expect(signIn(ev, { providerId: "../../etc" })).rejects.toMatchObject({ type: "InvalidProvider", code: "UNKNOWN_PROVIDER" })
   })
 })
 

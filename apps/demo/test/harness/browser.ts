@@ -41,6 +41,8 @@ export async function launchBrowser(): Promise<DemoBrowser> {
     timeout: 30_000,
   })
   context.setDefaultTimeout(10_000)
+  // Tests never leave the machine: anything but loopback (such as the IdP page's web font) is refused.
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort())
   return {
     context,
     newPage: () => context.newPage(),

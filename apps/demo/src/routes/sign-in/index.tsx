@@ -1,7 +1,7 @@
 import { component$ } from "@builder.io/qwik"
-import { Form, routeAction$, useLocation, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
+import { Form, routeAction$, routeLoader$, useLocation, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
 import { CredentialsSignin, signIn } from "@authlib/qwik"
-import { DEMO_LOGIN } from "../../lib/demo-login"
+import { DEMO_IDP_LOGINS, DEMO_LOGIN } from "../../lib/demo-login"
 import { useSignIn } from "../plugin@auth"
 
 /**
@@ -26,6 +26,16 @@ export const useLogin = routeAction$(
   }),
 )
 
+/** The OAuth / OpenID Connect providers of the config (Demo IdP, plus GitHub & co when configured). */
+export const useOAuthProviders = routeLoader$(async (ev) => {
+  const { demoAuthConfig } = await import("../../server/auth-config")
+  const config = await demoAuthConfig(ev.env)
+  return config.providers
+    .map((p) => (typeof p === "function" ? p() : p))
+    .filter((p) => p.type === "oidc" || p.type === "oauth")
+    .map((p) => ({ id: p.id, name: p.name }))
+})
+
 /** Messages for the `error` query parameter core adds when it sends a user back here. */
 const errorText: Record<string, string> = {
   CredentialsSignin: "That e-mail and password do not match an account.",
@@ -38,6 +48,7 @@ export default component$(() => {
   const loc = useLocation()
   const login = useLogin()
   const signIn = useSignIn()
+  const oauth = useOAuthProviders()
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const queryError = loc.url.searchParams.get("error")
   const failure = login.value?.failed
@@ -54,6 +65,29 @@ export default component$(() => {
           {failure}
         </p>
       )}
+      <div class="stack">
+        {oauth.value.map((p) => (
+          <Form key={p.id} action={signIn}>
+            <input type="hidden" name="providerId" value={p.id} />
+            <input type="hidden" name="redirectTo" value={callbackUrl} />
+            <button type="submit" class="button wide">
+              Continue with {p.name}
+            </button>
+          </Form>
+        ))}
+      </div>
+      {oauth.value.some((p) => p.id === "demo-idp") && (
+        <p class="hint">
+          Demo IdP accounts: {DEMO_IDP_LOGINS.map((l, i) => (
+            <span key={l}>
+              {i > 0 && " or "}
+              <code>{l}</code>
+            </span>
+          ))}{" "}
+          (any password).
+        </p>
+      )}
+      <p class="divider">or</p>
       <Form action={login} class="stack">
         <input type="hidden" name="redirectTo" value={callbackUrl} />
         <label for="email">E-mail</label>
