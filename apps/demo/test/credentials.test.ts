@@ -64,7 +64,7 @@ describe("sign-in with e-mail and password (credentials provider, JWT session)",
     await screenshot(page, "session")
 
     await page.getByRole("button", { name: "Sign out" }).click()
-    await page.getByRole("link", { name: "Sign in" }).waitFor()
+    await page.getByRole("link", { name: "Sign in", exact: true }).waitFor()
     expect(new URL(page.url()).pathname).toBe("/")
     expect((await browser.context.cookies(server.origin)).some((c) => c.name === "authlib.session-token")).toBe(false)
     await page.goto(`${server.origin}/account/`)

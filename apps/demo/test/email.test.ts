@@ -65,7 +65,7 @@ describe("sign-in with an e-mail link (nodemailer provider, local SMTP inbox, da
 
     // The link is single-use: following it again does not sign anyone in.
     await page.getByRole("button", { name: "Sign out" }).click()
-    await page.getByRole("link", { name: "Sign in" }).waitFor()
+    await page.getByRole("link", { name: "Sign in", exact: true }).waitFor()
     await page.goto(link!)
     const confirm = page.getByRole("button", { name: "Sign in" })
     if (await confirm.count()) await confirm.click()

@@ -26,9 +26,20 @@ describe("GET / (built demo in Chromium)", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign-in that runs on your machine")
     expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).getAttribute("aria-current")).toBe("page")
     expect(await page.getByRole("main").count()).toBe(1)
+    expect(await page.getByRole("region", { name: "Your session" }).textContent()).toContain("You are not signed in.")
     expect(await page.getByRole("heading", { level: 3 }).allTextContents()).toEqual(["E-mail and password", "Demo IdP", "Magic link"])
     await screenshot(page, "home")
     expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it("keeps authlib's built-in sign-in page reachable at /auth/signin, listing every provider", async () => {
+    const page = await browser.newPage()
+    const response = await page.goto(`${server.origin}/auth/signin`)
+    expect(response?.status()).toBe(200)
+    const text = (await page.textContent("body")) ?? ""
+    for (const name of ["E-mail and password", "Demo IdP", "E-mail link"]) expect(text).toContain(name)
+    await screenshot(page, "builtin-sign-in")
     await page.close()
   })
 

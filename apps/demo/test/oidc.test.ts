@@ -22,10 +22,14 @@ afterAll(async () => {
 })
 
 describe("sign-in with the Demo IdP (local OpenID provider, authorization code + PKCE)", () => {
-  it("goes through the IdP's login and consent pages and comes back signed in", async () => {
+  it("from the home page's useSignIn button, goes through the IdP's login and consent pages and comes back signed in", async () => {
     const page = await browser.newPage()
-    await page.goto(`${server.origin}/account/`)
-    await page.getByRole("button", { name: "Continue with Demo IdP" }).click()
+    const errors: string[] = []
+    page.on("pageerror", (err) => errors.push(err.message))
+    await page.goto(`${server.origin}/`)
+    const status = page.getByRole("region", { name: "Your session" })
+    expect(await status.textContent()).toContain("You are not signed in.")
+    await status.getByRole("button", { name: "Continue with Demo IdP" }).click()
 
     const login = page.locator('input[name="login"]')
     await login.waitFor()
@@ -47,6 +51,14 @@ describe("sign-in with the Demo IdP (local OpenID provider, authorization code +
     await page.reload()
     expect(await page.locator(".who").textContent()).toBe("Grace Hopper")
     await screenshot(page, "account-idp")
+
+    await page.goto(`${server.origin}/`)
+    expect(await status.textContent()).toContain("Signed in as Grace Hopper (grace.hopper@idp.demo).")
+    await screenshot(page, "home-signed-in")
+    await status.getByRole("button", { name: "Sign out" }).click()
+    await status.getByText("You are not signed in.").waitFor()
+    expect((await browser.context.cookies(server.origin)).some((c) => c.name === "authlib.session-token")).toBe(false)
+    expect(errors).toEqual([])
     await page.close()
   })
 })

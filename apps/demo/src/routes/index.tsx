@@ -1,5 +1,6 @@
 import { component$ } from "@builder.io/qwik"
-import type { DocumentHead } from "@builder.io/qwik-city"
+import { Form, Link, type DocumentHead } from "@builder.io/qwik-city"
+import { useSession, useSignIn, useSignOut } from "./plugin@auth"
 
 /** The ways of signing in the demo shows, each with what happens behind it. */
 const methods = [
@@ -20,8 +21,50 @@ const methods = [
   },
 ]
 
+/** Who is signed in, with the binding's own actions to sign in (Demo IdP) or out. */
+const AuthStatus = component$(() => {
+  const session = useSession()
+  const signIn = useSignIn()
+  const signOut = useSignOut()
+  const user = session.value?.user
+  if (user) {
+    return (
+      <section class="status-card" aria-label="Your session">
+        <p>
+          Signed in as <strong>{user.name ?? user.email}</strong>
+          {user.name && user.email ? ` (${user.email})` : ""}.
+        </p>
+        <Form action={signOut}>
+          <input type="hidden" name="redirectTo" value="/" />
+          <button type="submit" class="button">
+            Sign out
+          </button>
+        </Form>
+      </section>
+    )
+  }
+  return (
+    <section class="status-card" aria-label="Your session">
+      <p>You are not signed in.</p>
+      <div class="actions">
+        <Form action={signIn}>
+          <input type="hidden" name="providerId" value="demo-idp" />
+          <input type="hidden" name="redirectTo" value="/account/" />
+          <button type="submit" class="button">
+            Continue with Demo IdP
+          </button>
+        </Form>
+        <Link href="/sign-in/" class="button primary">
+          All ways to sign in
+        </Link>
+      </div>
+    </section>
+  )
+})
+
 export default component$(() => (
   <>
+    <AuthStatus />
     <section class="hero" aria-labelledby="hero-title">
       <p class="eyebrow">authlib for Qwik City</p>
       <h1 id="hero-title">Sign-in that runs on your machine</h1>

@@ -115,6 +115,9 @@ export default component$(() => {
       <p class="hint">
         Links arrive in the demo's <a href="/inbox/">inbox</a>.
       </p>
+      <p class="hint">
+        This page is built with <code>@authlib/qwik</code>. authlib's <a href="/auth/signin">built-in sign-in page</a> works too.
+      </p>
     </section>
   )
 })
