@@ -21,7 +21,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
-describe("sign-in with an e-mail link (nodemailer provider, local SMTP inbox, database session on PGlite)", () => {
+describe("database sessions on PGlite (AUTH_SESSION_STRATEGY=database)", () => {
   it("sends the link to the inbox, signs in through it once, shows the database session record, signs out", async () => {
     const page = await browser.newPage()
     const errors: string[] = []
@@ -73,6 +73,23 @@ describe("sign-in with an e-mail link (nodemailer provider, local SMTP inbox, da
     expect(new URL(page.url()).pathname).not.toBe("/account/")
     expect((await browser.context.cookies(server.origin)).some((c) => c.name === "authlib.session-token")).toBe(false)
     expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it("signs in with the password too: the cookie holds a token, the database its record; sign-out ends it", async () => {
+    const page = await browser.newPage()
+    await page.goto(`${server.origin}/sign-in/?callbackUrl=%2Fsession%2F`)
+    await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com")
+    await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
+    await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+    await page.waitForURL(`${server.origin}/session/`)
+    const record = JSON.parse((await page.getByLabel("Session record").textContent()) ?? "null")
+    expect(record).toMatchObject({ sessionToken: expect.stringContaining("SHA-256 of the cookie") })
+    expect(JSON.parse((await page.getByLabel("Session JSON").textContent()) ?? "null").user).toMatchObject({ email: "ada@example.com" })
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByRole("link", { name: "Sign in", exact: true }).waitFor()
+    await page.goto(`${server.origin}/session/`)
+    expect(JSON.parse((await page.getByLabel("Session record").textContent()) ?? "undefined")).toBeNull()
     await page.close()
   })
 })
