@@ -35,9 +35,11 @@ server.listen(port, host, () => {
   console.log(`authlib demo listening on http://${shown}/`)
 })
 
+// The mail server, the Demo IdP and the database keep the process alive on their own: stop
+// taking requests, then exit.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    server.close()
+    server.close(() => process.exit(0))
     server.closeAllConnections()
   })
 }
