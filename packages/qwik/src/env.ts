@@ -26,9 +26,15 @@ export function setEnvDefaults(env: RequestEventCommon["env"], config: QwikAuthC
   config.basePath ??= DEFAULT_BASE_PATH
 }
 
+/** Configs already filled: a function returning the same object every request fills it once. */
+const filled = new WeakSet<QwikAuthConfig>()
+
 /** Calls the user's function for this request and applies the environment defaults. */
 export async function loadConfig(configQrl: QRL<QwikAuthConfigFn>, ev: RequestEventCommon): Promise<QwikAuthConfig> {
   const config = await configQrl(ev)
-  setEnvDefaults(ev.env, config)
+  if (!filled.has(config)) {
+    setEnvDefaults(ev.env, config)
+    filled.add(config)
+  }
   return config
 }

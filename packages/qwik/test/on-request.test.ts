@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { getSession } from "../src/index.js"
+import { getSession, setEnvDefaults } from "../src/index.js"
 import { fakeEvent, Redirected, runLoader } from "./harness/fake-event.js"
-import { ada, ORIGIN, testConfig } from "./harness/config.js"
+import { ada, ORIGIN, SECRET, testConfig } from "./harness/config.js"
 import { csrf, handle, setup, signInThroughRoute } from "./harness/setup.js"
 
 describe("onRequest under basePath", () => {
@@ -76,6 +76,28 @@ describe("onRequest under basePath", () => {
     const lookalike = fakeEvent(`${ORIGIN}/api/authors`)
     await handle(auth, lookalike)
     expect(lookalike.recorded.sent).toBeUndefined()
+  })
+})
+
+describe("configuration from the environment", () => {
+  it("fills what the config leaves unset from ev.env (AUTH_SECRET), once per config object", async () => {
+    const config = testConfig({ secret: undefined })
+    const { auth } = setup(config)
+    const ev = fakeEvent(`${ORIGIN}/auth/csrf`, { env: { AUTH_SECRET: "from-the-environment-0123456789abcdef" } })
+    await handle(auth, ev)
+    expect(ev.recorded.sent!.status).toBe(200)
+    expect(config.secret).toBe("from-the-environment-0123456789abcdef")
+    expect(config.basePath).toBe("/auth")
+    const again = fakeEvent(`${ORIGIN}/auth/csrf`, { env: { AUTH_SECRET: "another-secret-0123456789abcdef0123" } })
+    await handle(auth, again)
+    expect(config.secret).toBe("from-the-environment-0123456789abcdef")
+  })
+
+  it("setEnvDefaults keeps values the config sets and takes the base path from WEBAUTH_URL", () => {
+    const config = testConfig()
+    setEnvDefaults({ get: (k: string) => ({ AUTH_SECRET: "ignored-0123456789abcdef0123456789", WEBAUTH_URL: "https://app.example/api/auth" })[k] }, config)
+    expect(config.secret).toBe(SECRET)
+    expect(config.basePath).toBe("/api/auth")
   })
 })
 
