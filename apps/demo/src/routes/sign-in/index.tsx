@@ -1,7 +1,7 @@
 import { component$ } from "@builder.io/qwik"
 import { Form, routeAction$, routeLoader$, useLocation, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
 import { CredentialsSignin, signIn } from "@authlib/qwik"
-import { DEMO_IDP_LOGINS, DEMO_LOGIN } from "../../lib/demo-login"
+import { DEMO_LOGIN, IDP_ACCOUNTS, IDP_PASSWORD } from "../../lib/demo-login"
 import { useSignIn } from "../plugin@auth"
 
 /**
@@ -78,13 +78,14 @@ export default component$(() => {
       </div>
       {oauth.value.some((p) => p.id === "demo-idp") && (
         <p class="hint">
-          Demo IdP accounts: {DEMO_IDP_LOGINS.map((l, i) => (
+          Demo IdP accounts:{" "}
+          {Object.keys(IDP_ACCOUNTS).map((l, i) => (
             <span key={l}>
               {i > 0 && " or "}
               <code>{l}</code>
             </span>
-          ))}{" "}
-          (any password).
+          ))}
+          , password <code>{IDP_PASSWORD}</code>.
         </p>
       )}
       <p class="divider">or</p>
