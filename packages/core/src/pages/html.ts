@@ -97,8 +97,10 @@ export interface LayoutParams {
 }
 
 /**
- * A complete HTML document. `referrer: no-referrer` keeps tokens and callback URLs in the page URL
- * (a magic link's token, for one) from leaking to a remote logo's host.
+ * A complete HTML document. `referrer: same-origin` keeps tokens and callback URLs in the page URL
+ * (a magic link's token, for one) from leaking to another host, while the page's own form POSTs
+ * still carry a real `Origin` (under `no-referrer` browsers send `Origin: null`). Remote logos also
+ * carry `referrerpolicy="no-referrer"` themselves.
  */
 export function layout({ title, theme = {}, body, css = [] }: LayoutParams): string {
   const style = new SafeHtml(themeCss(theme, css))
@@ -107,7 +109,7 @@ export function layout({ title, theme = {}, body, css = [] }: LayoutParams): str
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex, nofollow">
 <title>${title}</title>
 <style>${style}</style>

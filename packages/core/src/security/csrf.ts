@@ -4,8 +4,9 @@
  * 1. Double-submit token. GET /csrf (and the built-in pages) hand out a random token; the CSRF
  *    cookie holds `token|sha256(token + secret)`, so only the server can mint a valid pair. A POST
  *    must carry `csrfToken` in its body equal (constant-time) to the cookie's token.
- * 2. Same origin. A POST's `Origin` must be the application's origin; without `Origin`, a
- *    `Sec-Fetch-Site` other than `same-origin` / `none` is refused. Requests carrying neither
+ * 2. Same origin. A POST's `Origin` must be the application's origin; without `Origin` (or with
+ *    the opaque `null`), a `Sec-Fetch-Site` other than `same-origin` / `none` is refused, and an
+ *    opaque origin without fetch metadata is refused. Requests carrying neither header
  *    (non-browser clients) rely on the token alone.
  *
  * `skipCSRFCheck` switches both off. Only a binding that already enforces an equivalent check on
@@ -41,13 +42,19 @@ export async function csrfTokenFor(req: AuthRequest, ctx: Context): Promise<{ to
 
 function assertSameOrigin(req: AuthRequest, ctx: Context): void {
   const origin = req.headers.get("origin")
-  if (origin !== null) {
+  // "null" is an opaque origin: sent by sandboxed frames and also by a same-origin form under a
+  // `no-referrer` policy, so it proves nothing either way; fetch metadata decides then.
+  if (origin !== null && origin !== "null") {
     // Browsers send the serialised origin, so the exact string is the common, cheap case.
     if (origin === ctx.origin || isSameOrigin(origin, ctx.origin) || isSameOrigin(origin, req.url.origin)) return
     throw new MissingCSRF("The request's Origin is not this application's", { code: "CSRF_ORIGIN_MISMATCH", cause: { expected: ctx.origin, received: origin.slice(0, 200) } })
   }
   const site = req.headers.get("sec-fetch-site")
-  if (site !== null && site !== "same-origin" && site !== "none")
+  if (site === null) {
+    if (origin === "null") throw new MissingCSRF("The request's Origin is opaque and it carries no Sec-Fetch-Site", { code: "CSRF_ORIGIN_OPAQUE" })
+    return
+  }
+  if (site !== "same-origin" && site !== "none")
     throw new MissingCSRF("The request comes from another site (Sec-Fetch-Site)", { code: "CSRF_CROSS_SITE", cause: { received: site.slice(0, 50) } })
 }
 

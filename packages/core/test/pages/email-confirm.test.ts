@@ -38,7 +38,7 @@ describe("renderEmailConfirmPage", () => {
 
   it("keeps the link's token out of the Referer sent to a remote logo", () => {
     const html = renderEmailConfirmPage({ ...params, theme: { logo: "https://cdn.example/logo.png" } })
-    expect(html).toContain('<meta name="referrer" content="no-referrer">')
+    expect(html).toContain('<meta name="referrer" content="same-origin">')
     expect(tags(html, "img")[0]).toMatchObject({ src: "https://cdn.example/logo.png", referrerpolicy: "no-referrer" })
   })
 

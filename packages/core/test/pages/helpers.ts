@@ -97,7 +97,7 @@ export function documentProblems(html: string): string[] {
   if (!html.startsWith("<!DOCTYPE html>")) problems.push("doctype")
   if (!/<html lang="en">/.test(html)) problems.push("lang")
   if (!/<meta charset="utf-8">/.test(html)) problems.push("charset")
-  if (!/<meta name="referrer" content="no-referrer">/.test(html)) problems.push("referrer")
+  if (!/<meta name="referrer" content="same-origin">/.test(html)) problems.push("referrer")
   if (/<script/i.test(html)) problems.push("script")
   if ((html.match(/<style>/g) ?? []).length !== 1 || (html.match(/<\/style>/g) ?? []).length !== 1) {
     problems.push("style")

@@ -48,6 +48,7 @@ describe("state-changing POSTs require the CSRF token and the same origin", () =
     ["no CSRF cookie", (c, t) => c.request("/auth/callback/credentials", { noJar: true, form: { csrfToken: t, username: "alice", password: "wonderland" } })],
     ["cross-origin Origin", (c, t) => c.request("/auth/callback/credentials", { headers: { origin: "https://evil.example" }, form: { csrfToken: t, username: "alice", password: "wonderland" } })],
     ["Origin: null", (c, t) => c.request("/auth/callback/credentials", { headers: { origin: "null" }, form: { csrfToken: t, username: "alice", password: "wonderland" } })],
+    ["Origin: null from another site", (c, t) => c.request("/auth/callback/credentials", { headers: { origin: "null", "sec-fetch-site": "cross-site" }, form: { csrfToken: t, username: "alice", password: "wonderland" } })],
     ["look-alike Origin", (c, t) => c.request("/auth/callback/credentials", { headers: { origin: "http://localhost:3000.evil.example" }, form: { csrfToken: t, username: "alice", password: "wonderland" } })],
     ["Sec-Fetch-Site: cross-site without Origin", (c, t) => c.request("/auth/callback/credentials", { headers: { "x-no-origin": "1", "sec-fetch-site": "cross-site" }, form: { csrfToken: t, username: "alice", password: "wonderland" } })],
     ["Sec-Fetch-Site: same-site without Origin", (c, t) => c.request("/auth/callback/credentials", { headers: { "x-no-origin": "1", "sec-fetch-site": "same-site" }, form: { csrfToken: t, username: "alice", password: "wonderland" } })],
@@ -64,6 +65,15 @@ describe("state-changing POSTs require the CSRF token and the same origin", () =
       expect(adapter.writes()).toEqual([])
     })
   }
+
+  it("Origin: null with Sec-Fetch-Site: same-origin (a form under a no-referrer policy) signs in", async () => {
+    const client = new Client(config())
+    const token = await client.csrfToken()
+    const res = await client.request("/auth/callback/credentials", { headers: { origin: "null", "sec-fetch-site": "same-origin" }, form: { csrfToken: token, username: "alice", password: "wonderland" } })
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).not.toBe(signinError)
+    expect(setCookies(res).some((c) => c.name.includes("session-token"))).toBe(true)
+  })
 
   it("a token from another browser's cookie does not pass (double-submit binds the pair)", async () => {
     const victim = new Client(config())
