@@ -1,0 +1,90 @@
+/**
+ * The demo's authlib configuration, built once per process from the environment: embedded
+ * defaults for everything (database, mail server), so the demo runs with nothing configured.
+ *
+ * `AUTH_SESSION_STRATEGY`: `jwt` (default: an encrypted cookie) or `database` (a session record in
+ * PGlite, the cookie holding only its token). The app's own sign-in page is /sign-in/; core's
+ * built-in pages stay reachable under /auth (sign-in, sign-out, error, verify-request).
+ */
+import type { QwikAuthConfig } from "@authlib/qwik"
+import type { Provider } from "@authlib/core"
+import Credentials from "@authlib/providers/credentials"
+import GitHub from "@authlib/providers/github"
+import GitLab from "@authlib/providers/gitlab"
+import Google from "@authlib/providers/google"
+import Nodemailer from "@authlib/providers/nodemailer"
+import OIDC from "@authlib/providers/oidc"
+import { demoAdapter } from "./database.js"
+import { IDP_CLIENT, startIdp } from "./idp.js"
+import { startInbox } from "./inbox.js"
+import { demoSecret } from "./secret.js"
+import { findUser } from "./users.js"
+
+type Env = { get(name: string): string | undefined }
+
+let built: Promise<QwikAuthConfig> | undefined
+
+function passwordProvider() {
+  return Credentials({
+    id: "password",
+    name: "E-mail and password",
+    credentials: {
+      email: { label: "E-mail", type: "email", autocomplete: "username" },
+      password: { label: "Password", type: "password", autocomplete: "current-password" },
+    },
+    authorize: async (c) => findUser(String(c.email ?? ""), String(c.password ?? "")),
+  })
+}
+
+/**
+ * Core's marker that lets one provider talk to `http://` endpoints (oauth4webapi refuses them
+ * otherwise): the Demo IdP runs on loopback without TLS.
+ */
+const ALLOW_INSECURE_OAUTH = Symbol.for("authlib.allow-insecure-oauth-requests")
+
+function demoIdpProvider(issuer: string) {
+  const options = { id: "demo-idp", name: "Demo IdP", issuer, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret }
+  Object.assign(options, { [ALLOW_INSECURE_OAUTH]: true })
+  return OIDC(options)
+}
+
+/** Real providers join when their credentials are in the environment (`AUTH_GITHUB_ID`/`_SECRET`...). */
+function realProviders(env: Env): Provider[] {
+  const presets = { GITHUB: GitHub, GOOGLE: Google, GITLAB: GitLab }
+  return Object.entries(presets)
+    .filter(([stem]) => env.get(`AUTH_${stem}_ID`) && env.get(`AUTH_${stem}_SECRET`))
+    .map(([, preset]) => preset())
+}
+
+function sessionStrategy(env: Env): "jwt" | "database" {
+  const value = env.get("AUTH_SESSION_STRATEGY") ?? "jwt"
+  if (value !== "jwt" && value !== "database") throw new Error(`AUTH_SESSION_STRATEGY must be "jwt" or "database", not "${value}"`)
+  return value
+}
+
+async function build(env: Env): Promise<QwikAuthConfig> {
+  const [adapter, smtp, idp] = await Promise.all([demoAdapter(env), startInbox(env), startIdp(env)])
+  return {
+    secret: demoSecret(env),
+    // The demo listens on 127.0.0.1 unless told otherwise; set WEBAUTH_URL when it sits behind a proxy.
+    trustHost: true,
+    adapter,
+    session: { strategy: sessionStrategy(env) },
+    providers: [
+      passwordProvider(),
+      demoIdpProvider(idp.issuer),
+      Nodemailer({ name: "E-mail link", server: `smtp://127.0.0.1:${smtp.port}`, from: "authlib demo <sign-in@demo.authlib.local>" }),
+      ...realProviders(env),
+    ],
+    theme: { brandColor: "#3b5bdb" },
+  }
+}
+
+/** The config for this process (the same object every request, so core caches its resolved form). */
+export function demoAuthConfig(env: Env): Promise<QwikAuthConfig> {
+  built ??= build(env).catch((err: unknown) => {
+    built = undefined
+    throw err
+  })
+  return built
+}

@@ -1,0 +1,45 @@
+/**
+ * The demo's database: PGlite (Postgres in WASM, in-process) persisted to `.data/pglite` by
+ * default, or a PostgreSQL server when `DATABASE_URL` is set. The adapter's schema is applied on
+ * start either way, so there is nothing to set up.
+ */
+import { migrate, XataAdapter } from "@authlib/xata-adapter"
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import { dataDir } from "./secret.js"
+
+type Env = { get(name: string): string | undefined }
+type Client = Parameters<typeof XataAdapter>[0]
+
+let opened: Promise<ReturnType<typeof XataAdapter>> | undefined
+
+async function embedded(env: Env): Promise<Client> {
+  const { PGlite } = await import("@electric-sql/pglite")
+  const dir = join(dataDir(env), "pglite")
+  mkdirSync(dir, { recursive: true })
+  const db = new PGlite(dir)
+  await db.waitReady
+  return db
+}
+
+async function server(url: string): Promise<Client> {
+  const { default: pg } = await import("pg")
+  return new pg.Pool({ connectionString: url, max: 5 })
+}
+
+async function open(env: Env): Promise<ReturnType<typeof XataAdapter>> {
+  const url = env.get("DATABASE_URL")
+  const client = url ? await server(url) : await embedded(env)
+  await migrate(client)
+  return XataAdapter(client)
+}
+
+/** The adapter over the demo's database, opened (and migrated) once per process. */
+export function demoAdapter(env: Env): Promise<ReturnType<typeof XataAdapter>> {
+  // A failed start is not kept: the next request tries again.
+  opened ??= open(env).catch((err: unknown) => {
+    opened = undefined
+    throw err
+  })
+  return opened
+}

@@ -1,0 +1,77 @@
+/**
+ * "Demo IdP": a real OpenID Connect provider (oidc-provider 9) started beside the app on 127.0.0.1,
+ * with its own login and consent pages (idp-pages.ts) and two demo accounts. The app is registered
+ * as a native client on loopback, so its callback URL is accepted on whatever port the app uses.
+ */
+import Provider from "oidc-provider"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { randomBytes } from "node:crypto"
+import { IDP_ACCOUNTS } from "../lib/demo-login.js"
+import { handleInteraction } from "./idp-pages.js"
+
+export const IDP_CLIENT = { id: "authlib-demo", secret: randomBytes(24).toString("base64url") }
+
+let started: Promise<{ issuer: string }> | undefined
+
+function findAccount(_ctx: unknown, id: string) {
+  const account = IDP_ACCOUNTS[id]
+  if (!account) return undefined
+  return { accountId: id, claims: () => ({ sub: id, name: account.name, email: account.email, email_verified: true }) }
+}
+
+function configuration(basePath: string): Record<string, unknown> {
+  const callbacks = ["127.0.0.1", "localhost"].map((host) => `http://${host}${basePath}/callback/demo-idp`)
+  return {
+    clients: [
+      {
+        client_id: IDP_CLIENT.id,
+        client_secret: IDP_CLIENT.secret,
+        application_type: "native",
+        redirect_uris: callbacks,
+        response_types: ["code"],
+        grant_types: ["authorization_code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+    ],
+    findAccount,
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    // Name and e-mail in the ID token as well, where the app reads the profile from.
+    conformIdTokenClaims: false,
+    cookies: { keys: [randomBytes(32).toString("base64url")] },
+    features: { devInteractions: { enabled: false } },
+    pkce: { required: () => true },
+  }
+}
+
+async function listen(port: number, basePath: string): Promise<{ issuer: string }> {
+  const server = createServer()
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, "127.0.0.1", resolve)
+  })
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const provider = new Provider(issuer, configuration(basePath))
+  provider.on("server_error", (_ctx, err) => console.error("[demo-idp]", err))
+  const oidc = provider.callback()
+  server.on("request", (req, res) => {
+    handleInteraction(provider, req, res)
+      .then((handled) => {
+        if (!handled) oidc(req, res)
+      })
+      .catch((err: unknown) => {
+        console.error("[demo-idp]", err)
+        if (!res.headersSent) res.writeHead(400, { "content-type": "text/plain" }).end("This sign-in request expired or is invalid: start again from the app.")
+      })
+  })
+  return { issuer }
+}
+
+/** Starts the IdP once per process (`DEMO_IDP_PORT`, default a free port); resolves its issuer. */
+export function startIdp(env: { get(name: string): string | undefined }, basePath = "/auth"): Promise<{ issuer: string }> {
+  started ??= listen(Number(env.get("DEMO_IDP_PORT") ?? 0), basePath).catch((err: unknown) => {
+    started = undefined
+    throw err
+  })
+  return started
+}

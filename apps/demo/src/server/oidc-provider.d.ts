@@ -1,0 +1,27 @@
+// oidc-provider 9 ships no types: the slice the demo IdP uses.
+declare module "oidc-provider" {
+  import type { IncomingMessage, ServerResponse } from "node:http"
+
+  interface Account {
+    accountId: string
+    claims(): Record<string, unknown> | Promise<Record<string, unknown>>
+  }
+
+  interface Grant {
+    addOIDCScope(scope: string): void
+    addOIDCClaims(claims: string[]): void
+    addResourceScope(indicator: string, scope: string): void
+    save(): Promise<string>
+  }
+
+  export default class Provider {
+    constructor(issuer: string, configuration: Record<string, unknown>)
+    callback(): (req: IncomingMessage, res: ServerResponse) => void
+    on(event: string, listener: (...args: unknown[]) => void): this
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<unknown>
+    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
+    Grant: { new (init: { accountId: string; clientId?: string }): Grant; find(id: string): Promise<Grant> }
+    proxy: boolean
+  }
+  export type { Account }
+}
