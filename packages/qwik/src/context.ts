@@ -14,7 +14,7 @@ export interface AuthContext {
   /** `config.basePath` without a trailing slash. */
   readonly basePath: string
   /** The session read of this request, once something has asked for it. */
-  session?: Promise<GetSessionResult>
+  session?: GetSessionResult
 }
 
 const CONTEXT_KEY = "@authlib/qwik:context"
@@ -49,9 +49,17 @@ export function isUnderBasePath(pathname: string, basePath: string): boolean {
 }
 
 /**
+ * Headers of the incoming request that core's same-origin check reads. They are copied as they
+ * came (absent stays absent), never made up: an action posted from another site reaches core
+ * with that site's `Origin` / `Sec-Fetch-Site`, and core refuses it even where Qwik City's own
+ * origin check is off or does not apply (a non-form content type).
+ */
+const FORWARDED = ["origin", "sec-fetch-site", "user-agent", "accept-language", "x-forwarded-for"] as const
+
+/**
  * A request for core, made in-process: `{basePath}/{action}` on the app's origin, carrying the
- * request's cookies (as updated by earlier internal calls) and, for a POST, the app's own Origin,
- * so core's CSRF and origin checks run exactly as for a browser's same-origin form.
+ * request's cookies (as updated by earlier internal calls) and the browser's own `Origin` and
+ * `Sec-Fetch-Site`, so core's CSRF and origin checks judge the browser's request, not the binding.
  */
 export function internalRequest(
   ev: RequestEventCommon,
@@ -62,13 +70,10 @@ export function internalRequest(
   const url = new URL(`${ctx.basePath}/${action}`, ev.url.origin)
   if (init.search) url.search = init.search.toString()
   const headers = new Headers({ cookie: cookieHeader(ev), accept: "application/json" })
-  for (const name of ["user-agent", "accept-language", "x-forwarded-for"]) {
+  for (const name of FORWARDED) {
     const value = ev.request.headers.get(name)
     if (value !== null) headers.set(name, value)
   }
-  if (init.method === "POST") {
-    headers.set("origin", ev.url.origin)
-    headers.set("content-type", "application/x-www-form-urlencoded")
-  }
+  if (init.method === "POST") headers.set("content-type", "application/x-www-form-urlencoded")
   return new Request(url, { method: init.method ?? "GET", headers, ...(init.body ? { body: init.body } : {}) })
 }

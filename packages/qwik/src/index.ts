@@ -57,7 +57,7 @@ export { signIn } from "./sign-in.js"
 export { signOut } from "./sign-out.js"
 export { setEnvDefaults } from "./env.js"
 export type { QwikAuthConfig, QwikAuthConfigFn } from "./env.js"
-export type { GetSessionResult, SignInInput, SignOutInput } from "./types.js"
+export type { GetSessionResult, SessionResult, SignInInput, SignOutInput } from "./types.js"
 export {
   AuthError,
   CredentialsSignin,

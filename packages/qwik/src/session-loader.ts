@@ -9,7 +9,7 @@ import { requireContext, internalRequest, type AuthContext } from "./context.js"
 import { applySetCookies } from "./cookies.js"
 import type { GetSessionResult } from "./types.js"
 
-async function readSession(ev: RequestEventCommon, ctx: AuthContext): Promise<GetSessionResult> {
+async function readSession(ev: RequestEventCommon, ctx: AuthContext): GetSessionResult {
   const res = await Auth(internalRequest(ev, ctx, "session"), ctx.config)
   const cookie = res.headers.getSetCookie()
   applySetCookies(ev, cookie)
@@ -25,7 +25,7 @@ async function readSession(ev: RequestEventCommon, ctx: AuthContext): Promise<Ge
 }
 
 /** The request's session read, started on first call and shared by every later one. */
-export function sessionOf(ev: RequestEventCommon, ctx: AuthContext): Promise<GetSessionResult> {
+export function sessionOf(ev: RequestEventCommon, ctx: AuthContext): GetSessionResult {
   ctx.session ??= readSession(ev, ctx)
   return ctx.session
 }
@@ -33,9 +33,10 @@ export function sessionOf(ev: RequestEventCommon, ctx: AuthContext): Promise<Get
 /**
  * The session of the current request, for endpoints, middleware and server functions
  * (`onGet`, `onRequest` of a layout, `server$`, `routeAction$`). Resolves to
- * `{ cookie, data }` (spec section 4, `GetSessionResult`); `data` is `null` when signed out.
+ * `{ cookie, data }` (`SessionResult`; the promise is spec section 4's `GetSessionResult`);
+ * `data` is `null` when signed out.
  * Needs the plugin's `onRequest` to have run, which Qwik City guarantees for every route.
  */
-export async function getSession(ev: RequestEventCommon): Promise<GetSessionResult> {
+export async function getSession(ev: RequestEventCommon): GetSessionResult {
   return sessionOf(ev, await requireContext(ev, "getSession"))
 }

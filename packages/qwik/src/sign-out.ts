@@ -23,8 +23,9 @@ export async function runSignOut(ev: RequestEventCommon, ctx: AuthContext, input
       cause: { status: res.status },
     })
   }
-  // Anything that reads the session later in this request sees the user signed out.
-  ctx.session = Promise.resolve({ cookie: res.headers.getSetCookie(), data: null })
+  // A later read in this request asks core again, through the jar: signed out when core cleared
+  // the session cookie, still signed in when it refused the request (a cross-site POST).
+  ctx.session = undefined
   return redirectFromAction(ev, ctx, location)
 }
 

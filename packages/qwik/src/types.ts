@@ -2,16 +2,18 @@
 import type { Session } from "@authlib/core"
 
 /**
- * What the server-side session getter resolves to (spec section 4, `GetSessionResult`):
- * `data` is the session as the `session` callback shapes it, or `null`; `cookie` holds the
- * Set-Cookie header values core answered (a refreshed session token, or cookies it cleared).
- * The binding has already set them on the response through `ev.cookie`; they are returned for
- * callers that build their own response.
+ * What the server-side session getter resolves to: `data` is the session as the `session`
+ * callback shapes it, or `null`; `cookie` holds the Set-Cookie header values core answered (a
+ * refreshed session token, or cookies it cleared). The binding has already set them on the
+ * response through `ev.cookie`; they are returned for callers that build their own response.
  */
-export interface GetSessionResult {
+export interface SessionResult {
   cookie: string[]
   data: Session | null
 }
+
+/** Spec section 4, `GetSessionResult`: the promise `getSession(ev)` returns. */
+export type GetSessionResult = Promise<SessionResult>
 
 /** Input of `useSignIn` / `signIn` (spec section 4). */
 export interface SignInInput {
