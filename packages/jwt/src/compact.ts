@@ -19,6 +19,28 @@ const ENCODED: Readonly<Record<ContentEncryption, { iv: number; tag: number; blo
   A256GCM: { iv: 16, tag: 22, block: 1 },
 }
 
+/**
+ * Bits of the last character that carry no data, by encoded length mod 4 (2 chars left = 1 byte +
+ * 4 spare bits, 3 chars = 2 bytes + 2 spare bits). Decoders ignore them, so a set spare bit would
+ * give one token several string forms; only the all-zero (canonical) form is accepted.
+ */
+const SPARE_BITS = [0, 0, 0x0f, 0x03] as const
+
+/** The 6-bit value of a base64url character already known to be in the alphabet. */
+function sextet(code: number): number {
+  if (code >= 97) return code - 71 // a-z: 26..51
+  if (code === 95) return 63 // _
+  if (code >= 65) return code - 65 // A-Z: 0..25
+  if (code === 45) return 62 // -
+  return code + 4 // 0-9: 52..61
+}
+
+/** Whether the spare bits of the last character are zero: one look at one character. */
+function isCanonical(segment: string): boolean {
+  const spare = SPARE_BITS[segment.length & 3]!
+  return spare === 0 || (sextet(segment.charCodeAt(segment.length - 1)) & spare) === 0
+}
+
 function malformed(reason: string, segment?: string): never {
   throw tokenError("TOKEN_MALFORMED", `JWT is malformed: ${reason}`, segment ? { segment } : {})
 }
@@ -36,11 +58,12 @@ export function splitCompact(token: unknown): SealedParts {
   return { header, iv: iv!, ciphertext: ciphertext!, tag: tag! }
 }
 
-/** Checks that IV, ciphertext and tag are base64url of the sizes `enc` dictates. */
+/** Checks that IV, ciphertext and tag are canonical base64url of the sizes `enc` dictates. */
 export function checkSegments(parts: SealedParts, enc: ContentEncryption): void {
   const sizes = ENCODED[enc]
   for (const name of ["iv", "ciphertext", "tag"] as const) {
     if (!BASE64URL.test(parts[name])) malformed("not base64url", name)
+    if (!isCanonical(parts[name])) malformed("not canonical base64url", name)
   }
   if (parts.iv.length !== sizes.iv) malformed("wrong initialization vector length", "iv")
   if (parts.tag.length !== sizes.tag) malformed("wrong authentication tag length", "tag")
@@ -60,6 +83,7 @@ function decodeHeaderJson(encoded: string): unknown {
 /** Parses and validates the protected header: `dir` only, known `enc`, no `zip` or `crit`. */
 export function parseHeader(encoded: string): ProtectedHeader {
   if (!BASE64URL.test(encoded)) malformed("not base64url", "protected")
+  if (!isCanonical(encoded)) malformed("not canonical base64url", "protected")
   const fields = decodeHeaderJson(encoded)
   if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
     throw tokenError("HEADER_INVALID", "JWT protected header must be a JSON object")

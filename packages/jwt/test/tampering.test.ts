@@ -54,6 +54,13 @@ const corpus: Case[] = [
   ["segments: a JWS (three)", () => "eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl", "TOKEN_MALFORMED"],
   ["segments: five empty ones", () => "....", "TOKEN_MALFORMED"],
   ["encrypted key: present", (t) => withSegment(t, 1, "AAAA"), "TOKEN_MALFORMED"],
+  ["iv: a spare bit set in its last character", (t) => withSpareBit(t, 2), "TOKEN_MALFORMED"],
+  ["tag: a spare bit set in its last character", (t) => withSpareBit(t, 4), "TOKEN_MALFORMED"],
+  ["ciphertext: a spare bit set (2 spare bits)", async () => withSpareBit(await sized(3, 3), 3), "TOKEN_MALFORMED"],
+  ["ciphertext: a spare bit set (4 spare bits)", async () => withSpareBit(await sized(3, 2), 3), "TOKEN_MALFORMED"],
+  ["header: a spare bit set (2 spare bits)", async () => withSpareBit(await sized(0, 3), 0), "TOKEN_MALFORMED"],
+  ["header: a spare bit set (4 spare bits)", async () => withSpareBit(await sized(0, 2), 0), "TOKEN_MALFORMED"],
+  ["A256GCM tag: a spare bit set", async () => withSpareBit(await gcmToken(), 4), "TOKEN_MALFORMED"],
   ["base64url: standard alphabet (+)", (t) => withSegment(t, 3, `+${t.split(".")[3]!.slice(1)}`), "TOKEN_MALFORMED"],
   ["base64url: padding", (t) => withSegment(t, 2, `${t.split(".")[2]}==`), "TOKEN_MALFORMED"],
   ["base64url: a space", (t) => withSegment(t, 4, ` ${t.split(".")[4]!.slice(1)}`), "TOKEN_MALFORMED"],
@@ -66,6 +73,36 @@ const corpus: Case[] = [
   ["payload: sub differs from the header", async () => joseToken({ sub: "a" }, { header: { sub: "b" } }), "CLAIM_INVALID"],
   ["secret: a different one", async () => joseToken(PAYLOAD, { secret: "another-secret-another-secret-1234" }), "KID_UNKNOWN"],
 ]
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+/**
+ * Sets the lowest bit of the last character of segment `index`. That bit carries no data when the
+ * segment length is 2 or 3 mod 4, so lenient decoders read the same bytes: a second string form.
+ */
+function withSpareBit(token: string, index: number): string {
+  const segment = token.split(".")[index]!
+  if (segment.length % 4 < 2) throw new Error(`segment ${index} has no spare bits`)
+  const last = ALPHABET[ALPHABET.indexOf(segment.at(-1)!) ^ 1]!
+  const variant = segment.slice(0, -1) + last
+  expect(base64url.decode(variant)).toEqual(base64url.decode(segment))
+  return withSegment(token, index, variant)
+}
+
+/** A valid jose token whose segment `index` has length `mod` mod 4, found by padding a field. */
+async function sized(index: 0 | 3, mod: 2 | 3): Promise<string> {
+  for (let pad = 0; pad < 64; pad++) {
+    const filler = "x".repeat(pad)
+    const token = index === 0 ? await joseToken(PAYLOAD, { header: { typ: filler } }) : await joseToken({ ...PAYLOAD, filler })
+    if (token.split(".")[index]!.length % 4 === mod) return token
+  }
+  throw new Error(`no padding gives segment ${index} a length of ${mod} mod 4`)
+}
+
+async function gcmToken(): Promise<string> {
+  const key = await rawKey(SECRET, SALT, 32)
+  return joseEncrypt(JSON.stringify(PAYLOAD), { alg: "dir", enc: "A256GCM", kid: await kidOf(key) }, key)
+}
 
 /** Removes `bytes` bytes from the end of a base64url segment. */
 function cut(segment: string, bytes: number): string {
@@ -108,6 +145,21 @@ describe.each(implementations)("%s: tampered and malformed tokens", (_, jwt) => 
     )
     expect(error).toBeInstanceOf(JWTSessionError)
     expect(error).toMatchObject({ type: "JWTSessionError", name: "JWTSessionError", code })
+  })
+
+  it("accepts canonical tokens whatever the segment lengths (ours and jose's, every length mod 4)", async () => {
+    const mods = new Set<string>()
+    for (let pad = 0; pad < 12; pad++) {
+      const claims = { ...PAYLOAD, filler: "x".repeat(pad * 4) }
+      const ours = await jwt.encode({ token: claims, secret: SECRET, salt: SALT })
+      const theirs = await joseToken(claims, { header: { typ: "x".repeat(pad) } })
+      for (const t of [ours, theirs]) {
+        expect(await jwt.decode({ token: t, secret: SECRET, salt: SALT })).toMatchObject(claims)
+        mods.add(t.split(".").map((segment) => segment.length % 4).join())
+      }
+    }
+    expect(new Set([...mods].map((m) => m.split(",")[3]))).toEqual(new Set(["0", "2", "3"]))
+    expect(new Set([...mods].map((m) => m.split(",")[0]))).toEqual(new Set(["0", "2", "3"]))
   })
 
   it("names the exact cause in the message and keeps the token out of the error", async () => {
