@@ -49,12 +49,24 @@ export function isUnderBasePath(pathname: string, basePath: string): boolean {
 }
 
 /**
- * Headers of the incoming request that core's same-origin check reads. They are copied as they
- * came (absent stays absent), never made up: an action posted from another site reaches core
- * with that site's `Origin` / `Sec-Fetch-Site`, and core refuses it even where Qwik City's own
- * origin check is off or does not apply (a non-form content type).
+ * Headers of the incoming request copied onto core's in-process request as they came (absent
+ * stays absent), never made up:
+ * - `Origin` / `Sec-Fetch-Site`: an action posted from another site reaches core with that
+ *   site's values, and core's same-origin check refuses it even where Qwik City's own origin check
+ *   is off or does not apply (a non-form content type);
+ * - `X-Forwarded-Host` / `-Proto`: core derives the app's origin (and so the `__Secure-` cookie
+ *   names) from them under `trustHost`, so in-process calls see the origin the browser's own
+ *   requests to `basePath` see.
  */
-const FORWARDED = ["origin", "sec-fetch-site", "user-agent", "accept-language", "x-forwarded-for"] as const
+const FORWARDED = [
+  "origin",
+  "sec-fetch-site",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "user-agent",
+  "accept-language",
+  "x-forwarded-for",
+] as const
 
 /**
  * A request for core, made in-process: `{basePath}/{action}` on the app's origin, carrying the

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { getSession } from "../src/index.js"
 import { ada, ORIGIN } from "./harness/config.js"
-import { fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
+import { browserCookies, fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
 import { handle, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
 
 /** A sign-in/out action request to /account/ with exactly `headers` (plus the form content type). */
@@ -90,5 +90,21 @@ describe("same-origin actions still work with only fetch metadata", () => {
     const ev = await actionEvent(auth, { "sec-fetch-site": "same-origin" })
     expect(await outcome(runAction(auth.useSignIn, ev, password))).toEqual(new Redirected(303, "/account/"))
     expect(sessionCookies(ev)).toHaveLength(1)
+  })
+})
+
+describe("behind a TLS-terminating proxy (trustHost, X-Forwarded-Proto https, app URL http)", () => {
+  it("the action's in-process calls see the https origin: __Secure- session cookie, accepted https Origin, session readable", async () => {
+    const { auth } = setup()
+    const proxy = { "x-forwarded-proto": "https", "x-forwarded-host": "app.test" }
+    const ev = await actionEvent(auth, { origin: "https://app.test", ...proxy })
+    const input = { ...password, redirectTo: "https://app.test/account/" }
+    expect(await outcome(runAction(auth.useSignIn, ev, input))).toEqual(new Redirected(303, "https://app.test/account/"))
+    const names = ev.recorded.cookies.map((c) => c.name)
+    expect(names).toContain("__Secure-authlib.session-token")
+    expect(names).not.toContain("authlib.session-token")
+    const next = fakeEvent(`${ORIGIN}/account/`, { cookie: browserCookies("", ev), headers: proxy })
+    await handle(auth, next)
+    expect((await getSession(next)).data?.user?.email).toBe(ada.email)
   })
 })
