@@ -18,11 +18,12 @@ import { sessionsSuite } from "./sessions.js"
 import { verificationTokensSuite } from "./verification-tokens.js"
 import { authenticatorsSuite } from "./authenticators.js"
 import { racesSuite } from "./races.js"
+import { duplicatesSuite } from "./duplicates.js"
 import type { TestOptions } from "./types.js"
 
 export type { Fixtures, RecordFactory, SkipTest, SuiteContext, TestDb, TestOptions } from "./types.js"
 export { MemoryAdapter, MemoryAdapterError, createMemoryStore } from "./memory-adapter.js"
-export type { MemoryStore } from "./memory-adapter.js"
+export type { MemoryAdapterErrorCode, MemoryStore } from "./memory-adapter.js"
 
 /**
  * Registers the conformance suite with vitest: call it at the top level of a test file.
@@ -31,6 +32,8 @@ export type { MemoryStore } from "./memory-adapter.js"
  *   missing user fields, no extra keys), read back both through the adapter and through `db`.
  * - Unknown ids give `null`; `useVerificationToken` is single use and returns the stored expiry;
  *   `deleteUser` removes sessions, accounts and authenticators; `unlinkAccount`, `updateSession`.
+ * - Duplicate keys: `createUser` (id, email), `linkAccount`, `createSession` and `createAuthenticator`
+ *   with a key already taken reject and leave the first record unchanged.
  * - Races: N parallel `useVerificationToken` calls on one token (exactly one wins), parallel session
  *   writes, `deleteUser` racing `createSession`.
  * - The WebAuthn methods when `testWebAuthnMethods` is on (then `db.authenticator` is required).
@@ -53,6 +56,7 @@ export function runBasicTests(options: TestOptions): void {
   describe("sessions", () => sessionsSuite(ctx))
   describe("verification tokens", () => verificationTokensSuite(ctx))
   if (ctx.webauthn) describe("authenticators", () => authenticatorsSuite(ctx))
+  describe("duplicate keys", () => duplicatesSuite(ctx))
   describe("races", () => racesSuite(ctx))
   describe("skipTests", () => {
     test("every skipTests entry names a test of the suite", () => ctx.assertSkipsUsed())

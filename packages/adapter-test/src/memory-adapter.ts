@@ -38,12 +38,24 @@ export function createMemoryStore(): MemoryStore {
   }
 }
 
-/** Error of the in-memory adapter; `code` names the violated rule. */
+/**
+ * What `MemoryAdapterError` reports: `DUPLICATE_EMAIL` (`createUser`/`updateUser`),
+ * `DUPLICATE_ACCOUNT` (`linkAccount`), `DUPLICATE_KEY` (a user id, session token or credential ID
+ * already stored), `UNKNOWN_USER`, `UNKNOWN_CREDENTIAL` (`updateAuthenticatorCounter`).
+ */
+export type MemoryAdapterErrorCode =
+  | "DUPLICATE_EMAIL"
+  | "DUPLICATE_ACCOUNT"
+  | "DUPLICATE_KEY"
+  | "UNKNOWN_USER"
+  | "UNKNOWN_CREDENTIAL"
+
+/** Error of the in-memory adapter; `code` names the violated rule. Nothing is written when it is thrown. */
 export class MemoryAdapterError extends Error {
   readonly type = "MemoryAdapterError"
   constructor(
     message: string,
-    readonly code: "DUPLICATE_EMAIL" | "DUPLICATE_ACCOUNT" | "UNKNOWN_USER" | "UNKNOWN_CREDENTIAL",
+    readonly code: MemoryAdapterErrorCode,
   ) {
     super(message)
     this.name = "MemoryAdapterError"
@@ -69,6 +81,7 @@ function userMethods(store: MemoryStore): Adapter {
     createUser(user) {
       if (emailTaken(user.email)) throw new MemoryAdapterError("email is already in use", "DUPLICATE_EMAIL")
       const stored = toUser({ ...user, id: user.id || crypto.randomUUID() })
+      if (store.users.has(stored.id)) throw new MemoryAdapterError("a user with this id exists", "DUPLICATE_KEY")
       store.users.set(stored.id, stored)
       return copy(stored)
     },
@@ -123,6 +136,9 @@ function sessionMethods(store: MemoryStore): Adapter {
   return {
     createSession(session) {
       if (!store.users.has(session.userId)) throw new MemoryAdapterError("no such user", "UNKNOWN_USER")
+      if (store.sessions.has(session.sessionToken)) {
+        throw new MemoryAdapterError("a session with this token exists", "DUPLICATE_KEY")
+      }
       const stored = { sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) }
       store.sessions.set(stored.sessionToken, stored)
       return copy(stored)
@@ -169,6 +185,10 @@ function authenticatorMethods(store: MemoryStore): Adapter {
   return {
     createAuthenticator(authenticator) {
       if (!store.users.has(authenticator.userId)) throw new MemoryAdapterError("no such user", "UNKNOWN_USER")
+      // A credential ID is chosen by the client: accepting a second one would hand over another user's passkey.
+      if (store.authenticators.has(authenticator.credentialID)) {
+        throw new MemoryAdapterError("an authenticator with this credential ID exists", "DUPLICATE_KEY")
+      }
       store.authenticators.set(authenticator.credentialID, stored(authenticator))
       return copy(stored(authenticator))
     },

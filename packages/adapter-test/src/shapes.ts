@@ -26,16 +26,32 @@ function withoutEmpty(record: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null && value !== undefined))
 }
 
+/** The optional token fields of `AdapterAccount` (OAuth token set): the only keys that may come back empty without having gone in. */
+export const OPTIONAL_TOKEN_FIELDS: ReadonlySet<string> = new Set([
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "scope",
+  "token_type",
+  "expires_in",
+  "expires_at",
+  "session_state",
+  "authorization_details",
+])
+
 /**
- * An account must come back with exactly the fields that went in. Optional token fields that were
- * not given may come back absent or `null` (the type says absent; SQL stores naturally say `null`).
+ * An account must come back with exactly the fields that went in, and no other key. The one
+ * allowance: an optional token field that was not given may come back absent or `null` (the type
+ * says absent; SQL stores naturally say `null`). Any other extra key fails, even with an empty value.
  */
 export function expectAccount(actual: AdapterAccount | null | undefined, expected: AdapterAccount): void {
   expect(actual).toBeTypeOf("object")
   expect(actual).not.toBeNull()
   expect(withoutEmpty(actual as AdapterAccount)).toStrictEqual(withoutEmpty(expected))
   for (const [key, value] of Object.entries(actual as AdapterAccount)) {
-    if (value === null || value === undefined) expect(key in expected && expected[key] != null).toBe(false)
+    if (value !== null && value !== undefined) continue
+    expect(expected[key] ?? null, `account.${key} came back empty`).toBeNull()
+    expect(key in expected || OPTIONAL_TOKEN_FIELDS.has(key), `account has an unknown key "${key}"`).toBe(true)
   }
 }
 

@@ -82,4 +82,32 @@ describe("MemoryAdapter", () => {
     await adapter.linkAccount(account)
     await expect(async () => adapter.linkAccount(account)).rejects.toMatchObject({ code: "DUPLICATE_ACCOUNT" })
   })
+
+  test("rejects a taken user id, session token or credential ID with DUPLICATE_KEY and keeps the first record", async () => {
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    const ada = await adapter.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+    await adapter.createUser({ id: "u2", email: "m@example.com", emailVerified: null })
+    const duplicateKey = { type: "MemoryAdapterError", code: "DUPLICATE_KEY" }
+    await expect(async () => adapter.createUser({ id: "u1", email: "x@example.com", emailVerified: null })).rejects.toMatchObject(duplicateKey)
+    const session = { sessionToken: "t", userId: "u1", expires: new Date(2_000_000_000_000) }
+    await adapter.createSession(session)
+    await expect(async () => adapter.createSession({ ...session, userId: "u2" })).rejects.toMatchObject(duplicateKey)
+    const passkey = {
+      credentialID: "c",
+      userId: "u1",
+      providerAccountId: "p1",
+      counter: 0,
+      credentialBackedUp: false,
+      credentialPublicKey: "k",
+      credentialDeviceType: "singleDevice",
+      transports: null,
+    }
+    await adapter.createAuthenticator(passkey)
+    await expect(async () => adapter.createAuthenticator({ ...passkey, userId: "u2" })).rejects.toMatchObject(duplicateKey)
+    expect(store.users.get("u1")).toStrictEqual(ada)
+    expect(store.sessions.get("t")).toStrictEqual(session)
+    expect(store.authenticators.get("c")).toStrictEqual(passkey)
+    expect(store.users.size).toBe(2)
+  })
 })
