@@ -1,23 +1,40 @@
 /**
  * The production server: Qwik City's node middleware on node:http, no framework.
  * `PORT` (default 3000) and `HOST` (default 127.0.0.1: the demo is local unless you say otherwise).
+ * Another `HOST` needs `WEBAUTH_URL`; without it, only loopback Host names are answered (see
+ * server/local-only.ts).
  */
 import { createQwikCity } from "@builder.io/qwik-city/middleware/node"
 import qwikCityPlan from "@qwik-city-plan"
 import { createServer } from "node:http"
 import render from "./entry.ssr"
 import { demoAuthConfig } from "./server/auth-config"
+import { hostProblem, startupProblem } from "./server/local-only"
 
 const port = Number(process.env.PORT ?? 3000)
-const host = process.env.HOST ?? "127.0.0.1"
+const host = process.env.HOST || "127.0.0.1"
+const appUrl = process.env.WEBAUTH_URL || undefined
+
+const problem = startupProblem({ HOST: host, WEBAUTH_URL: appUrl })
+if (problem) {
+  console.error(`[demo] refusing to start: ${problem}`)
+  process.exit(1)
+}
 
 const { router, notFound, staticFile } = createQwikCity({
   render,
   qwikCityPlan,
   static: { cacheControl: "public, max-age=31536000, immutable" },
+  // With WEBAUTH_URL, Qwik City's URLs (and its origin check) use it too, not the Host header.
+  ...(appUrl ? { origin: new URL(appUrl).origin } : {}),
 })
 
 const server = createServer((req, res) => {
+  const refused = appUrl ? undefined : hostProblem({ get: (name) => [req.headers[name] ?? null].flat()[0] ?? null })
+  if (refused) {
+    res.writeHead(421, { "content-type": "text/plain; charset=utf-8" }).end(`${refused}\n`)
+    return
+  }
   staticFile(req, res, () => {
     router(req, res, () => {
       notFound(req, res, () => {})

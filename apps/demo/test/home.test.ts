@@ -1,3 +1,5 @@
+import { readdir, readFile } from "node:fs/promises"
+import { request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchBrowser, screenshot, type DemoBrowser } from "./harness/browser.js"
 import { startDemo, type DemoServer } from "./harness/server.js"
@@ -48,5 +50,56 @@ describe("GET / (built demo in Chromium)", () => {
     const response = await page.goto(`${server.origin}/no-such-page/`)
     expect(response?.status()).toBe(404)
     await page.close()
+  })
+})
+
+/** A GET with exactly these headers (fetch would not let a test set Host). */
+function rawGet(origin: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${origin}${path}`, { headers, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = []
+      res.on("data", (chunk: Buffer) => chunks.push(chunk))
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }))
+    })
+    req.on("timeout", () => req.destroy(new Error(`GET ${path} timed out`)))
+    req.on("error", reject)
+    req.end()
+  })
+}
+
+describe("embedded defaults stay on this machine (no WEBAUTH_URL)", () => {
+  it("answers 421 to a Host that is not a loopback name (DNS rebinding, forged Host), and to X-Forwarded-Host/-Proto", async () => {
+    const host = new URL(server.origin).host
+    expect((await rawGet(server.origin, "/", { host })).status).toBe(200)
+    expect((await rawGet(server.origin, "/", { host: `localhost:${new URL(server.origin).port}` })).status).toBe(200)
+    const forgeries: Record<string, string>[] = [{ host: "evil.example" }, { host: "evil.example:80" }, { host, "x-forwarded-host": "evil.example" }, { host, "x-forwarded-proto": "https" }]
+    for (const forged of forgeries) {
+      const res = await rawGet(server.origin, "/auth/signin", forged)
+      expect(res.status, JSON.stringify(forged)).toBe(421)
+      expect(res.body).not.toContain("<form")
+    }
+  })
+
+  it("shows the inbox to this machine only: a request through a proxy (X-Forwarded-For) gets 403 and no mail", async () => {
+    const host = new URL(server.origin).host
+    const direct = await rawGet(server.origin, "/inbox/", { host })
+    expect(direct.status).toBe(200)
+    expect(direct.body).toContain("No mail yet.")
+    const proxied = await rawGet(server.origin, "/inbox/", { host, "x-forwarded-for": "203.0.113.9" })
+    expect(proxied.status).toBe(403)
+    expect(proxied.body).toContain("only shown to a browser on the machine that runs the demo")
+    expect(proxied.body).not.toContain("No mail yet.")
+  })
+
+  it("ships no server-only module to the browser (the config function's imports stay behind isServer)", async () => {
+    const dir = new URL("../dist/build/", import.meta.url)
+    const files = (await readdir(dir)).filter((f) => f.endsWith(".js"))
+    expect(files.length).toBeGreaterThan(0)
+    for (const file of files) {
+      const code = await readFile(new URL(file, dir), "utf8")
+      for (const marker of ["node:crypto", "node:fs", "smtp-server", "oidc-provider", "@electric-sql/pglite", "demoAuthConfig", "SMTPServer"]) {
+        expect(code.includes(marker), `${file} contains ${marker}`).toBe(false)
+      }
+    }
   })
 })

@@ -17,6 +17,7 @@ import OIDC from "@authlib/providers/oidc"
 import { demoAdapter } from "./database.js"
 import { IDP_CLIENT, startIdp } from "./idp.js"
 import { startInbox } from "./inbox.js"
+import { isLoopbackHost } from "./local-only.js"
 import { demoSecret } from "./secret.js"
 import { findUser } from "./users.js"
 
@@ -62,17 +63,29 @@ function sessionStrategy(env: Env): "jwt" | "database" {
   return value
 }
 
+/**
+ * The Demo IdP listens on 127.0.0.1 and only accepts loopback callback URLs, so it is offered only
+ * while the app's own URL is loopback too (no `WEBAUTH_URL`, or one on localhost/127.0.0.1).
+ */
+function idpUsable(env: Env): boolean {
+  const appUrl = env.get("WEBAUTH_URL")
+  return !appUrl || isLoopbackHost(new URL(appUrl).hostname)
+}
+
 async function build(env: Env): Promise<QwikAuthConfig> {
-  const [adapter, smtp, idp] = await Promise.all([demoAdapter(env), startInbox(env), startIdp(env)])
+  const withIdp = idpUsable(env)
+  if (!withIdp) console.warn("[demo] WEBAUTH_URL is not on loopback: the Demo IdP (127.0.0.1 only) is left out")
+  const [adapter, smtp, idp] = await Promise.all([demoAdapter(env), startInbox(env), withIdp ? startIdp(env) : undefined])
   return {
     secret: demoSecret(env),
-    // The demo listens on 127.0.0.1 unless told otherwise; set WEBAUTH_URL when it sits behind a proxy.
+    // Origins come from WEBAUTH_URL when set; otherwise from the Host header, which the server
+    // (entry.node-server.ts) only accepts as a loopback name and only while listening on loopback.
     trustHost: true,
     adapter,
     session: { strategy: sessionStrategy(env) },
     providers: [
       passwordProvider(),
-      demoIdpProvider(idp.issuer),
+      ...(idp ? [demoIdpProvider(idp.issuer)] : []),
       Nodemailer({ name: "E-mail link", server: `smtp://127.0.0.1:${smtp.port}`, from: "authlib demo <sign-in@demo.authlib.local>" }),
       ...realProviders(env),
     ],

@@ -6,13 +6,33 @@ function linksOf(text: string): string[] {
   return [...text.matchAll(/https?:\/\/[^\s<>"')]+/g)].map((m) => m[0])
 }
 
-export const useInbox = routeLoader$(async () => {
+/**
+ * Every magic link the demo sent is here, so only a browser on this machine, talking to the app
+ * directly, may see them (the app may listen on other interfaces when WEBAUTH_URL is set).
+ */
+export const useInbox = routeLoader$(async (ev) => {
+  const { isLocalRequest } = await import("../../server/local-only")
+  if (!isLocalRequest(ev.clientConn.ip, ev.request.headers)) {
+    ev.status(403)
+    return null
+  }
   const { inboxMessages } = await import("../../server/inbox")
   return inboxMessages().map((m) => ({ ...m, links: linksOf(m.text) }))
 })
 
 export default component$(() => {
   const inbox = useInbox()
+  if (inbox.value === null) {
+    return (
+      <section aria-labelledby="inbox-title">
+        <h1 id="inbox-title">Inbox</h1>
+        <p class="lead" role="alert">
+          The inbox holds everyone's sign-in links, so it is only shown to a browser on the machine that runs the demo
+          (http://127.0.0.1 or http://localhost, without a proxy).
+        </p>
+      </section>
+    )
+  }
   return (
     <section aria-labelledby="inbox-title">
       <h1 id="inbox-title">Inbox</h1>

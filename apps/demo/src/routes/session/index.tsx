@@ -3,7 +3,8 @@ import { routeLoader$, type DocumentHead } from "@builder.io/qwik-city"
 import { useSession } from "../plugin@auth"
 
 /**
- * What stands behind the session, read on the server: under `jwt` the encrypted cookie's payload;
+ * What stands behind the session, read on the server with core's `getToken` (the cookie name
+ * with its `__Secure-` prefix on https, chunks joined): under `jwt` the encrypted cookie's payload;
  * under `database` the session record, found by the SHA-256 of the cookie's token (the database
  * never holds the token itself).
  */
@@ -12,11 +13,13 @@ export const useBehind = routeLoader$(async (ev) => {
   const { getToken } = await import("@authlib/core")
   const config = await demoAuthConfig(ev.env)
   const strategy = config.session?.strategy ?? "jwt"
+  // Core names the cookie after the app's origin: WEBAUTH_URL when set, else this request's URL.
+  const secureCookie = new URL(ev.env.get("WEBAUTH_URL") || ev.url.href).protocol === "https:"
   if (strategy === "jwt") {
-    const token = await getToken({ req: ev.request, secret: config.secret })
+    const token = await getToken({ req: ev.request, secret: config.secret, secureCookie })
     return { strategy, detail: token ? (JSON.parse(JSON.stringify(token)) as Record<string, unknown>) : null }
   }
-  const raw = ev.cookie.get("authlib.session-token")?.value
+  const raw = await getToken({ req: ev.request, raw: true, secureCookie })
   if (!raw) return { strategy, detail: null }
   const { createHash } = await import("node:crypto")
   const found = await config.adapter?.getSessionAndUser?.(createHash("sha256").update(raw).digest("base64url"))

@@ -1,0 +1,56 @@
+/**
+ * The demo's embedded defaults stay on one machine: the rules of src/server/local-only.ts, and
+ * the built server refusing to listen beyond loopback without WEBAUTH_URL.
+ */
+import { describe, expect, it } from "vitest"
+import { hostProblem, isLocalRequest, isLoopbackAddress, isLoopbackHost, startupProblem } from "../src/server/local-only.js"
+import { startDemo } from "./harness/server.js"
+
+const headers = (values: Record<string, string>) => new Headers(values)
+
+describe("local-only rules", () => {
+  it("knows loopback names and addresses, and nothing else", () => {
+    for (const host of ["localhost", "127.0.0.1", "127.8.9.10", "[::1]", "::1", "app.localhost", "LOCALHOST"]) expect(isLoopbackHost(host), host).toBe(true)
+    for (const host of ["0.0.0.0", "::", "192.168.1.20", "evil.example", "localhost.evil.example", "127.0.0.1.evil.example", ""]) expect(isLoopbackHost(host), host).toBe(false)
+    for (const ip of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) expect(isLoopbackAddress(ip), ip).toBe(true)
+    for (const ip of [undefined, "", "10.0.0.2", "::ffff:10.0.0.2", "fe80::1"]) expect(isLoopbackAddress(ip), String(ip)).toBe(false)
+  })
+
+  it("refuses to start on a non-loopback HOST without WEBAUTH_URL, or with a WEBAUTH_URL that is no URL", () => {
+    expect(startupProblem({})).toBeUndefined()
+    expect(startupProblem({ HOST: "localhost" })).toBeUndefined()
+    expect(startupProblem({ HOST: "0.0.0.0" })).toContain("Set WEBAUTH_URL")
+    expect(startupProblem({ HOST: "192.168.1.20" })).toContain("Set WEBAUTH_URL")
+    expect(startupProblem({ HOST: "0.0.0.0", WEBAUTH_URL: "http://192.168.1.20:3000" })).toBeUndefined()
+    expect(startupProblem({ HOST: "0.0.0.0", WEBAUTH_URL: "not a url" })).toContain("not a URL")
+  })
+
+  it("without WEBAUTH_URL, answers only loopback Host names and no forwarded host or protocol", () => {
+    expect(hostProblem(headers({ host: "127.0.0.1:3000" }))).toBeUndefined()
+    expect(hostProblem(headers({ host: "localhost:3000" }))).toBeUndefined()
+    expect(hostProblem(headers({ host: "[::1]:3000" }))).toBeUndefined()
+    expect(hostProblem(headers({ host: "evil.example:3000" }))).toBeDefined()
+    expect(hostProblem(headers({}))).toBeDefined()
+    expect(hostProblem(headers({ host: "127.0.0.1:3000", "x-forwarded-host": "evil.example" }))).toBeDefined()
+    expect(hostProblem(headers({ host: "127.0.0.1:3000", "x-forwarded-proto": "https" }))).toBeDefined()
+  })
+
+  it("shows the inbox only to a loopback peer with a loopback Host and no proxy headers", () => {
+    expect(isLocalRequest("127.0.0.1", headers({ host: "127.0.0.1:3000" }))).toBe(true)
+    expect(isLocalRequest("::ffff:127.0.0.1", headers({ host: "localhost:3000" }))).toBe(true)
+    expect(isLocalRequest("192.168.1.30", headers({ host: "127.0.0.1:3000" }))).toBe(false)
+    expect(isLocalRequest("127.0.0.1", headers({ host: "demo.example:3000" }))).toBe(false)
+    for (const proxy of ["x-forwarded-for", "forwarded", "x-real-ip", "x-forwarded-host"]) {
+      expect(isLocalRequest("127.0.0.1", headers({ host: "127.0.0.1:3000", [proxy]: "203.0.113.9" })), proxy).toBe(false)
+    }
+  })
+})
+
+describe("the built server", () => {
+  it("exits at once with HOST=0.0.0.0 and no WEBAUTH_URL, saying what to set", async () => {
+    const started = Date.now()
+    const attempt = startDemo({ HOST: "0.0.0.0", WEBAUTH_URL: "" }, 20_000)
+    await expect(attempt).rejects.toThrow(/exited with 1[\s\S]*refusing to start: HOST=0\.0\.0\.0[\s\S]*WEBAUTH_URL/)
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+})
