@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises"
-import { request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchBrowser, screenshot, type DemoBrowser } from "./harness/browser.js"
+import { rawGet } from "./harness/http.js"
 import { startDemo, type DemoServer } from "./harness/server.js"
 
 let server: DemoServer
@@ -52,20 +52,6 @@ describe("GET / (built demo in Chromium)", () => {
     await page.close()
   })
 })
-
-/** A GET with exactly these headers (fetch would not let a test set Host). */
-function rawGet(origin: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${origin}${path}`, { headers, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = []
-      res.on("data", (chunk: Buffer) => chunks.push(chunk))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }))
-    })
-    req.on("timeout", () => req.destroy(new Error(`GET ${path} timed out`)))
-    req.on("error", reject)
-    req.end()
-  })
-}
 
 describe("embedded defaults stay on this machine (no WEBAUTH_URL)", () => {
   it("answers 421 to a Host that is not a loopback name (DNS rebinding, forged Host), and to X-Forwarded-Host/-Proto", async () => {

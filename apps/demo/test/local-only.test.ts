@@ -2,8 +2,12 @@
  * The demo's embedded defaults stay on one machine: the rules of src/server/local-only.ts, and
  * the built server refusing to listen beyond loopback without WEBAUTH_URL.
  */
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { hostProblem, isLocalRequest, isLoopbackAddress, isLoopbackHost, startupProblem } from "../src/server/local-only.js"
+import { freePort, rawGet } from "./harness/http.js"
 import { startDemo } from "./harness/server.js"
 
 const headers = (values: Record<string, string>) => new Headers(values)
@@ -53,4 +57,26 @@ describe("the built server", () => {
     await expect(attempt).rejects.toThrow(/exited with 1[\s\S]*refusing to start: HOST=0\.0\.0\.0[\s\S]*WEBAUTH_URL/)
     expect(Date.now() - started).toBeLessThan(10_000)
   })
+
+  it("with WEBAUTH_URL, takes every origin from it whatever the Host; keeps the inbox local; leaves out the Demo IdP off loopback", async () => {
+    const port = await freePort()
+    const dataDir = await mkdtemp(join(tmpdir(), "authlib-demo-data-"))
+    const appUrl = `http://demo.test:${port}`
+    const server = await startDemo({ PORT: String(port), WEBAUTH_URL: appUrl, DEMO_DATA_DIR: dataDir })
+    try {
+      const page = await rawGet(server.origin, "/auth/signin", { host: "evil.example" })
+      expect(page.status).toBe(200)
+      expect(page.body).toContain(`action="${appUrl}/auth/`)
+      expect(page.body).not.toContain("evil.example")
+      expect(page.body).not.toContain("Demo IdP")
+      const home = await rawGet(server.origin, "/", { host: `127.0.0.1:${port}` })
+      expect(home.body).not.toContain("Continue with Demo IdP")
+      expect((await rawGet(server.origin, "/inbox/", { host: `127.0.0.1:${port}` })).status).toBe(200)
+      expect((await rawGet(server.origin, "/inbox/", { host: `demo.test:${port}` })).status).toBe(403)
+      expect((await rawGet(server.origin, "/inbox/", { host: `127.0.0.1:${port}`, "x-forwarded-for": "203.0.113.9" })).status).toBe(403)
+    } finally {
+      await server.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

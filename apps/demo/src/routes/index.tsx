@@ -1,5 +1,5 @@
 import { component$ } from "@builder.io/qwik"
-import { Form, Link, type DocumentHead } from "@builder.io/qwik-city"
+import { Form, Link, routeLoader$, type DocumentHead } from "@builder.io/qwik-city"
 import { useSession, useSignIn, useSignOut } from "./plugin@auth"
 
 /** The ways of signing in the demo shows, each with what happens behind it. */
@@ -21,9 +21,17 @@ const methods = [
   },
 ]
 
+/** Whether the Demo IdP is offered (it is left out when WEBAUTH_URL is not on loopback). */
+export const useDemoIdp = routeLoader$(async (ev) => {
+  const { demoAuthConfig } = await import("../server/auth-config")
+  const config = await demoAuthConfig(ev.env)
+  return config.providers.some((p) => (typeof p === "function" ? p() : p).id === "demo-idp")
+})
+
 /** Who is signed in, with the binding's own actions to sign in (Demo IdP) or out. */
 const AuthStatus = component$(() => {
   const session = useSession()
+  const demoIdp = useDemoIdp()
   const signIn = useSignIn()
   const signOut = useSignOut()
   const user = session.value?.user
@@ -47,13 +55,15 @@ const AuthStatus = component$(() => {
     <section class="status-card" aria-label="Your session">
       <p>You are not signed in.</p>
       <div class="actions">
-        <Form action={signIn}>
-          <input type="hidden" name="providerId" value="demo-idp" />
-          <input type="hidden" name="redirectTo" value="/account/" />
-          <button type="submit" class="button">
-            Continue with Demo IdP
-          </button>
-        </Form>
+        {demoIdp.value && (
+          <Form action={signIn}>
+            <input type="hidden" name="providerId" value="demo-idp" />
+            <input type="hidden" name="redirectTo" value="/account/" />
+            <button type="submit" class="button">
+              Continue with Demo IdP
+            </button>
+          </Form>
+        )}
         <Link href="/sign-in/" class="button primary">
           All ways to sign in
         </Link>
