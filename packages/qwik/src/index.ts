@@ -1,15 +1,18 @@
 /**
- * `@authlib/qwik`: authlib for Qwik City. One plugin file adds sign-in, sessions and sign-out:
+ * `@authlib/qwik`: authlib for Qwik City. One plugin file adds sign-in, sessions and sign-out.
+ * Qwik also bundles the configuration function for the browser, so server-only code (database,
+ * password checks) loads behind `isServer`, which browser builds drop:
  *
  * @example
  * ```ts
  * // src/routes/plugin@auth.ts
  * import { QwikAuth$ } from "@authlib/qwik"
- * import GitHub from "@authlib/providers/github"
+ * import { isServer } from "@builder.io/qwik/build"
  *
- * export const { onRequest, useSession, useSignIn, useSignOut } = QwikAuth$(() => ({
- *   providers: [GitHub],
- * }))
+ * export const { onRequest, useSession, useSignIn, useSignOut } = QwikAuth$(async () => {
+ *   if (!isServer) throw new Error("the auth configuration is server-only")
+ *   return (await import("~/server/auth")).authConfig
+ * })
  * ```
  */
 import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
