@@ -120,6 +120,57 @@ function behaviourTests(schema: PgSchema): void {
       expect(await adapter.useVerificationToken(token)).toStrictEqual({ ...token, expires: new Date(token.expires.getTime()) })
     })
 
+    test("a taken user id or credential ID is DUPLICATE_KEY and the first record is untouched", async () => {
+      const owner = await adapter.createUser(newUser())
+      const intruder = await adapter.createUser(newUser())
+      await expect(adapter.createUser(newUser({ id: owner.id }))).rejects.toMatchObject({ code: "DUPLICATE_KEY" })
+      expect(await adapter.getUser(owner.id)).toStrictEqual(owner)
+      const passkey = { credentialID: crypto.randomUUID(), userId: owner.id, providerAccountId: "p", counter: 3, credentialBackedUp: false, credentialPublicKey: "k", credentialDeviceType: "singleDevice", transports: null }
+      await adapter.createAuthenticator(passkey)
+      const stolen = adapter.createAuthenticator({ ...passkey, userId: intruder.id, credentialPublicKey: "attacker", counter: 0 })
+      await expect(stolen).rejects.toMatchObject({ type: "XataAdapterError", code: "DUPLICATE_KEY" })
+      expect(await adapter.getAuthenticator(passkey.credentialID)).toStrictEqual(passkey)
+      expect(await adapter.listAuthenticatorsByUserId(intruder.id)).toStrictEqual([])
+    })
+
+    // AdapterUser.email is a string: the adapter neither writes nor returns a user without one.
+    test("createUser or updateUser without an e-mail is INVALID_INPUT and writes nothing", async () => {
+      const before = await count("authlib_users")
+      await expect(adapter.createUser(newUser({ email: null }))).rejects.toMatchObject({ code: "INVALID_INPUT", cause: { field: "email" } })
+      await expect(adapter.createUser(newUser({ email: undefined }))).rejects.toMatchObject({ code: "INVALID_INPUT" })
+      expect(await count("authlib_users")).toBe(before)
+      const user = await adapter.createUser(newUser())
+      await expect(adapter.updateUser({ id: user.id, email: null as never })).rejects.toMatchObject({ code: "INVALID_INPUT" })
+      expect(await adapter.getUser(user.id)).toStrictEqual(user)
+    })
+
+    test("a user row without an e-mail (written by other tools) reads as no user, not as email: null", async () => {
+      const id = crypto.randomUUID()
+      await query(`INSERT INTO authlib_users (xata_id, name) VALUES ($1, 'no mail')`, [id])
+      const sessionToken = crypto.randomUUID()
+      await query(`INSERT INTO authlib_sessions ("sessionToken", expires, "user") VALUES ($1, now() + interval '1 day', $2)`, [sessionToken, id])
+      expect(await adapter.getUser(id)).toBeNull()
+      expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
+      expect(await adapter.deleteUser(id)).toBeNull()
+      expect(await count(`authlib_users WHERE xata_id = '${id}'`)).toBe(0)
+    })
+
+    test("a session or verification token row without an expiry reads as none; creating one without is INVALID_INPUT", async () => {
+      const user = await adapter.createUser(newUser())
+      const sessionToken = crypto.randomUUID()
+      await query(`INSERT INTO authlib_sessions ("sessionToken", expires, "user") VALUES ($1, NULL, $2)`, [sessionToken, user.id])
+      expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
+      expect(await adapter.deleteSession(sessionToken)).toBeNull()
+      const token = crypto.randomUUID()
+      await query(`INSERT INTO "authlib_verificationTokens" (identifier, token, expires) VALUES ('a@example.com', $1, NULL)`, [token])
+      expect(await adapter.useVerificationToken({ identifier: "a@example.com", token })).toBeNull()
+      const noExpiry = { sessionToken: crypto.randomUUID(), userId: user.id, expires: undefined as never }
+      await expect(adapter.createSession(noExpiry)).rejects.toMatchObject({ code: "INVALID_INPUT", cause: { field: "expires" } })
+      const noTokenExpiry = { identifier: "a@example.com", token: crypto.randomUUID(), expires: null as never }
+      await expect(adapter.createVerificationToken(noTokenExpiry)).rejects.toMatchObject({ code: "INVALID_INPUT" })
+      expect(await query(`SELECT 1 FROM authlib_sessions WHERE "sessionToken" = $1`, [noExpiry.sessionToken])).toStrictEqual([])
+    })
+
     // Make the second half of a two-table write fail inside the database: nothing of the first half may remain.
     async function withFailingInserts(table: string, run: () => Promise<unknown>): Promise<void> {
       await query(`ALTER TABLE ${table} ADD CONSTRAINT refuse_new_rows CHECK (false) NOT VALID`)

@@ -17,6 +17,44 @@ const emulation = await startXataEmulation(pglite)
 const client = new XataClient({ databaseURL: emulation.databaseURL, apiKey: emulation.apiKey, branch: "main" })
 const adapter = XataAdapter(client)
 
+const PASSKEY = {
+  providerAccountId: "passkey-account",
+  counter: 0,
+  credentialBackedUp: true,
+  credentialPublicKey: "public-key",
+  credentialDeviceType: "multiDevice",
+  transports: "internal",
+}
+
+const newUser = () => adapter.createUser({ id: crypto.randomUUID(), email: `${crypto.randomUUID()}@example.com`, emailVerified: null })
+
+/** Calls each of the 19 adapter methods once; returns how many calls reached the database. */
+async function everyMethodOnce(): Promise<number> {
+  const user = await newUser()
+  await adapter.getUser(user.id)
+  await adapter.getUserByEmail(user.email)
+  await adapter.updateUser({ id: user.id, name: "Ada", emailVerified: new Date() })
+  const account = { userId: user.id, type: "oauth", provider: "github", providerAccountId: crypto.randomUUID(), expires_at: 42 } as const
+  await adapter.linkAccount(account)
+  await adapter.getUserByAccount(account)
+  await adapter.getAccount(account.providerAccountId, account.provider)
+  const session = await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) })
+  await adapter.getSessionAndUser(session.sessionToken)
+  await adapter.updateSession({ sessionToken: session.sessionToken, expires: new Date(Date.now() + 120_000) })
+  await adapter.deleteSession(session.sessionToken)
+  const token = { identifier: user.email, token: crypto.randomUUID(), expires: new Date(Date.now() + 60_000) }
+  await adapter.createVerificationToken(token)
+  await adapter.useVerificationToken(token)
+  const passkey = { ...PASSKEY, credentialID: crypto.randomUUID(), userId: user.id }
+  await adapter.createAuthenticator(passkey)
+  await adapter.getAuthenticator(passkey.credentialID)
+  await adapter.listAuthenticatorsByUserId(user.id)
+  await adapter.updateAuthenticatorCounter(passkey.credentialID, 1)
+  await adapter.unlinkAccount(account)
+  await adapter.deleteUser(user.id)
+  return 19
+}
+
 describe("against our emulation of Xata's SQL endpoint", () => {
   runBasicTests({
     adapter,
@@ -37,12 +75,30 @@ describe("against our emulation of Xata's SQL endpoint", () => {
       expect(await client.getConfig()).toStrictEqual({ branch: "main", databaseURL: emulation.databaseURL })
     })
 
-    test("the adapter's statements reach /db/<database>:<branch>/sql with string or null params", () => {
-      expect(emulation.requests.length).toBeGreaterThan(100)
-      for (const { url, body } of emulation.requests) {
+    // Self-contained: makes its own calls (every method, with number, boolean and date values) and
+    // inspects only the requests they produced, whatever ran before.
+    test("the adapter's statements reach /db/<database>:<branch>/sql with string or null params", async () => {
+      const start = emulation.requests.length
+      const calls = await everyMethodOnce()
+      const requests = emulation.requests.slice(start)
+      expect(requests.length).toBeGreaterThanOrEqual(calls)
+      for (const { url, body } of requests) {
         expect(url).toBe("/db/authlib:main/sql")
         for (const param of body.params ?? []) expect(param === null || typeof param === "string").toBe(true)
       }
+      expect(requests.some(({ body }) => (body.params ?? []).includes("true"))).toBe(true)
+      expect(requests.some(({ body }) => (body.params ?? []).includes("42"))).toBe(true)
+    })
+
+    test("a taken credential ID through the SQL endpoint is a typed DUPLICATE_KEY error and the passkey stays", async () => {
+      const [owner, intruder] = await Promise.all([newUser(), newUser()])
+      const passkey = { ...PASSKEY, credentialID: crypto.randomUUID(), userId: owner.id }
+      await adapter.createAuthenticator(passkey)
+      await expect(adapter.createAuthenticator({ ...passkey, userId: intruder.id })).rejects.toMatchObject({
+        type: "XataAdapterError",
+        code: "DUPLICATE_KEY",
+      })
+      expect(await adapter.getAuthenticator(passkey.credentialID)).toStrictEqual(passkey)
     })
 
     test("a duplicate e-mail through the SQL endpoint is a typed DUPLICATE_EMAIL error", async () => {

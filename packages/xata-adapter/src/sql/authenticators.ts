@@ -3,7 +3,7 @@ import type { AdapterAuthenticator } from "@authlib/core"
 import { XataAdapterError } from "../errors.js"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
-import { asBoolean, asNumber, asString, first, integer, lookupable, text } from "./values.js"
+import { asBoolean, asNumber, asString, first, integer, lookupable, text, written } from "./values.js"
 
 const COLUMNS = `"credentialID", "user", "providerAccountId", counter, "credentialBackedUp", "credentialPublicKey",
   "credentialDeviceType", transports`
@@ -43,7 +43,7 @@ export function authenticatorMethods(db: Executor): Pick<XataAdapterMethods, "cr
           text(a.transports, "transports"),
         ],
       )
-      return oneAuthenticator(rows) as AdapterAuthenticator
+      return written(oneAuthenticator(rows), "authenticator")
     },
     async getAuthenticator(credentialID) {
       if (!lookupable(credentialID)) return null

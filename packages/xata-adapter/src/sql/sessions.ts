@@ -2,13 +2,21 @@
 import type { AdapterSession } from "@authlib/core"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
-import { asDate, first, lookupable, text, timestamp } from "./values.js"
+import { asDate, asString, first, lookupable, requiredText, requiredTimestamp, text, timestamp, written } from "./values.js"
 import { toUser } from "./users.js"
 
 const SESSION_COLUMNS = `"sessionToken", expires, "user"`
 
-function toSession(row: Row): AdapterSession {
-  return { sessionToken: String(row.sessionToken), userId: String(row.user), expires: asDate(row.expires) as Date }
+/**
+ * A session row as an `AdapterSession`, or `null` when it lacks the expiry or user the type requires:
+ * the adapter never writes such a row (`createSession` rejects a missing `expires`), and one written by
+ * other tools must not read as a session that never expires.
+ */
+function toSession(row: Row): AdapterSession | null {
+  const sessionToken = asString(row.sessionToken)
+  const userId = asString(row.user)
+  const expires = asDate(row.expires)
+  return sessionToken === null || userId === null || expires === null ? null : { sessionToken, userId, expires }
 }
 
 const oneSession = (rows: Row[]) => {
@@ -27,9 +35,13 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, "createSe
            INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s
          )
          SELECT ${SESSION_COLUMNS} FROM s`,
-        [text(session.sessionToken, "sessionToken"), timestamp(session.expires, "expires"), text(session.userId, "userId")],
+        [
+          requiredText(session.sessionToken, "sessionToken"),
+          requiredTimestamp(session.expires, "expires"),
+          requiredText(session.userId, "userId"),
+        ],
       )
-      return oneSession(rows) as AdapterSession
+      return written(oneSession(rows), "session")
     },
     async getSessionAndUser(sessionToken) {
       if (!lookupable(sessionToken)) return null
@@ -42,7 +54,9 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, "createSe
           [sessionToken],
         ),
       )
-      return row ? { session: toSession(row), user: toUser(row, "u_") } : null
+      const session = row && toSession(row)
+      const user = row && toUser(row, "u_")
+      return session && user ? { session, user } : null
     },
     async updateSession({ sessionToken, expires, userId }) {
       if (!lookupable(sessionToken)) return null

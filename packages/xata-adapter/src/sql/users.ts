@@ -3,17 +3,24 @@ import type { AdapterUser } from "@authlib/core"
 import { XataAdapterError } from "../errors.js"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row, SqlParam } from "../executors/index.js"
-import { asDate, asString, first, lookupable, text, timestamp } from "./values.js"
+import { asDate, asString, first, lookupable, requiredText, text, timestamp, written } from "./values.js"
 
 export const USER_COLUMNS = `xata_id, name, email, "emailVerified", image`
 const NEW_ID = `'rec_' || replace(gen_random_uuid()::text, '-', '')`
 
-/** A user row (optionally with prefixed column names, as in a join) as an `AdapterUser`. */
-export function toUser(row: Row, prefix = ""): AdapterUser {
+/**
+ * A user row (optionally with prefixed column names, as in a join) as an `AdapterUser`, or `null` for
+ * a row without an e-mail: `AdapterUser.email` is a string, the adapter never writes such a row
+ * (`createUser`/`updateUser` reject a missing e-mail), so one written by other tools is not a user
+ * of the contract and reads as absent rather than as a user whose `email` lies about its type.
+ */
+export function toUser(row: Row, prefix = ""): AdapterUser | null {
+  const email = asString(row[`${prefix}email`])
+  if (email === null) return null
   return {
     id: String(row[`${prefix}xata_id`]),
     name: asString(row[`${prefix}name`]),
-    email: asString(row[`${prefix}email`]) as string,
+    email,
     emailVerified: asDate(row[`${prefix}emailVerified`]),
     image: asString(row[`${prefix}image`]),
   }
@@ -27,7 +34,7 @@ const oneUser = (rows: Row[]) => {
 /** Fields `updateUser` may change, with their parameter conversion and SQL type. */
 const UPDATABLE: Record<string, [column: string, convert: (v: never, f: string) => SqlParam, type: string]> = {
   name: ["name", text, "text"],
-  email: ["email", text, "text"],
+  email: ["email", requiredText, "text"],
   image: ["image", text, "text"],
   emailVerified: ['"emailVerified"', timestamp, "timestamptz"],
 }
@@ -51,14 +58,14 @@ function updateStatement(patch: Partial<AdapterUser>): { sql: string; params: Sq
 export function userMethods(db: Executor): Pick<XataAdapterMethods, "createUser" | "getUser" | "getUserByEmail" | "getUserByAccount" | "updateUser" | "deleteUser"> {
   return {
     async createUser(user) {
-      const params = [text(user.id || null, "id"), text(user.name, "name"), text(user.email, "email")]
+      const params = [text(user.id || null, "id"), text(user.name, "name"), requiredText(user.email, "email")]
       const rows = await db.query(
         `INSERT INTO authlib_users (xata_id, name, email, "emailVerified", image)
          VALUES (COALESCE($1::text, ${NEW_ID}), $2::text, $3::text, $4::timestamptz, $5::text)
          RETURNING ${USER_COLUMNS}`,
         [...params, timestamp(user.emailVerified, "emailVerified"), text(user.image, "image")],
       )
-      return oneUser(rows) as AdapterUser
+      return written(oneUser(rows), "user")
     },
     async getUser(id) {
       if (!lookupable(id)) return null

@@ -25,6 +25,26 @@ export function text(value: string | null | undefined, field: string): string | 
   return value
 }
 
+/** A text parameter the contract requires; a missing one is `INVALID_INPUT`, never a stored `NULL`. */
+export function requiredText(value: string | null | undefined, field: string): string {
+  const checked = text(value, field)
+  if (checked === null) throw new XataAdapterError(`"${field}" is required`, { code: "INVALID_INPUT", cause: { field } })
+  return checked
+}
+
+/** A timestamp parameter the contract requires (a session's or token's `expires`). */
+export function requiredTimestamp(value: Date | string | null | undefined, field: string): string {
+  const checked = timestamp(value, field)
+  if (checked === null) throw new XataAdapterError(`"${field}" is required`, { code: "INVALID_INPUT", cause: { field } })
+  return checked
+}
+
+/** The record an `INSERT ... RETURNING` gave back; none at all is a database failure, not a missing record. */
+export function written<T>(record: T | null, what: string): T {
+  if (record === null) throw new XataAdapterError(`the database returned no ${what} for the write`, { code: "QUERY_FAILED" })
+  return record
+}
+
 /** A timestamp parameter (ISO string), or null. */
 export function timestamp(value: Date | string | null | undefined, field: string): string | null {
   if (value === null || value === undefined) return null
@@ -72,6 +92,10 @@ export const first = (rows: Row[]): Row | null => rows[0] ?? null
 const DUPLICATES: Record<string, XataAdapterErrorCode> = {
   authlib_users_email_key: "DUPLICATE_EMAIL",
   authlib_accounts_provider_key: "DUPLICATE_ACCOUNT",
+  authlib_users_pkey: "DUPLICATE_KEY",
+  authlib_sessions_token_key: "DUPLICATE_KEY",
+  authlib_authenticators_credential_key: "DUPLICATE_KEY",
+  authlib_verificationTokens_key: "DUPLICATE_KEY",
 }
 
 const STATE_CODES: Record<string, XataAdapterErrorCode> = {

@@ -2,10 +2,14 @@
 import type { VerificationToken } from "@authlib/core"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
-import { asDate, first, lookupable, text, timestamp } from "./values.js"
+import { asDate, asString, first, lookupable, requiredText, requiredTimestamp } from "./values.js"
 
-function toToken(row: Row): VerificationToken {
-  return { identifier: String(row.identifier), token: String(row.token), expires: asDate(row.expires) as Date }
+/** A token row, or `null` when it lacks a field the type requires (only rows written by other tools can). */
+function toToken(row: Row): VerificationToken | null {
+  const identifier = asString(row.identifier)
+  const token = asString(row.token)
+  const expires = asDate(row.expires)
+  return identifier === null || token === null || expires === null ? null : { identifier, token, expires }
 }
 
 export function verificationTokenMethods(db: Executor): Pick<XataAdapterMethods, "createVerificationToken" | "useVerificationToken"> {
@@ -14,7 +18,7 @@ export function verificationTokenMethods(db: Executor): Pick<XataAdapterMethods,
       const rows = await db.query(
         `INSERT INTO "authlib_verificationTokens" (identifier, token, expires) VALUES ($1::text, $2::text, $3::timestamptz)
          RETURNING identifier, token, expires`,
-        [text(identifier, "identifier"), text(token, "token"), timestamp(expires, "expires")],
+        [requiredText(identifier, "identifier"), requiredText(token, "token"), requiredTimestamp(expires, "expires")],
       )
       const row = first(rows)
       return row ? toToken(row) : null
