@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { InvalidEmailAddress, normalizeEmailAddress } from "../../../src/flows/email/index.js"
+import * as core from "../../../src/index.js"
 
 const accepted: Array<[string, string, string]> = [
   ["mixed case and spaces", "  Jane.Doe@Example.COM ", "jane.doe@example.com"],
@@ -64,5 +65,13 @@ describe("normalizeEmailAddress (core's default normalizeIdentifier)", () => {
     expect(() => normalizeEmailAddress("victim\uff20example.com")).toThrow('The e-mail address contains a look-alike of "@" (U+FF20); type a plain "@"')
     expect(() => normalizeEmailAddress("a@example.com, b@example.com")).toThrow("Enter a single e-mail address: commas, semicolons and spaces are not allowed")
     expect((InvalidEmailAddress as unknown as { clientSafe: boolean }).clientSafe).toBe(true)
+  })
+
+  it("is part of the public API of @authlib/core, with its errors", () => {
+    expect(core.normalizeEmailAddress).toBe(normalizeEmailAddress)
+    expect(core.InvalidEmailAddress).toBe(InvalidEmailAddress)
+    expect(new core.EmailSignInError("x").type).toBe("EmailSignInError")
+    expect(core.DEFAULT_EMAIL_MAX_AGE).toBe(600)
+    expect([core.MAX_LOCAL_PART_LENGTH, core.MAX_ADDRESS_LENGTH]).toEqual([64, 254])
   })
 })
