@@ -14,10 +14,14 @@
  */
 import type { Account, Awaitable, User } from "./types.js"
 
-/** A user as stored by an adapter. */
+/**
+ * A user as stored by an adapter. `email` is `null` for a user whose provider gave no address
+ * (an OAuth account with a private or absent e-mail): adapters store such users with a `NULL`
+ * (unique-when-present) e-mail column. Auth.js types it `string` but stores `null` all the same.
+ */
 export interface AdapterUser extends User {
   id: string
-  email: string
+  email: string | null
   emailVerified: Date | null
 }
 

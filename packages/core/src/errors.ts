@@ -7,6 +7,7 @@
  */
 import { AuthError, JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
 import type { AuthErrorOptions } from "@authlib/jwt"
+import type { EmailSignInError, InvalidEmailAddress } from "./flows/email/errors.js"
 
 export { AuthError, JWTSessionError, MissingSalt, MissingSecret }
 export type { AuthErrorOptions, ErrorCause } from "@authlib/jwt"
@@ -219,6 +220,8 @@ export type AnyAuthError =
   | CallbackError
   | InvalidRequest
   | MethodNotAllowed
+  | EmailSignInError
+  | InvalidEmailAddress
 
 /** The `type` strings of the catalogue. */
 export type ErrorType = AnyAuthError["type"]

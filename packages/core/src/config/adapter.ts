@@ -8,10 +8,10 @@ import type { LoggerInstance } from "@authlib/jwt"
 
 /** The adapter methods database sessions need. */
 export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
-/** The adapter methods persisting a user on sign-in needs. */
-export const USER_METHODS = ["createUser", "getUser", "getUserByAccount", "getUserByEmail", "linkAccount"] as const
-/** The adapter methods e-mail sign-in needs. */
-export const VERIFICATION_METHODS = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const
+/** The adapter methods e-mail sign-in needs: its tokens, then finding, creating, verifying and linking the user. */
+export const VERIFICATION_METHODS = [
+  "createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser", "getUserByAccount", "linkAccount",
+] as const
 
 function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: LoggerInstance) {
   return async (...args: unknown[]) => {

@@ -40,11 +40,21 @@ function checkProviders(resolved: ResolvedConfig): AuthError | undefined {
       return new MissingAuthorize(`Credentials provider "${p.id}" has no "authorize" function`, { code: "AUTHORIZE_MISSING", cause: { provider: p.id } })
     if (p.type === "webauthn" && !resolved.experimental.enableWebAuthn)
       return new ExperimentalFeatureNotEnabled(`Provider "${p.id}" needs "experimental.enableWebAuthn: true"`, { code: "WEBAUTHN_NOT_ENABLED", cause: { provider: p.id } })
-    if (p.type === "email") {
-      const missing = missingMethods(resolved.adapter, VERIFICATION_METHODS)
-      if (missing.length) return new MissingAdapter(`E-mail provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
-    }
+    const problem = p.type === "email" ? checkEmailProvider(resolved, p) : undefined
+    if (problem) return problem
   }
+  return undefined
+}
+
+/** An e-mail provider needs an adapter that can store tokens and users, a sender, and a sane link lifetime. */
+function checkEmailProvider(resolved: ResolvedConfig, p: ResolvedConfig["providers"][number]): AuthError | undefined {
+  const missing = missingMethods(resolved.adapter, VERIFICATION_METHODS)
+  if (missing.length) return new MissingAdapter(`E-mail provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
+  const { sendVerificationRequest, maxAge } = p as { sendVerificationRequest?: unknown; maxAge?: unknown }
+  if (typeof sendVerificationRequest !== "function")
+    return new Configuration(`E-mail provider "${p.id}" has no "sendVerificationRequest" function`, { code: "EMAIL_SENDER_MISSING", cause: { provider: p.id } })
+  if (maxAge !== undefined && !(typeof maxAge === "number" && Number.isFinite(maxAge) && maxAge > 0))
+    return new Configuration(`E-mail provider "${p.id}": "maxAge" must be a positive number of seconds`, { code: "EMAIL_MAX_AGE_INVALID", cause: { provider: p.id } })
   return undefined
 }
 

@@ -63,7 +63,8 @@ export interface EndpointHandler<Params extends Record<string, unknown> = Record
 
 export type AuthorizationEndpointHandler = EndpointHandler<Record<string, string>>
 export type TokenEndpointHandler = EndpointHandler<Record<string, string>, { params: Record<string, string>; provider: OAuthConfigInternal<any>; checks: Record<string, string | undefined> }, { tokens: TokenSet }>
-export type UserinfoEndpointHandler = EndpointHandler<Record<string, string>, { tokens: TokenSet; provider: OAuthConfigInternal<any> }, Profile>
+/** The userinfo endpoint; `request` returns the provider's own profile type `P` (GitHub's `id` is a number). */
+export type UserinfoEndpointHandler<P = Profile> = EndpointHandler<Record<string, string>, { tokens: TokenSet; provider: OAuthConfigInternal<any> }, P>
 
 /** Overrides of the OAuth client's metadata. */
 export interface OAuthClientOverrides {
@@ -89,7 +90,7 @@ export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<Use
 export interface OAuthProviderFields<P = Profile> extends CommonProviderOptions {
   authorization?: string | AuthorizationEndpointHandler
   token?: string | TokenEndpointHandler
-  userinfo?: string | UserinfoEndpointHandler
+  userinfo?: string | UserinfoEndpointHandler<P>
   /** Discovery document URL; replaces authorization/token/userinfo for OIDC-compliant providers. */
   wellKnown?: string
   issuer?: string
@@ -178,9 +179,11 @@ export interface EmailProviderSendVerificationRequestParams {
 export type EmailProviderType = "email"
 export type EmailProviderId = "email" | "nodemailer" | (string & {})
 
-/** An e-mail (magic link) provider (`type: "email"`). */
-export interface EmailConfig extends CommonProviderOptions {
-  type: "email"
+/**
+ * Fields of an e-mail provider. Kept free of an index signature so `EmailUserConfig` keeps every
+ * field typed.
+ */
+export interface EmailProviderFields extends CommonProviderOptions {
   /** Transport: SMTP URL or transport options (nodemailer). */
   server?: unknown
   from?: string
@@ -192,11 +195,16 @@ export interface EmailConfig extends CommonProviderOptions {
   normalizeIdentifier?: (identifier: string) => string
   /** Secret used to hash tokens; default: the config's `secret`. */
   secret?: string
+}
+
+/** An e-mail (magic link) provider (`type: "email"`). */
+export interface EmailConfig extends EmailProviderFields {
+  type: "email"
   options?: EmailUserConfig
   [key: string]: unknown
 }
-/** What a user may pass to an e-mail provider. */
-export type EmailUserConfig = Omit<Partial<EmailConfig>, "options" | "type">
+/** What a user may pass to an e-mail provider: its fields (typed) plus provider-specific extras. */
+export type EmailUserConfig = Partial<EmailProviderFields> & { [key: string]: unknown }
 
 /** A WebAuthn (passkey) provider. Experimental: requires `experimental.enableWebAuthn`. */
 export interface WebAuthnConfig extends CommonProviderOptions {
@@ -210,7 +218,11 @@ export type ProviderConfig = OIDCConfig<any> | OAuth2Config<any> | EmailConfig |
 /** A provider object, or a function returning one. */
 export type Provider<P extends Profile = any> = ProviderConfig | ((...args: any[]) => ProviderConfig)
 
-export type OAuthProviderId = string
+/** Ids of the presets in `@authlib/providers`, plus any string (custom providers). */
+export type OAuthProviderId =
+  | "apple" | "auth0" | "discord" | "facebook" | "github" | "gitlab" | "google" | "keycloak" | "linkedin"
+  | "microsoft-entra-id" | "oidc" | "okta" | "slack" | "twitch"
+  | (string & {})
 
 /** The user a provider produced, before it is stored. */
 export type ProviderUser = User | AdapterUser

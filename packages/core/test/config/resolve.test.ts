@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest"
 import { Client, config, credentials, recordingLogger } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
-import type { AuthConfig } from "../../src/index.js"
+import type { Adapter, AuthConfig, EmailConfig } from "../../src/index.js"
+
+function emailProvider(over: Partial<EmailConfig> = {}): EmailConfig {
+  return { id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {}, ...over }
+}
+
+/** Stores tokens and finds users, but cannot create, verify or link one. */
+function emailOnlyAdapter(): Adapter {
+  const { createVerificationToken, useVerificationToken, getUserByEmail } = memoryAdapter()
+  return { createVerificationToken, useVerificationToken, getUserByEmail }
+}
 
 async function misconfigured(over: Partial<AuthConfig>) {
   const { logger, entries } = recordingLogger()
@@ -26,6 +36,12 @@ describe("misconfiguration: logged once, every request answers Configuration", (
     ["database strategy without adapter", { session: { strategy: "database" } }, "MissingAdapter", "ADAPTER_MISSING"],
     ["database strategy with an adapter lacking session methods", { adapter: { createUser: async (u) => u } }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
     ["e-mail provider without verification-token methods", { providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} }] }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
+    ["e-mail provider with an adapter that cannot store users", { adapter: emailOnlyAdapter(), providers: [emailProvider()] }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
+    ["e-mail provider without sendVerificationRequest", { adapter: memoryAdapter(), providers: [emailProvider({ sendVerificationRequest: undefined as never })] }, "Configuration", "EMAIL_SENDER_MISSING"],
+    ["e-mail provider with maxAge 0", { adapter: memoryAdapter(), providers: [emailProvider({ maxAge: 0 })] }, "Configuration", "EMAIL_MAX_AGE_INVALID"],
+    ["e-mail provider with a negative maxAge", { adapter: memoryAdapter(), providers: [emailProvider({ maxAge: -60 })] }, "Configuration", "EMAIL_MAX_AGE_INVALID"],
+    ["e-mail provider with maxAge NaN", { adapter: memoryAdapter(), providers: [emailProvider({ maxAge: Number.NaN })] }, "Configuration", "EMAIL_MAX_AGE_INVALID"],
+    ["e-mail provider with maxAge as a string", { adapter: memoryAdapter(), providers: [emailProvider({ maxAge: "600" as never })] }, "Configuration", "EMAIL_MAX_AGE_INVALID"],
     ["invalid application URL", { url: "not a url" }, "Configuration", "APP_URL_INVALID"],
     ["invalid cookie name override", { cookies: { sessionToken: { name: "bad name;" } } }, "Configuration", "COOKIE_NAME_INVALID"],
   ]
@@ -41,6 +57,17 @@ describe("misconfiguration: logged once, every request answers Configuration", (
       expect(errors[0]!.message[0]).toMatchObject({ type, code })
     })
   }
+
+  it("the e-mail adapter error names the user methods it lacks", async () => {
+    const { errors } = await misconfigured({ adapter: emailOnlyAdapter(), providers: [emailProvider()] })
+    expect((errors[0]!.message[0] as Error).message).toContain("createUser, updateUser, getUserByAccount, linkAccount")
+  })
+
+  it("an e-mail provider with a positive maxAge and a full adapter is accepted", async () => {
+    const { session, errors } = await misconfigured({ adapter: memoryAdapter(), providers: [emailProvider({ maxAge: 60 })] })
+    expect(session.status).toBe(200)
+    expect(errors).toHaveLength(0)
+  })
 
   it("the database-methods error names the missing methods", async () => {
     const { errors } = await misconfigured({ adapter: { createUser: async (u) => u } })

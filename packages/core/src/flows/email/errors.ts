@@ -16,6 +16,7 @@ import type { AuthErrorOptions } from "@authlib/jwt"
  */
 export class EmailSignInError extends AuthError {
   static override type = "EmailSignInError"
+  declare type: "EmailSignInError"
   static override clientSafe = true
 }
 
@@ -30,6 +31,7 @@ export class EmailSignInError extends AuthError {
  */
 export class InvalidEmailAddress extends AuthError {
   static override type = "InvalidEmailAddress"
+  declare type: "InvalidEmailAddress"
   static override clientSafe = true
   declare code: string
   constructor(message: string, options: AuthErrorOptions & { code: string }) {

@@ -31,10 +31,9 @@ export function tokenSecrets(ctx: FlowContext<EmailConfig>): readonly string[] {
   return typeof own === "string" && own !== "" ? [own] : ctx.config.secret
 }
 
-/** Seconds a link stays valid: the provider's `maxAge` when it is a positive number, else 600. */
+/** Seconds a link stays valid: the provider's `maxAge` (checked positive at start-up), else 600. */
 export function linkMaxAge(provider: EmailConfig): number {
-  const { maxAge } = provider
-  return typeof maxAge === "number" && Number.isFinite(maxAge) && maxAge > 0 ? maxAge : DEFAULT_EMAIL_MAX_AGE
+  return provider.maxAge ?? DEFAULT_EMAIL_MAX_AGE
 }
 
 /** A new token: the provider's `generateVerificationToken`, else 256 random bits as base64url. */

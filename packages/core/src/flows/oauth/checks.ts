@@ -69,7 +69,11 @@ export async function readCheckCookie(ctx: CheckContext, check: CheckName, cooki
   return payload.value
 }
 
-/** Cookies that delete the given checks, sent with every callback answer, success or failure. */
+/**
+ * Cookies that delete the given checks, sent with a successful callback's answer. A failed callback
+ * leaves them to expire: clearing them there would let a forged callback link cancel a sign-in the
+ * user has in progress.
+ */
 export function clearCheckCookies(ctx: CheckContext, checks: readonly CheckName[]): Cookie[] {
   return checks.map((check) => expireCookie(cookieOf(ctx, check).name, cookieOf(ctx, check).options))
 }
