@@ -7,7 +7,7 @@
  * built-in pages stay reachable under /auth (sign-in, sign-out, error, verify-request).
  */
 import type { QwikAuthConfig } from "@authlib/qwik"
-import type { Provider } from "@authlib/core"
+import { allowInsecureOAuthRequests, type Provider } from "@authlib/core"
 import Credentials from "@authlib/providers/credentials"
 import GitHub from "@authlib/providers/github"
 import GitLab from "@authlib/providers/gitlab"
@@ -37,16 +37,12 @@ function passwordProvider() {
   })
 }
 
-/**
- * Core's marker that lets one provider talk to `http://` endpoints (oauth4webapi refuses them
- * otherwise): the Demo IdP runs on loopback without TLS.
- */
-const ALLOW_INSECURE_OAUTH = Symbol.for("authlib.allow-insecure-oauth-requests")
-
 function demoIdpProvider(issuer: string) {
-  const options = { id: "demo-idp", name: "Demo IdP", issuer, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret }
-  Object.assign(options, { [ALLOW_INSECURE_OAUTH]: true })
-  return OIDC(options)
+  return OIDC({
+    id: "demo-idp", name: "Demo IdP", issuer, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret,
+    // The Demo IdP runs on loopback without TLS, which oauth4webapi refuses unless the provider is marked.
+    [allowInsecureOAuthRequests]: true,
+  })
 }
 
 /** Real providers join when their credentials are in the environment (`AUTH_GITHUB_ID`/`_SECRET`...). */

@@ -16,11 +16,16 @@ import type { FlowContext, FlowOutcome } from "../types.js"
 import { identifierOf } from "./normalize-identifier.js"
 import { consumeToken, tokenSecrets } from "./token.js"
 
-/** The confirm page must not be framed (a framed button is a click away from login CSRF). */
+/**
+ * The confirm page must not be framed (a framed button is a click away from login CSRF). Its URL
+ * holds the token, so the referrer stays on this site; `same-origin` rather than `no-referrer`
+ * so the button's POST carries a real `Origin` (under `no-referrer` it is `null`, and a browser
+ * without fetch metadata would then be refused by the CSRF check).
+ */
 const CONFIRM_HEADERS = {
   "content-security-policy": "frame-ancestors 'none'",
   "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
 }
 
 function invalidLink(ctx: FlowContext<EmailConfig>, code: string, message: string): Verification {

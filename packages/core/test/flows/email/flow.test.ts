@@ -181,6 +181,8 @@ describe("GET /auth/callback/email (the link)", () => {
       expect(page.status).toBe(200)
       expect(page.headers.get("content-security-policy")).toBe("frame-ancestors 'none'")
       expect(page.headers.get("x-frame-options")).toBe("DENY")
+      // The token in the URL never leaves the site, yet the button's POST keeps a real Origin.
+      expect(page.headers.get("referrer-policy")).toBe("same-origin")
       const html = await page.text()
       expect(html).toContain("jane@example.com")
       expect(formFields(html)).toMatchObject({ token: outbox.sent[0]!.token, email: "jane@example.com" })
