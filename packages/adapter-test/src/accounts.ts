@@ -15,11 +15,12 @@ export function accountsSuite(ctx: SuiteContext): void {
   })
 
   test("linkAccount stores an account with only the required fields", async () => {
-    const user = await adapter.createUser(make.user())
+    const input = make.user()
+    const user = await adapter.createUser(input)
     const account: AdapterAccount = {
       type: "email",
       provider: "email",
-      providerAccountId: user.email,
+      providerAccountId: input.email,
       userId: user.id,
     }
     await adapter.linkAccount(account)

@@ -22,11 +22,12 @@ export function duplicatesSuite(ctx: SuiteContext): void {
   const { adapter, db, make, test } = ctx
 
   test("createUser with an existing email rejects and keeps the first user", async () => {
-    const first = await adapter.createUser(make.user())
-    const error = await rejection(() => adapter.createUser(make.user({ email: first.email, name: "Mallory" })))
+    const input = make.user()
+    const first = await adapter.createUser(input)
+    const error = await rejection(() => adapter.createUser(make.user({ email: input.email, name: "Mallory" })))
     expect(error).toBeInstanceOf(Error)
     expect(await db.user(first.id)).toStrictEqual(first)
-    expect(await adapter.getUserByEmail(first.email)).toStrictEqual(first)
+    expect(await adapter.getUserByEmail(input.email)).toStrictEqual(first)
   })
 
   test("createUser with an existing id rejects (or picks its own id) and keeps the first user", async () => {

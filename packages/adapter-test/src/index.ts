@@ -13,6 +13,7 @@
 import { afterAll, beforeAll, describe, test } from "vitest"
 import { createContext } from "./context.js"
 import { usersSuite } from "./users.js"
+import { usersWithoutEmailSuite } from "./users-without-email.js"
 import { accountsSuite } from "./accounts.js"
 import { sessionsSuite } from "./sessions.js"
 import { verificationTokensSuite } from "./verification-tokens.js"
@@ -21,7 +22,7 @@ import { racesSuite } from "./races.js"
 import { duplicatesSuite } from "./duplicates.js"
 import type { TestOptions } from "./types.js"
 
-export type { Fixtures, RecordFactory, SkipTest, SuiteContext, TestDb, TestOptions } from "./types.js"
+export type { Fixtures, RecordFactory, SkipTest, SuiteContext, TestDb, TestOptions, UserWithEmail } from "./types.js"
 export { MemoryAdapter, MemoryAdapterError, createMemoryStore } from "./memory-adapter.js"
 export type { MemoryAdapterErrorCode, MemoryStore } from "./memory-adapter.js"
 
@@ -30,6 +31,8 @@ export type { MemoryAdapterErrorCode, MemoryStore } from "./memory-adapter.js"
  *
  * - Every adapter method's round trip, compared with exact shapes (`Date`s are `Date`s, `null` for
  *   missing user fields, no extra keys), read back both through the adapter and through `db`.
+ * - Users without an e-mail address (`email: null`): stored and read back with `null`, never found by
+ *   `getUserByEmail` (not even with `""` or `"null"`), any number of them beside unique addresses.
  * - Unknown ids give `null`; `useVerificationToken` is single use and returns the stored expiry;
  *   `deleteUser` removes sessions, accounts and authenticators; `unlinkAccount`, `updateSession`.
  * - Duplicate keys: `createUser` (id, email), `linkAccount`, `createSession` and `createAuthenticator`
@@ -52,6 +55,7 @@ export function runBasicTests(options: TestOptions): void {
     await options.db.disconnect?.()
   })
   describe("users", () => usersSuite(ctx))
+  describe("users without an e-mail address", () => usersWithoutEmailSuite(ctx))
   describe("accounts", () => accountsSuite(ctx))
   describe("sessions", () => sessionsSuite(ctx))
   describe("verification tokens", () => verificationTokensSuite(ctx))

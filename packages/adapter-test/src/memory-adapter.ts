@@ -65,8 +65,9 @@ export class MemoryAdapterError extends Error {
 const copy = <T>(value: T): T => structuredClone(value)
 const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : copy(value))
 
-function toUser(user: Partial<AdapterUser> & { id: string; email: string }): AdapterUser {
-  const { id, email, name = null, image = null, emailVerified = null } = user
+/** A stored user: every optional field present, `email` included (`null` for a user without one). */
+function toUser(user: Partial<AdapterUser> & { id: string }): AdapterUser {
+  const { id, email = null, name = null, image = null, emailVerified = null } = user
   return { id, name, email, emailVerified: emailVerified === null ? null : new Date(emailVerified), image }
 }
 
@@ -75,8 +76,9 @@ function withoutUndefined<T extends object>(record: T): T {
 }
 
 function userMethods(store: MemoryStore): Adapter {
-  const emailTaken = (email: string, exceptId?: string) =>
-    [...store.users.values()].some((u) => u.email === email && u.id !== exceptId)
+  // Unique only when present, as a unique SQL column: any number of users may have no address.
+  const emailTaken = (email: string | null | undefined, exceptId?: string) =>
+    typeof email === "string" && [...store.users.values()].some((u) => u.email === email && u.id !== exceptId)
   return {
     createUser(user) {
       if (emailTaken(user.email)) throw new MemoryAdapterError("email is already in use", "DUPLICATE_EMAIL")
@@ -86,7 +88,9 @@ function userMethods(store: MemoryStore): Adapter {
       return copy(stored)
     },
     getUser: (id) => orNull(store.users.get(id)),
-    getUserByEmail: (email) => orNull([...store.users.values()].find((u) => u.email === email)),
+    // Only a string can name an address: `null` (or anything else) never finds a user without one.
+    getUserByEmail: (email) =>
+      typeof email === "string" ? orNull([...store.users.values()].find((u) => u.email === email)) : null,
     getUserByAccount({ provider, providerAccountId }) {
       const account = store.accounts.get(store.accountKey(provider, providerAccountId))
       return account ? orNull(store.users.get(account.userId)) : null
@@ -94,7 +98,7 @@ function userMethods(store: MemoryStore): Adapter {
     updateUser(patch) {
       const current = store.users.get(patch.id)
       if (!current) throw new MemoryAdapterError(`no user with id ${patch.id}`, "UNKNOWN_USER")
-      if (patch.email !== undefined && emailTaken(patch.email, patch.id)) {
+      if (emailTaken(patch.email, patch.id)) {
         throw new MemoryAdapterError("email is already in use", "DUPLICATE_EMAIL")
       }
       const updated = toUser({ ...current, ...withoutUndefined(patch) })

@@ -6,12 +6,12 @@
 import { expect } from "vitest"
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "@authlib/core"
 
-/** The user as it must come back: every optional field present, `null` when it was not given. */
+/** The user as it must come back: every optional field present (`email` too), `null` when it was not given. */
 export function storedUser(input: Partial<AdapterUser>, id: string): AdapterUser {
   return {
     id,
     name: input.name ?? null,
-    email: input.email as string,
+    email: input.email ?? null,
     emailVerified: input.emailVerified ?? null,
     image: input.image ?? null,
   }

@@ -35,9 +35,15 @@ export interface SkipTest {
   reason: string
 }
 
+/**
+ * A generated user: it always has an e-mail address, so the suites can look it up by one. Tests of
+ * users without an address (`email: null`, allowed by `AdapterUser`) set that themselves.
+ */
+export type UserWithEmail = AdapterUser & { email: string }
+
 /** Values merged into the generated records, for stores with column constraints the defaults do not meet. */
 export interface Fixtures {
-  user?: Partial<Omit<AdapterUser, "id">>
+  user?: Partial<Omit<UserWithEmail, "id">>
   account?: Partial<Omit<AdapterAccount, "userId" | "provider" | "providerAccountId">>
   /** Expiry used by session tests. Default: 30 days ahead, whole seconds. */
   sessionExpires?: Date
@@ -74,7 +80,7 @@ export interface SuiteContext {
 
 /** Builds fresh records with unique keys, so tests never depend on one another's leftovers. */
 export interface RecordFactory {
-  user(overrides?: Partial<AdapterUser>): AdapterUser
+  user(overrides?: Partial<UserWithEmail>): UserWithEmail
   account(userId: string, overrides?: Partial<AdapterAccount>): AdapterAccount
   session(userId: string, overrides?: Partial<AdapterSession>): AdapterSession
   verificationToken(overrides?: Partial<VerificationToken>): VerificationToken

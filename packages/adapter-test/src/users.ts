@@ -54,8 +54,9 @@ export function usersSuite(ctx: SuiteContext): void {
   })
 
   test("getUserByEmail returns the stored user", async () => {
-    const created = await adapter.createUser(make.user())
-    expect(await adapter.getUserByEmail(created.email)).toStrictEqual(created)
+    const input = make.user()
+    const created = await adapter.createUser(input)
+    expect(await adapter.getUserByEmail(input.email)).toStrictEqual(created)
   })
 
   test("getUserByEmail returns null for an unknown email", async () => {
@@ -80,10 +81,11 @@ export function usersSuite(ctx: SuiteContext): void {
   })
 
   test("updateUser changes the email used by getUserByEmail", async () => {
-    const created = await adapter.createUser(make.user())
+    const input = make.user()
+    const created = await adapter.createUser(input)
     const email = `new-${crypto.randomUUID()}@example.com`
     await adapter.updateUser({ id: created.id, email })
-    expect(await adapter.getUserByEmail(created.email)).toBeNull()
+    expect(await adapter.getUserByEmail(input.email)).toBeNull()
     expect(await adapter.getUserByEmail(email)).toStrictEqual({ ...created, email })
   })
 
