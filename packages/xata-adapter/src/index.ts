@@ -49,6 +49,9 @@ function guarded<M extends AnyMethod>(method: M): M {
  *   on all three clients, and `useVerificationToken` is a single `DELETE ... RETURNING`: under
  *   concurrent calls exactly one caller receives the token, with its stored expiry.
  * - Session tokens arrive hashed from core and are stored as given.
+ * - A user without an e-mail address (`email: null`, as core passes for OAuth accounts without one)
+ *   is stored with a NULL e-mail (unique only when present), reads back with `email: null` and is
+ *   never found by `getUserByEmail`.
  * - Lookups with keys Postgres cannot hold (NUL bytes, lone surrogates) return `null`; writes of such
  *   values, duplicates (e-mail, provider account, session token) and links to unknown users throw a
  *   `XataAdapterError` and write nothing.

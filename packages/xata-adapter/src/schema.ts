@@ -4,7 +4,9 @@
  *
  * Layout: the tables and fields of spec 2.7 with the prefix `authlib_`, every field nullable, links as
  * references to the linked table's `xata_id`, plus Xata's record metadata columns. `authlib_authenticators`
- * (passkeys) is our extension. Unique indexes carry the adapter's lookups and its duplicate checks;
+ * (passkeys) is our extension. Unique indexes carry the adapter's lookups and its duplicate checks
+ * (`authlib_users.email` is nullable: a unique index admits any number of NULLs, so users without an
+ * e-mail address coexist while addresses stay unique);
  * `ON DELETE CASCADE` keeps links from ever dangling, even when rows are deleted outside the adapter.
  */
 

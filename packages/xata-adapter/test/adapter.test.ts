@@ -133,28 +133,6 @@ function behaviourTests(schema: PgSchema): void {
       expect(await adapter.listAuthenticatorsByUserId(intruder.id)).toStrictEqual([])
     })
 
-    // AdapterUser.email is a string: the adapter neither writes nor returns a user without one.
-    test("createUser or updateUser without an e-mail is INVALID_INPUT and writes nothing", async () => {
-      const before = await count("authlib_users")
-      await expect(adapter.createUser(newUser({ email: null }))).rejects.toMatchObject({ code: "INVALID_INPUT", cause: { field: "email" } })
-      await expect(adapter.createUser(newUser({ email: undefined }))).rejects.toMatchObject({ code: "INVALID_INPUT" })
-      expect(await count("authlib_users")).toBe(before)
-      const user = await adapter.createUser(newUser())
-      await expect(adapter.updateUser({ id: user.id, email: null as never })).rejects.toMatchObject({ code: "INVALID_INPUT" })
-      expect(await adapter.getUser(user.id)).toStrictEqual(user)
-    })
-
-    test("a user row without an e-mail (written by other tools) reads as no user, not as email: null", async () => {
-      const id = crypto.randomUUID()
-      await query(`INSERT INTO authlib_users (xata_id, name) VALUES ($1, 'no mail')`, [id])
-      const sessionToken = crypto.randomUUID()
-      await query(`INSERT INTO authlib_sessions ("sessionToken", expires, "user") VALUES ($1, now() + interval '1 day', $2)`, [sessionToken, id])
-      expect(await adapter.getUser(id)).toBeNull()
-      expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
-      expect(await adapter.deleteUser(id)).toBeNull()
-      expect(await count(`authlib_users WHERE xata_id = '${id}'`)).toBe(0)
-    })
-
     test("a session or verification token row without an expiry reads as none; creating one without is INVALID_INPUT", async () => {
       const user = await adapter.createUser(newUser())
       const sessionToken = crypto.randomUUID()

@@ -26,7 +26,10 @@ const PASSKEY = {
   transports: "internal",
 }
 
-const newUser = () => adapter.createUser({ id: crypto.randomUUID(), email: `${crypto.randomUUID()}@example.com`, emailVerified: null })
+const newUser = async () => {
+  const email = `${crypto.randomUUID()}@example.com`
+  return { ...(await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: null })), email }
+}
 
 /** Calls each of the 19 adapter methods once; returns how many calls reached the database. */
 async function everyMethodOnce(): Promise<number> {

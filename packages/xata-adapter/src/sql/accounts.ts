@@ -2,24 +2,32 @@
 import type { AdapterAccount, AdapterAccountType } from "@authlib/core"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
-import { asNumber, first, integer, lookupable, text } from "./values.js"
+import { asNumber, asString, first, integer, lookupable, requiredStrings, requiredText, text } from "./values.js"
 
 /** The token fields of spec 2.7, stored as text. Other keys of an account are not part of the layout. */
 const TOKEN_FIELDS = ["access_token", "id_token", "refresh_token", "scope", "session_state", "token_type"] as const
 
 const ACCOUNT_COLUMNS = `"user", type, provider, "providerAccountId", expires_at, ${TOKEN_FIELDS.join(", ")}`
 
-/** An account row as an `AdapterAccount`; fields stored as null are left out, as the type says. */
-function toAccount(row: Row): AdapterAccount {
+const REQUIRED = ["user", "type", "provider", "providerAccountId"] as const
+
+/**
+ * An account row as an `AdapterAccount`; fields stored as null are left out, as the type says. A row
+ * lacking a required field (only other tools write one) reads as no account.
+ */
+function toAccount(row: Row): AdapterAccount | null {
+  const required = requiredStrings(row, REQUIRED)
+  if (!required) return null
   const account: AdapterAccount = {
-    userId: String(row.user),
-    type: String(row.type) as AdapterAccountType,
-    provider: String(row.provider),
-    providerAccountId: String(row.providerAccountId),
+    userId: required.user,
+    type: required.type as AdapterAccountType,
+    provider: required.provider,
+    providerAccountId: required.providerAccountId,
   }
   for (const field of TOKEN_FIELDS) {
     // token_type is stored lower-case already (core lowercases it), so the cast only restates that.
-    if (row[field] !== null && row[field] !== undefined) account[field] = String(row[field]) as Lowercase<string>
+    const value = asString(row[field])
+    if (value !== null) account[field] = value as Lowercase<string>
   }
   const expiresAt = asNumber(row.expires_at)
   if (expiresAt !== null) account.expires_at = expiresAt
@@ -33,10 +41,10 @@ const oneAccount = (rows: Row[]) => {
 
 function accountParams(account: AdapterAccount) {
   return [
-    text(account.userId, "userId"),
-    text(account.type, "type"),
-    text(account.provider, "provider"),
-    text(account.providerAccountId, "providerAccountId"),
+    requiredText(account.userId, "userId"),
+    requiredText(account.type, "type"),
+    requiredText(account.provider, "provider"),
+    requiredText(account.providerAccountId, "providerAccountId"),
     integer(account.expires_at, "expires_at"),
     ...TOKEN_FIELDS.map((field) => text(account[field] as string | undefined, field)),
   ]

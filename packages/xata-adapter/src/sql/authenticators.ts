@@ -3,20 +3,30 @@ import type { AdapterAuthenticator } from "@authlib/core"
 import { XataAdapterError } from "../errors.js"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
-import { asBoolean, asNumber, asString, first, integer, lookupable, text, written } from "./values.js"
+import { asBoolean, asNumber, asString, first, integer, lookupable, requiredInteger, requiredStrings, requiredText, text, written } from "./values.js"
 
 const COLUMNS = `"credentialID", "user", "providerAccountId", counter, "credentialBackedUp", "credentialPublicKey",
   "credentialDeviceType", transports`
 
-function toAuthenticator(row: Row): AdapterAuthenticator {
+const REQUIRED = ["credentialID", "user", "providerAccountId", "credentialPublicKey", "credentialDeviceType"] as const
+
+/**
+ * A passkey row as an `AdapterAuthenticator`, or `null` when it lacks a field the type requires (only
+ * other tools write such a row): a NULL key must not read as the key "null", nor a NULL counter as 0.
+ */
+function toAuthenticator(row: Row): AdapterAuthenticator | null {
+  const required = requiredStrings(row, REQUIRED)
+  const counter = asNumber(row.counter)
+  const credentialBackedUp = asBoolean(row.credentialBackedUp)
+  if (!required || counter === null || credentialBackedUp === null) return null
   return {
-    credentialID: String(row.credentialID),
-    userId: String(row.user),
-    providerAccountId: String(row.providerAccountId),
-    counter: asNumber(row.counter) ?? 0,
-    credentialBackedUp: asBoolean(row.credentialBackedUp) ?? false,
-    credentialPublicKey: String(row.credentialPublicKey),
-    credentialDeviceType: String(row.credentialDeviceType),
+    credentialID: required.credentialID,
+    userId: required.user,
+    providerAccountId: required.providerAccountId,
+    counter,
+    credentialBackedUp,
+    credentialPublicKey: required.credentialPublicKey,
+    credentialDeviceType: required.credentialDeviceType,
     transports: asString(row.transports),
   }
 }
@@ -26,6 +36,8 @@ const oneAuthenticator = (rows: Row[]) => {
   return row ? toAuthenticator(row) : null
 }
 
+const isAuthenticator = (a: AdapterAuthenticator | null): a is AdapterAuthenticator => a !== null
+
 export function authenticatorMethods(db: Executor): Pick<XataAdapterMethods, "createAuthenticator" | "getAuthenticator" | "listAuthenticatorsByUserId" | "updateAuthenticatorCounter"> {
   return {
     async createAuthenticator(a) {
@@ -33,13 +45,13 @@ export function authenticatorMethods(db: Executor): Pick<XataAdapterMethods, "cr
         `INSERT INTO authlib_authenticators (${COLUMNS})
          VALUES ($1::text, $2::text, $3::text, $4::bigint, $5::boolean, $6::text, $7::text, $8::text) RETURNING ${COLUMNS}`,
         [
-          text(a.credentialID, "credentialID"),
-          text(a.userId, "userId"),
-          text(a.providerAccountId, "providerAccountId"),
-          integer(a.counter, "counter"),
+          requiredText(a.credentialID, "credentialID"),
+          requiredText(a.userId, "userId"),
+          requiredText(a.providerAccountId, "providerAccountId"),
+          requiredInteger(a.counter, "counter"),
           Boolean(a.credentialBackedUp),
-          text(a.credentialPublicKey, "credentialPublicKey"),
-          text(a.credentialDeviceType, "credentialDeviceType"),
+          requiredText(a.credentialPublicKey, "credentialPublicKey"),
+          requiredText(a.credentialDeviceType, "credentialDeviceType"),
           text(a.transports, "transports"),
         ],
       )
@@ -57,7 +69,7 @@ export function authenticatorMethods(db: Executor): Pick<XataAdapterMethods, "cr
         `SELECT ${COLUMNS} FROM authlib_authenticators WHERE "user" = $1::text ORDER BY xata_createdat, "credentialID"`,
         [userId],
       )
-      return rows.map(toAuthenticator)
+      return rows.map(toAuthenticator).filter(isAuthenticator)
     },
     async updateAuthenticatorCounter(credentialID, newCounter) {
       const counter = integer(newCounter, "newCounter")

@@ -54,9 +54,8 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, "createSe
           [sessionToken],
         ),
       )
-      const session = row && toSession(row)
-      const user = row && toUser(row, "u_")
-      return session && user ? { session, user } : null
+      const session = row ? toSession(row) : null
+      return row && session ? { session, user: toUser(row, "u_") } : null
     },
     async updateSession({ sessionToken, expires, userId }) {
       if (!lookupable(sessionToken)) return null

@@ -3,24 +3,20 @@ import type { AdapterUser } from "@authlib/core"
 import { XataAdapterError } from "../errors.js"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row, SqlParam } from "../executors/index.js"
-import { asDate, asString, first, lookupable, requiredText, text, timestamp, written } from "./values.js"
+import { asDate, asString, first, lookupable, text, timestamp, written } from "./values.js"
 
 export const USER_COLUMNS = `xata_id, name, email, "emailVerified", image`
 const NEW_ID = `'rec_' || replace(gen_random_uuid()::text, '-', '')`
 
 /**
- * A user row (optionally with prefixed column names, as in a join) as an `AdapterUser`, or `null` for
- * a row without an e-mail: `AdapterUser.email` is a string, the adapter never writes such a row
- * (`createUser`/`updateUser` reject a missing e-mail), so one written by other tools is not a user
- * of the contract and reads as absent rather than as a user whose `email` lies about its type.
+ * A user row (optionally with prefixed column names, as in a join) as an `AdapterUser`. A `NULL`
+ * e-mail is a user whose provider gave no address and reads as `email: null`, never as a string.
  */
-export function toUser(row: Row, prefix = ""): AdapterUser | null {
-  const email = asString(row[`${prefix}email`])
-  if (email === null) return null
+export function toUser(row: Row, prefix = ""): AdapterUser {
   return {
     id: String(row[`${prefix}xata_id`]),
     name: asString(row[`${prefix}name`]),
-    email,
+    email: asString(row[`${prefix}email`]),
     emailVerified: asDate(row[`${prefix}emailVerified`]),
     image: asString(row[`${prefix}image`]),
   }
@@ -34,7 +30,8 @@ const oneUser = (rows: Row[]) => {
 /** Fields `updateUser` may change, with their parameter conversion and SQL type. */
 const UPDATABLE: Record<string, [column: string, convert: (v: never, f: string) => SqlParam, type: string]> = {
   name: ["name", text, "text"],
-  email: ["email", requiredText, "text"],
+  // null removes the address (an OAuth user may have none); undefined leaves it as it is.
+  email: ["email", text, "text"],
   image: ["image", text, "text"],
   emailVerified: ['"emailVerified"', timestamp, "timestamptz"],
 }
@@ -58,7 +55,8 @@ function updateStatement(patch: Partial<AdapterUser>): { sql: string; params: Sq
 export function userMethods(db: Executor): Pick<XataAdapterMethods, "createUser" | "getUser" | "getUserByEmail" | "getUserByAccount" | "updateUser" | "deleteUser"> {
   return {
     async createUser(user) {
-      const params = [text(user.id || null, "id"), text(user.name, "name"), requiredText(user.email, "email")]
+      // A missing e-mail is stored as NULL: the unique index admits any number of those.
+      const params = [text(user.id || null, "id"), text(user.name, "name"), text(user.email, "email")]
       const rows = await db.query(
         `INSERT INTO authlib_users (xata_id, name, email, "emailVerified", image)
          VALUES (COALESCE($1::text, ${NEW_ID}), $2::text, $3::text, $4::timestamptz, $5::text)
@@ -72,6 +70,7 @@ export function userMethods(db: Executor): Pick<XataAdapterMethods, "createUser"
       return oneUser(await db.query(`SELECT ${USER_COLUMNS} FROM authlib_users WHERE xata_id = $1::text`, [id]))
     },
     async getUserByEmail(email) {
+      // Only a string is looked up, and `email = $1` is never true for a NULL: no address, no match.
       if (!lookupable(email)) return null
       return oneUser(await db.query(`SELECT ${USER_COLUMNS} FROM authlib_users WHERE email = $1::text`, [email]))
     },

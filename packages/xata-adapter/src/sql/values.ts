@@ -32,6 +32,13 @@ export function requiredText(value: string | null | undefined, field: string): s
   return checked
 }
 
+/** An integer parameter the contract requires (a passkey's `counter`). */
+export function requiredInteger(value: number | null | undefined, field: string): number {
+  const checked = integer(value, field)
+  if (checked === null) throw new XataAdapterError(`"${field}" is required`, { code: "INVALID_INPUT", cause: { field } })
+  return checked as number
+}
+
 /** A timestamp parameter the contract requires (a session's or token's `expires`). */
 export function requiredTimestamp(value: Date | string | null | undefined, field: string): string {
   const checked = timestamp(value, field)
@@ -87,6 +94,21 @@ export const asBoolean = (value: unknown): boolean | null =>
   value === null || value === undefined ? null : value === true || value === "true" || value === "t"
 
 export const first = (rows: Row[]): Row | null => rows[0] ?? null
+
+/**
+ * The named columns of `row` as strings, or `null` when any of them is NULL or missing. Every column
+ * of the Xata layout is nullable, so a row written by other tools may lack a field its adapter type
+ * requires; it then reads as no record, never as one holding the text "null" or "undefined".
+ */
+export function requiredStrings<K extends string>(row: Row, columns: readonly K[]): Record<K, string> | null {
+  const values = {} as Record<K, string>
+  for (const column of columns) {
+    const value = asString(row[column])
+    if (value === null) return null
+    values[column] = value
+  }
+  return values
+}
 
 /** Which duplicate a unique index stands for. */
 const DUPLICATES: Record<string, XataAdapterErrorCode> = {

@@ -37,7 +37,7 @@ export function directDb(query: Query, hooks: Pick<TestDb, "connect" | "disconne
     async user(id) {
       const [row] = await query(`SELECT * FROM authlib_users WHERE xata_id = $1`, [id])
       if (!row) return null
-      return { id: String(row.xata_id), name: optional(row.name), email: String(row.email), emailVerified: date(row.emailVerified), image: optional(row.image) }
+      return { id: String(row.xata_id), name: optional(row.name), email: optional(row.email), emailVerified: date(row.emailVerified), image: optional(row.image) }
     },
     async session(sessionToken) {
       const [row] = await query(`SELECT * FROM authlib_sessions WHERE "sessionToken" = $1`, [sessionToken])
