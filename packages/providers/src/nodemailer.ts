@@ -9,18 +9,17 @@
  * nodemailer is an optional peer dependency: install it in apps that use this provider.
  * @module
  */
-import type { EmailConfig } from "@authlib/core"
-import { normalizeEmailAddress } from "./email/normalize.js"
+import { DEFAULT_EMAIL_MAX_AGE, normalizeEmailAddress, type EmailConfig } from "@authlib/core"
 import { sendVerificationRequest } from "./email/send.js"
 import { InvalidProviderOptions } from "./errors.js"
 import { withOptions } from "./shared/merge.js"
 import type { EmailOptions } from "./shared/types.js"
 
-export { normalizeEmailAddress, MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH } from "./email/normalize.js"
+// Core's address normaliser and e-mail errors, re-exported so a custom mail setup finds them here too.
+export { EmailSignInError, InvalidEmailAddress, MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, normalizeEmailAddress } from "@authlib/core"
 export { html, text, escapeHtml } from "./email/template.js"
 export type { EmailTemplateParams } from "./email/template.js"
 export { sendVerificationRequest } from "./email/send.js"
-export { EmailSignInError, InvalidEmailAddress } from "./errors.js"
 
 /** Options of the Nodemailer provider. */
 export interface NodemailerUserConfig extends EmailOptions {
@@ -33,8 +32,8 @@ export interface NodemailerUserConfig extends EmailOptions {
 
 /** Sender of the default e-mail when `from` is not set. Set your own: this domain does not resolve. */
 export const DEFAULT_FROM = "authlib <no-reply@authlib.local>"
-/** Ten minutes: OWASP ASVS 5.0 asks one-time links to be short-lived. */
-export const DEFAULT_MAX_AGE = 10 * 60
+/** Ten minutes (core's `DEFAULT_EMAIL_MAX_AGE`): OWASP ASVS 5.0 asks one-time links to be short-lived. */
+export const DEFAULT_MAX_AGE = DEFAULT_EMAIL_MAX_AGE
 
 /** 256 random bits, base64url: the one-time token of a sign-in link. */
 export function generateVerificationToken(): string {

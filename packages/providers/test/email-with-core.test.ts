@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { createMemoryStore, MemoryAdapter, type MemoryStore } from "@authlib/adapter-test"
+import { EmailSignInError } from "@authlib/core"
 import Nodemailer from "@authlib/providers/nodemailer"
 import { Client, ORIGIN, SECRET, startSmtp } from "./helpers.js"
 
@@ -73,9 +74,11 @@ describe("Nodemailer provider through core's Auth", () => {
     const location = new URL(res.headers.get("location")!)
     expect(location.pathname).toBe("/auth/error")
     expect(location.searchParams.get("error")).toBe("EmailSignInError")
-    // The server log has the provider's typed error with the SMTP reply.
-    const sent = logged.map((l) => l.message[0]).find((e) => (e as { code?: string })?.code === "SMTP_REJECTED") as { cause: { response: string } } | undefined
-    expect(sent?.cause.response).toContain("550 No such user here")
+    // The server log has the provider's typed error with the SMTP reply: core's own class, thrown by
+    // the built provider package (imported by its name), so instanceof holds across the packages.
+    const sent = logged.map((l) => l.message[0]).find((e) => (e as { code?: string })?.code === "SMTP_REJECTED")
+    expect(sent).toBeInstanceOf(EmailSignInError)
+    expect((sent as EmailSignInError).cause?.response).toContain("550 No such user here")
     expect(smtp.received).toHaveLength(0)
     expect(store.verificationTokens.size).toBe(0)
   })

@@ -34,4 +34,26 @@ describe("package exports", () => {
     expect(new root.EmailSignInError("x").type).toBe("EmailSignInError")
     expect(root.EmailSignInError).toBe(nodemailer.EmailSignInError)
   })
+
+  it("re-exports core's e-mail helpers and errors themselves, not copies", async () => {
+    const core = await import("@authlib/core")
+    const root = await import("@authlib/providers")
+    const nodemailer = await import("@authlib/providers/nodemailer")
+    for (const mod of [root, nodemailer]) {
+      expect(mod.EmailSignInError).toBe(core.EmailSignInError)
+      expect(mod.InvalidEmailAddress).toBe(core.InvalidEmailAddress)
+    }
+    expect(nodemailer.normalizeEmailAddress).toBe(core.normalizeEmailAddress)
+    expect([nodemailer.MAX_ADDRESS_LENGTH, nodemailer.MAX_LOCAL_PART_LENGTH]).toStrictEqual([core.MAX_ADDRESS_LENGTH, core.MAX_LOCAL_PART_LENGTH])
+    expect(nodemailer.DEFAULT_MAX_AGE).toBe(core.DEFAULT_EMAIL_MAX_AGE)
+    const refused = (() => {
+      try {
+        nodemailer.default({ server: "smtp://127.0.0.1:2525" }).normalizeIdentifier!("a@b@example.com")
+      } catch (err) {
+        return err
+      }
+    })()
+    expect(refused).toBeInstanceOf(core.InvalidEmailAddress)
+    expect(refused).toMatchObject({ type: "InvalidEmailAddress", code: "EMAIL_AT_COUNT" })
+  })
 })

@@ -5,6 +5,7 @@
  */
 import type { ParsedMail } from "mailparser"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import * as core from "@authlib/core"
 import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "@authlib/core"
 import Nodemailer, { DEFAULT_FROM, DEFAULT_MAX_AGE, EmailSignInError, generateVerificationToken, normalizeEmailAddress } from "../src/nodemailer.js"
 import { loadNodemailer } from "../src/email/send.js"
@@ -128,6 +129,15 @@ describe("default sendVerificationRequest over SMTP", () => {
     expect(mails()).toHaveLength(0)
   })
 
+  it("throws core's EmailSignInError (the one class, no copy): instanceof holds against @authlib/core", async () => {
+    const err = await send(Nodemailer({ server: smtpUrl }), { identifier: "nobody@example.com" }).catch((e: unknown) => e)
+    expect(EmailSignInError).toBe(core.EmailSignInError)
+    expect(err).toBeInstanceOf(core.EmailSignInError)
+    expect(err).toBeInstanceOf(core.AuthError)
+    expect((err as core.EmailSignInError).type).toBe("EmailSignInError")
+    expect((err as Error).constructor).toBe(core.EmailSignInError)
+  })
+
   it("throws SMTP_REJECTED when the server refuses the message after DATA", async () => {
     smtp.state.rejectData = true
     const err = await send(Nodemailer({ server: smtpUrl })).catch((e: unknown) => e)
@@ -152,7 +162,7 @@ describe("nodemailer as an optional peer dependency", () => {
   it("loads nodemailer only when asked, and says how to install it when it is missing", async () => {
     expect(typeof (await loadNodemailer()).createTransport).toBe("function")
     const err = await loadNodemailer("nodemailer-not-installed-here").catch((e: unknown) => e)
-    expect(err).toBeInstanceOf(EmailSignInError)
+    expect(err).toBeInstanceOf(core.EmailSignInError)
     expect(err).toMatchObject({ code: "NODEMAILER_MISSING", cause: { package: "nodemailer-not-installed-here" } })
     expect((err as Error).message).toContain("pnpm add nodemailer")
   })

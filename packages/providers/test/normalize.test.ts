@@ -1,6 +1,14 @@
+/**
+ * The Nodemailer provider's `normalizeIdentifier` is core's `normalizeEmailAddress` (this package
+ * keeps no copy): the corpus runs through the provider, and every refusal is core's
+ * `InvalidEmailAddress`, so `instanceof` holds across the two packages.
+ */
 import { describe, expect, it } from "vitest"
-import { normalizeEmailAddress } from "../src/email/normalize.js"
-import { InvalidEmailAddress } from "../src/errors.js"
+import * as core from "@authlib/core"
+import { InvalidEmailAddress } from "@authlib/core"
+import Nodemailer from "../src/nodemailer.js"
+
+const normalizeEmailAddress = Nodemailer({ server: "smtp://127.0.0.1:2525" }).normalizeIdentifier!
 
 const accepted: Array<[string, string, string]> = [
   ["plain", "jane@example.com", "jane@example.com"],
@@ -74,7 +82,11 @@ const refused: Array<[string, unknown, string]> = [
   ["huge input", `${"a".repeat(5000)}@example.com`, "EMAIL_TOO_LONG"],
 ]
 
-describe("normalizeEmailAddress", () => {
+describe("Nodemailer's normalizeIdentifier", () => {
+  it("is core's normalizeEmailAddress", () => {
+    expect(normalizeEmailAddress).toBe(core.normalizeEmailAddress)
+  })
+
   it("has a corpus of at least 30 refusals", () => {
     expect(refused.length).toBeGreaterThanOrEqual(30)
   })
@@ -86,7 +98,7 @@ describe("normalizeEmailAddress", () => {
   it.each(refused)("refuses %s", (_name, input, code) => {
     let error: unknown
     try {
-      normalizeEmailAddress(input)
+      normalizeEmailAddress(input as string)
     } catch (err) {
       error = err
     }

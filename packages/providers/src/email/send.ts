@@ -3,8 +3,7 @@
  * dependency: it is imported the first time a mail is sent, never when the module loads, so apps
  * without e-mail sign-in do not need it installed.
  */
-import type { EmailProviderSendVerificationRequestParams } from "@authlib/core"
-import { EmailSignInError } from "../errors.js"
+import { EmailSignInError, type EmailProviderSendVerificationRequestParams } from "@authlib/core"
 import { html, text } from "./template.js"
 
 /** The part of a nodemailer `SentMessageInfo` the provider reads. */
