@@ -12,9 +12,18 @@ import type { Flow, FlowContext, FlowOutcome } from "./types.js"
 /** Form fields that belong to authlib, not to the provider's credentials. */
 const RESERVED = new Set(["csrfToken", "callbackUrl"])
 
-/** Own data properties only (`Object.fromEntries`), so a `__proto__` field cannot set a prototype. */
+/**
+ * The body's own fields minus the reserved ones, as own data properties: a `__proto__` field is
+ * defined, never assigned, so it cannot set a prototype.
+ */
 function credentialsOf(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).filter(([key]) => !RESERVED.has(key)))
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(body)) {
+    if (RESERVED.has(key)) continue
+    if (key === "__proto__") Object.defineProperty(out, key, { value: body[key], enumerable: true, writable: true, configurable: true })
+    else out[key] = body[key]
+  }
+  return out
 }
 
 async function authorize(provider: CredentialsConfig, credentials: Record<string, unknown>, req: AuthRequest): Promise<User> {

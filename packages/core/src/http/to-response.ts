@@ -12,23 +12,32 @@ export function wantsRedirectAsJson(request: Request): boolean {
   return request.headers.get("x-auth-return-redirect") === "1"
 }
 
+/**
+ * Header pairs of `res` plus `extra`. The common answer (no route headers, at most one cookie) is a
+ * plain record, which undici takes in faster than pairs; a repeated `Set-Cookie` needs the pairs.
+ */
+function headersOf(res: AuthResponse, extra: Record<string, string>): Record<string, string> | Array<[string, string]> {
+  const cookies = res.cookies ?? []
+  if (res.headers === undefined && cookies.length <= 1) {
+    const out: Record<string, string> = { "cache-control": CACHE_CONTROL, ...extra }
+    if (cookies.length === 1) out["set-cookie"] = serializeCookie(cookies[0]!)
+    return out
+  }
+  const pairs: Array<[string, string]> = Object.entries(res.headers ?? {})
+  if (!pairs.some(([name]) => name.toLowerCase() === "cache-control")) pairs.push(["cache-control", CACHE_CONTROL])
+  for (const cookie of cookies) pairs.push(["set-cookie", serializeCookie(cookie)])
+  pairs.push(...Object.entries(extra))
+  return pairs
+}
+
+const JSON_TYPE = { "content-type": "application/json" }
+const HTML_TYPE = { "content-type": "text/html; charset=utf-8" }
+
 export function toResponse(res: AuthResponse, returnRedirect: boolean): Response {
-  // Header tuples: one allocation instead of a Headers object mutated per header (hot path).
-  const headers: Array<[string, string]> = Object.entries(res.headers ?? {})
-  if (!headers.some(([name]) => name.toLowerCase() === "cache-control")) headers.push(["cache-control", CACHE_CONTROL])
-  for (const cookie of res.cookies ?? []) headers.push(["set-cookie", serializeCookie(cookie)])
   if (res.redirect !== undefined) {
-    if (returnRedirect) {
-      headers.push(["content-type", "application/json"])
-      return new Response(JSON.stringify({ url: res.redirect }), { status: 200, headers })
-    }
-    headers.push(["location", res.redirect])
-    return new Response(null, { status: res.status ?? 302, headers })
+    if (returnRedirect) return new Response(JSON.stringify({ url: res.redirect }), { status: 200, headers: headersOf(res, JSON_TYPE) })
+    return new Response(null, { status: res.status ?? 302, headers: headersOf(res, { location: res.redirect }) })
   }
-  if (res.html !== undefined) {
-    headers.push(["content-type", "text/html; charset=utf-8"])
-    return new Response(res.html, { status: res.status ?? 200, headers })
-  }
-  headers.push(["content-type", "application/json"])
-  return new Response(JSON.stringify(res.json ?? null), { status: res.status ?? 200, headers })
+  if (res.html !== undefined) return new Response(res.html, { status: res.status ?? 200, headers: headersOf(res, HTML_TYPE) })
+  return new Response(JSON.stringify(res.json ?? null), { status: res.status ?? 200, headers: headersOf(res, JSON_TYPE) })
 }

@@ -18,7 +18,7 @@ export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResp
   if (!flow) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
   if (!flow.callbackMethods.includes(req.method))
     throw new MethodNotAllowed(`${req.method} is not allowed on callback/${provider.id}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: flow.callbackMethods.join(", ") } })
-  if (req.method === "POST" && flow.callbackCsrf) await assertCsrf(req, ctx)
+  if (req.method === "POST" && flow.callbackCsrf) assertCsrf(req, ctx)
   const callbackUrl = await resolveCallbackUrl(req, ctx, true)
   const outcome = await flow.callback(req, { ...ctx, provider, callbackUrl })
   if ("response" in outcome) return outcome.response

@@ -86,17 +86,20 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
     ...(result.email ? { email: result.email } : {}),
   }, ctx)
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
-  const stored = await persistIfNeeded(req, ctx, result)
+  // Without an adapter nothing is stored: skip the call and its microtask (credentials + jwt).
+  const stored = ctx.config.adapter ? await persistIfNeeded(req, ctx, result) : undefined
   const cookies = ctx.config.session.strategy === "jwt"
     ? await startJwt(req, ctx, result, stored)
     : (await createDatabaseSession((stored?.user ?? result.user).id!, ctx)).cookies
   const isNewUser = stored?.isNewUser ?? false
-  await emitEvent(ctx, "signIn", {
-    user: result.account.type === "credentials" ? result.user : (stored?.user ?? result.user),
-    account: stored?.account ?? result.account,
-    ...(result.profile ? { profile: result.profile } : {}),
-    isNewUser,
-  })
+  if (ctx.config.events.signIn) {
+    await emitEvent(ctx, "signIn", {
+      user: result.account.type === "credentials" ? result.user : (stored?.user ?? result.user),
+      account: stored?.account ?? result.account,
+      ...(result.profile ? { profile: result.profile } : {}),
+      isNewUser,
+    })
+  }
   const { newUser } = ctx.config.pages
   const redirect = isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl
   return { redirect, cookies: [...flowCookies, ...cookies] }
