@@ -12,11 +12,15 @@ import type {
  * with the exact results (deletes return the deleted record or `null`).
  */
 export interface XataAdapterMethods extends Required<Adapter> {
+  /** A `null` or absent `email` is stored as NULL (unique only when present); a taken one is `DUPLICATE_EMAIL`. */
   createUser(user: AdapterUser): Promise<AdapterUser>
   getUser(id: string): Promise<AdapterUser | null>
   getUserByEmail(email: string): Promise<AdapterUser | null>
   getUserByAccount(key: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<AdapterUser | null>
-  /** Throws `UNKNOWN_USER` when no user has `id`; `DUPLICATE_EMAIL` when the new e-mail is taken. */
+  /**
+   * Throws `UNKNOWN_USER` when no user has `id`; `DUPLICATE_EMAIL` when the new e-mail is taken.
+   * `email: null` removes the address; an absent `email` leaves it as it is.
+   */
   updateUser(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Promise<AdapterUser>
   deleteUser(userId: string): Promise<AdapterUser | null>
   linkAccount(account: AdapterAccount): Promise<AdapterAccount | null>

@@ -36,7 +36,8 @@ export const tables = [
   {
     name: "authlib_users",
     columns: [
-      { name: "email", type: "string" },
+      // Nullable (a user whose provider gave no address) and unique when present, as in schema.sql.
+      { name: "email", type: "string", unique: true },
       { name: "emailVerified", type: "datetime" },
       { name: "image", type: "string" },
       { name: "name", type: "string" },
