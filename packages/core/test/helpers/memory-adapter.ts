@@ -29,7 +29,7 @@ export function memoryAdapter(): MemoryAdapter {
   const methods: Adapter = {
     createUser: (user) => (users.set(user.id, { ...user }), { ...user }),
     getUser: (id) => users.get(id) ?? null,
-    getUserByEmail: (email) => [...users.values()].find((u) => u.email === email) ?? null,
+    getUserByEmail: (email) => (typeof email === "string" ? [...users.values()].find((u) => u.email === email) ?? null : null),
     getUserByAccount: (a) => {
       const found = accounts.find((x) => key(x) === key(a))
       return found ? users.get(found.userId) ?? null : null

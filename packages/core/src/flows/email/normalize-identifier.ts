@@ -120,7 +120,7 @@ export function normalizeEmailAddress(input: unknown): string {
 const MAX_IDENTIFIER_LENGTH = 1024
 
 function isRefusal(err: unknown): err is Error & { code: string; cause?: Record<string, unknown> } {
-  // Duck-typed: a provider package may carry its own copy of the class.
+  // Duck-typed: with two versions of @authlib/core installed side by side, each has its own class.
   const e = err as { type?: unknown; code?: unknown } | null
   return err instanceof Error && e?.type === "InvalidEmailAddress" && typeof e.code === "string"
 }
