@@ -1,33 +1,16 @@
-import { mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchBrowser, screenshot, type DemoBrowser } from "./harness/browser.js"
-import { startDemo, type DemoServer } from "./harness/server.js"
+import { describe, expect, it } from "vitest"
+import { screenshot } from "./harness/browser.js"
+import { useDemo } from "./harness/use-demo.js"
 
-let server: DemoServer
-let browser: DemoBrowser
-let dataDir: string
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "authlib-demo-data-"))
-  server = await startDemo({ DEMO_DATA_DIR: dataDir })
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
-})
+const demo = useDemo()
 
 describe("sign-in with e-mail and password (credentials provider, JWT session)", () => {
   it("protects /account/, refuses a wrong password with a message, signs in, keeps the session across reloads, signs out", async () => {
-    const page = await browser.newPage()
+    const page = await demo.browser.newPage()
     const errors: string[] = []
     page.on("pageerror", (err) => errors.push(err.message))
 
-    await page.goto(`${server.origin}/account/`)
+    await page.goto(`${demo.server.origin}/account/`)
     expect(new URL(page.url()).pathname).toBe("/sign-in/")
     expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe("/account/")
     await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor()
@@ -44,7 +27,7 @@ describe("sign-in with e-mail and password (credentials provider, JWT session)",
 
     await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
     await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
-    await page.waitForURL(`${server.origin}/account/`)
+    await page.waitForURL(`${demo.server.origin}/account/`)
     await page.getByRole("heading", { level: 1, name: "Your account" }).waitFor()
     expect(await page.locator(".facts dd").first().textContent()).toBe("Ada Lovelace")
     await screenshot(page, "account")
@@ -52,11 +35,11 @@ describe("sign-in with e-mail and password (credentials provider, JWT session)",
     await page.reload()
     await page.getByRole("heading", { level: 1, name: "Your account" }).waitFor()
     expect(await page.locator(".who").textContent()).toBe("Ada Lovelace")
-    const cookies = await browser.context.cookies(server.origin)
+    const cookies = await demo.browser.context.cookies(demo.server.origin)
     const session = cookies.find((c) => c.name === "authlib.session-token")
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" })
 
-    await page.goto(`${server.origin}/session/`)
+    await page.goto(`${demo.server.origin}/session/`)
     const sessionJson = JSON.parse((await page.getByLabel("Session JSON").textContent()) ?? "null")
     expect(sessionJson.user).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com" })
     const token = JSON.parse((await page.getByLabel("Token payload").textContent()) ?? "null")
@@ -66,8 +49,8 @@ describe("sign-in with e-mail and password (credentials provider, JWT session)",
     await page.getByRole("button", { name: "Sign out" }).click()
     await page.getByRole("link", { name: "Sign in", exact: true }).waitFor()
     expect(new URL(page.url()).pathname).toBe("/")
-    expect((await browser.context.cookies(server.origin)).some((c) => c.name === "authlib.session-token")).toBe(false)
-    await page.goto(`${server.origin}/account/`)
+    expect((await demo.browser.context.cookies(demo.server.origin)).some((c) => c.name === "authlib.session-token")).toBe(false)
+    await page.goto(`${demo.server.origin}/account/`)
     expect(new URL(page.url()).pathname).toBe("/sign-in/")
     expect(errors).toEqual([])
     await page.close()

@@ -1,28 +1,17 @@
 import { readdir, readFile } from "node:fs/promises"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchBrowser, screenshot, type DemoBrowser } from "./harness/browser.js"
+import { describe, expect, it } from "vitest"
+import { screenshot } from "./harness/browser.js"
 import { rawGet } from "./harness/http.js"
-import { startDemo, type DemoServer } from "./harness/server.js"
+import { useDemo } from "./harness/use-demo.js"
 
-let server: DemoServer
-let browser: DemoBrowser
-
-beforeAll(async () => {
-  server = await startDemo()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const demo = useDemo()
 
 describe("GET / (built demo in Chromium)", () => {
   it("renders the home page with its landmarks, headings and navigation", async () => {
-    const page = await browser.newPage()
+    const page = await demo.browser.newPage()
     const errors: string[] = []
     page.on("pageerror", (err) => errors.push(err.message))
-    const response = await page.goto(`${server.origin}/`)
+    const response = await page.goto(`${demo.server.origin}/`)
     expect(response?.status()).toBe(200)
     await expect(page.title()).resolves.toBe("Home · authlib demo")
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Sign-in that runs on your machine")
@@ -36,8 +25,8 @@ describe("GET / (built demo in Chromium)", () => {
   })
 
   it("keeps authlib's built-in sign-in page reachable at /auth/signin, listing every provider", async () => {
-    const page = await browser.newPage()
-    const response = await page.goto(`${server.origin}/auth/signin`)
+    const page = await demo.browser.newPage()
+    const response = await page.goto(`${demo.server.origin}/auth/signin`)
     expect(response?.status()).toBe(200)
     const text = (await page.textContent("body")) ?? ""
     for (const name of ["E-mail and password", "Demo IdP", "E-mail link"]) expect(text).toContain(name)
@@ -46,8 +35,8 @@ describe("GET / (built demo in Chromium)", () => {
   })
 
   it("answers an unknown path with 404", async () => {
-    const page = await browser.newPage()
-    const response = await page.goto(`${server.origin}/no-such-page/`)
+    const page = await demo.browser.newPage()
+    const response = await page.goto(`${demo.server.origin}/no-such-page/`)
     expect(response?.status()).toBe(404)
     await page.close()
   })
@@ -55,23 +44,23 @@ describe("GET / (built demo in Chromium)", () => {
 
 describe("embedded defaults stay on this machine (no WEBAUTH_URL)", () => {
   it("answers 421 to a Host that is not a loopback name (DNS rebinding, forged Host), and to X-Forwarded-Host/-Proto", async () => {
-    const host = new URL(server.origin).host
-    expect((await rawGet(server.origin, "/", { host })).status).toBe(200)
-    expect((await rawGet(server.origin, "/", { host: `localhost:${new URL(server.origin).port}` })).status).toBe(200)
+    const host = new URL(demo.server.origin).host
+    expect((await rawGet(demo.server.origin, "/", { host })).status).toBe(200)
+    expect((await rawGet(demo.server.origin, "/", { host: `localhost:${new URL(demo.server.origin).port}` })).status).toBe(200)
     const forgeries: Record<string, string>[] = [{ host: "evil.example" }, { host: "evil.example:80" }, { host, "x-forwarded-host": "evil.example" }, { host, "x-forwarded-proto": "https" }]
     for (const forged of forgeries) {
-      const res = await rawGet(server.origin, "/auth/signin", forged)
+      const res = await rawGet(demo.server.origin, "/auth/signin", forged)
       expect(res.status, JSON.stringify(forged)).toBe(421)
       expect(res.body).not.toContain("<form")
     }
   })
 
   it("shows the inbox to this machine only: a request through a proxy (X-Forwarded-For) gets 403 and no mail", async () => {
-    const host = new URL(server.origin).host
-    const direct = await rawGet(server.origin, "/inbox/", { host })
+    const host = new URL(demo.server.origin).host
+    const direct = await rawGet(demo.server.origin, "/inbox/", { host })
     expect(direct.status).toBe(200)
     expect(direct.body).toContain("No mail yet.")
-    const proxied = await rawGet(server.origin, "/inbox/", { host, "x-forwarded-for": "203.0.113.9" })
+    const proxied = await rawGet(demo.server.origin, "/inbox/", { host, "x-forwarded-for": "203.0.113.9" })
     expect(proxied.status).toBe(403)
     expect(proxied.body).toContain("only shown to a browser on the machine that runs the demo")
     expect(proxied.body).not.toContain("No mail yet.")
