@@ -59,6 +59,9 @@ function firstValues(params: URLSearchParams): Record<string, string> {
   return out
 }
 
+/** A `%` that does not start an ASCII escape (`%00`-`%7F`, which always decode): only then decode. */
+const NEEDS_DECODE_CHECK = /%(?![0-7][0-9A-Fa-f])/
+
 /**
  * Whether every percent-escape of a query or form decodes (URLSearchParams would silently keep a
  * bad one or turn it into U+FFFD). One decode of the whole text is equivalent to decoding each
@@ -66,10 +69,12 @@ function firstValues(params: URLSearchParams): Record<string, string> {
  * either way.
  */
 function percentEncodingValid(text: string): boolean {
-  return !text.includes("%") || decodeComponent(text) !== undefined
+  return !NEEDS_DECODE_CHECK.test(text) || decodeComponent(text) !== undefined
 }
 
 function parseQuery(url: URL): Record<string, string> | AuthError {
+  // `url.searchParams` builds a URLSearchParams on first access: none is needed for no query.
+  if (url.search === "") return {}
   if (!percentEncodingValid(url.search))
     return bad("The query string is not valid percent-encoding", "QUERY_ENCODING_INVALID")
   return firstValues(url.searchParams)
@@ -126,9 +131,8 @@ function parseJson(text: string): Record<string, unknown> | AuthError {
   }
 }
 
-async function parseBody(request: Request): Promise<{ body: Record<string, unknown>; rawBody: string } | AuthError> {
-  const text = await readText(request)
-  if (typeof text !== "string") return text
+/** The body of a POST, by content type. The text is read first, so this step is synchronous. */
+function parseBody(request: Request, text: string): { body: Record<string, unknown>; rawBody: string } | AuthError {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
   let body: Record<string, unknown> | AuthError
   if (type === "application/x-www-form-urlencoded") body = parseForm(text)
@@ -157,9 +161,12 @@ export async function parseRequest(
     if (!cookies) return bad("A cookie value is not valid percent-encoding", "COOKIE_INVALID")
     const query = parseQuery(url)
     if (query instanceof Error) return query
-    const parsed = method === "POST" ? await parseBody(request) : { body: {}, rawBody: undefined }
+    if (method !== "POST") return { request, method: "GET", ...path, url, query, body: {}, rawBody: undefined, cookies, headers: request.headers }
+    const text = await readText(request)
+    if (typeof text !== "string") return text
+    const parsed = parseBody(request, text)
     if (parsed instanceof Error) return parsed
-    return { request, method: method as "GET" | "POST", ...path, url, query, ...parsed, cookies, headers: request.headers }
+    return { request, method: "POST", ...path, url, query, body: parsed.body, rawBody: parsed.rawBody, cookies, headers: request.headers }
   } catch {
     return bad("The request could not be read", "REQUEST_UNREADABLE")
   }

@@ -24,6 +24,6 @@ export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResp
   if ("response" in outcome) return outcome.response
   const res = await issueSession(req, ctx, outcome.signIn, callbackUrl)
   const remembered = ctx.cookies.callbackUrl
-  const cookies = req.cookies[remembered.name] ? [expireCookie(remembered.name, remembered.options)] : []
-  return { ...res, cookies: [...(res.cookies ?? []), ...cookies] }
+  if (!req.cookies[remembered.name]) return res
+  return { ...res, cookies: [...(res.cookies ?? []), expireCookie(remembered.name, remembered.options)] }
 }

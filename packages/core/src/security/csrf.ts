@@ -25,8 +25,11 @@ const hashOf = (token: string, secret: string) => sha256(`${token}${secret}`)
 export function verifiedCookieToken(req: AuthRequest, ctx: Context): string | undefined {
   const value = req.cookies[ctx.cookies.csrfToken.name]
   if (!value) return undefined
-  const [token, hash, ...rest] = value.split("|")
-  if (!token || !hash || rest.length > 0) return undefined
+  const bar = value.indexOf("|")
+  if (bar <= 0) return undefined
+  const token = value.slice(0, bar)
+  const hash = value.slice(bar + 1)
+  if (hash === "" || hash.includes("|")) return undefined
   for (const secret of ctx.config.secret) if (timingSafeEqual(hash, hashOf(token, secret))) return token
   return undefined
 }

@@ -3,7 +3,6 @@
  * decides, the user and account are stored (adapter), the `jwt` callback shapes the token, the
  * strategy writes the session cookie, the `signIn` event fires, and the user is redirected.
  */
-import type { JWT } from "@authlib/jwt"
 import type { AdapterUser } from "../adapters.js"
 import { AccessDenied, AuthError } from "../errors.js"
 import { emitEvent } from "../events.js"
@@ -59,48 +58,55 @@ async function persistIfNeeded(req: AuthRequest, ctx: Context, result: SignInRes
   return persistUser(ctx, result, linkTo)
 }
 
+type SignInParams = Parameters<CallbacksOptions["signIn"]>[0]
+type JwtParams = Parameters<CallbacksOptions["jwt"]>[0]
+
+/** The `signIn` callback's input: the flow's fields, absent ones left out (built without spreads). */
+function signInParams(result: SignInResult): SignInParams {
+  const params: SignInParams = { user: result.user, account: result.account }
+  if (result.profile) params.profile = result.profile
+  if (result.credentials) params.credentials = result.credentials
+  if (result.email) params.email = result.email
+  return params
+}
+
 async function startJwt(req: AuthRequest, ctx: Context, result: SignInResult, stored: PersistedUser | undefined) {
   const user: User | AdapterUser = stored?.user ?? result.user
   const isNewUser = stored?.isNewUser ?? false
-  const token: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id }
-  const next = await ctx.config.callbacks.jwt({
-    token,
+  const params: JwtParams = {
+    token: { name: user.name, email: user.email, picture: user.image, sub: user.id },
     user,
     account: stored?.account ?? result.account,
-    ...(result.profile ? { profile: result.profile } : {}),
     trigger: isNewUser ? "signUp" : "signIn",
     isNewUser,
-  })
+  }
+  if (result.profile) params.profile = result.profile
+  const next = await ctx.config.callbacks.jwt(params)
   if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
   return (await createJwtSession(next, req, ctx)).cookies
+}
+
+async function signInEvent(ctx: Context, result: SignInResult, stored: PersistedUser | undefined): Promise<void> {
+  await emitEvent(ctx, "signIn", {
+    user: result.account.type === "credentials" ? result.user : (stored?.user ?? result.user),
+    account: stored?.account ?? result.account,
+    ...(result.profile ? { profile: result.profile } : {}),
+    isNewUser: stored?.isNewUser ?? false,
+  })
 }
 
 /** Turns a successful flow into session cookies and the redirect that follows sign-in. */
 export async function issueSession(req: AuthRequest, ctx: Context, result: SignInResult, callbackUrl: string): Promise<AuthResponse> {
   const flowCookies = result.cookies ?? []
-  const decision = await runSignInCallback({
-    user: result.user,
-    account: result.account,
-    ...(result.profile ? { profile: result.profile } : {}),
-    ...(result.credentials ? { credentials: result.credentials } : {}),
-    ...(result.email ? { email: result.email } : {}),
-  }, ctx)
+  const decision = await runSignInCallback(signInParams(result), ctx)
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
   // Without an adapter nothing is stored: skip the call and its microtask (credentials + jwt).
   const stored = ctx.config.adapter ? await persistIfNeeded(req, ctx, result) : undefined
   const cookies = ctx.config.session.strategy === "jwt"
     ? await startJwt(req, ctx, result, stored)
     : (await createDatabaseSession((stored?.user ?? result.user).id!, ctx)).cookies
-  const isNewUser = stored?.isNewUser ?? false
-  if (ctx.config.events.signIn) {
-    await emitEvent(ctx, "signIn", {
-      user: result.account.type === "credentials" ? result.user : (stored?.user ?? result.user),
-      account: stored?.account ?? result.account,
-      ...(result.profile ? { profile: result.profile } : {}),
-      isNewUser,
-    })
-  }
+  if (ctx.config.events.signIn) await signInEvent(ctx, result, stored)
   const { newUser } = ctx.config.pages
-  const redirect = isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl
-  return { redirect, cookies: [...flowCookies, ...cookies] }
+  const redirect = stored?.isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl
+  return { redirect, cookies: flowCookies.length ? [...flowCookies, ...cookies] : cookies }
 }
