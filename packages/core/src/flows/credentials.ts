@@ -7,7 +7,17 @@ import { AuthError, CallbackRouteError, CredentialsSignin } from "../errors.js"
 import type { AuthRequest } from "../http/types.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { User } from "../types.js"
-import type { Flow, FlowContext, FlowOutcome } from "./types.js"
+import type { Flow, FlowContext, FlowOutcome, SignInResult } from "./types.js"
+
+/** What a throw from `authorize` becomes: client-safe errors pass, the rest is a logged fault. */
+function authorizeError(provider: CredentialsConfig, err: unknown): AuthError {
+  if (err instanceof CredentialsSignin) return err
+  if (err instanceof AuthError && (err.constructor as typeof AuthError).clientSafe) return err
+  return new CallbackRouteError(`"authorize" of provider "${provider.id}" threw`, {
+    code: "AUTHORIZE_THREW",
+    cause: { provider: provider.id, ...(err instanceof Error ? { err } : { thrown: String(err) }) },
+  })
+}
 
 /** Form fields that belong to authlib, not to the provider's credentials. */
 const RESERVED = new Set(["csrfToken", "callbackUrl"])
@@ -26,22 +36,14 @@ function credentialsOf(body: Readonly<Record<string, unknown>>): Record<string, 
   return out
 }
 
-async function authorize(provider: CredentialsConfig, credentials: Record<string, unknown>, req: AuthRequest): Promise<User> {
-  let user: User | null
-  try {
-    // The incoming Request itself (headers, URL, method); its body was read into `credentials`.
-    // Rebuilding a Request with the body again costs ~25 us per sign-in for a rarely used stream.
-    user = await provider.authorize(credentials as never, req.request)
-  } catch (err) {
-    if (err instanceof CredentialsSignin) throw err
-    if (err instanceof AuthError && (err.constructor as typeof AuthError).clientSafe) throw err
-    throw new CallbackRouteError(`"authorize" of provider "${provider.id}" threw`, {
-      code: "AUTHORIZE_THREW",
-      cause: { provider: provider.id, ...(err instanceof Error ? { err } : { thrown: String(err) }) },
-    })
+/** The signed-in user (an id made up when `authorize` gave none) and its `credentials` account. */
+function signInResult(provider: CredentialsConfig, authorized: User, credentials: Record<string, unknown>): SignInResult {
+  const id = authorized.id == null || authorized.id === "" ? crypto.randomUUID() : String(authorized.id)
+  return {
+    user: { ...authorized, id },
+    account: { provider: provider.id, providerAccountId: id, type: "credentials" },
+    credentials,
   }
-  if (!user || typeof user !== "object") throw new CredentialsSignin("authorize returned no user", { cause: { provider: provider.id } })
-  return user
 }
 
 export const credentialsFlow: Flow<CredentialsConfig> = {
@@ -49,15 +51,15 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
   callbackCsrf: true,
   async callback(req: AuthRequest, ctx: FlowContext<CredentialsConfig>): Promise<FlowOutcome> {
     const credentials = credentialsOf(req.body)
-    const authorized = await authorize(ctx.provider, credentials, req)
-    const id = authorized.id == null || authorized.id === "" ? crypto.randomUUID() : String(authorized.id)
-    const user: User = { ...authorized, id }
-    return {
-      signIn: {
-        user,
-        account: { provider: ctx.provider.id, providerAccountId: id, type: "credentials" },
-        credentials,
-      },
+    let authorized: User | null
+    try {
+      // The incoming Request itself (headers, URL, method); its body was read into `credentials`.
+      // Rebuilding a Request with the body again costs ~25 us per sign-in for a rarely used stream.
+      authorized = await ctx.provider.authorize(credentials as never, req.request)
+    } catch (err) {
+      throw authorizeError(ctx.provider, err)
     }
+    if (!authorized || typeof authorized !== "object") throw new CredentialsSignin("authorize returned no user", { cause: { provider: ctx.provider.id } })
+    return { signIn: signInResult(ctx.provider, authorized, credentials) }
   },
 }

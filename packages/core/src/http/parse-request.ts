@@ -26,10 +26,10 @@ function decodeComponent(value: string): string | undefined {
 /** `basePath/action[/providerId]` -> parts, or an error for anything else. */
 function parsePath(pathname: string, basePath: string): { action: AuthAction; providerId: string | undefined } | AuthError {
   const unknown = () => new UnknownAction(`Unknown action: ${pathname.slice(0, 200)}`, { code: "ACTION_UNKNOWN" })
-  if (!pathname.startsWith(`${basePath}/`)) return unknown()
+  if (!pathname.startsWith(basePath) || pathname[basePath.length] !== "/") return unknown()
   // One trailing slash is tolerated (`/auth/session/`), as routers commonly do.
-  const rest = pathname.slice(basePath.length + 1)
-  const parts = (rest.endsWith("/") ? rest.slice(0, -1) : rest).split("/")
+  const rest = pathname.endsWith("/") ? pathname.slice(basePath.length + 1, -1) : pathname.slice(basePath.length + 1)
+  const parts = rest.split("/")
   const decoded = rest.includes("%") ? parts.map(decodeComponent) : parts
   if (decoded.some((p) => p === undefined)) return bad("The URL path is not valid percent-encoding", "PATH_ENCODING_INVALID")
   const [action, providerId, ...extra] = decoded as string[]
