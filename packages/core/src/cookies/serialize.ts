@@ -112,7 +112,12 @@ export function parseCookieHeader(header: string | null): Record<string, string>
   }
   const parsed = parse(header, { decode })
   if (bad) return null
+  // A plain object for callers (the parser's has no prototype, so `for...in` sees only its keys).
+  // Assigning a string to `__proto__` is a no-op: a cookie of that name is dropped, never a prototype.
   const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(parsed)) if (v !== undefined) out[k] = v
+  for (const k in parsed) {
+    const v = parsed[k]
+    if (v !== undefined) out[k] = v
+  }
   return out
 }

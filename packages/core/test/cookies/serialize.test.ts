@@ -68,3 +68,18 @@ describe("serializeCookie", () => {
     expect(serializeCookie({ name: "a", value: "x", options: { expires: foreign } })).toBe("a=x; Expires=Thu, 01 Jan 2026 00:00:00 GMT")
   })
 })
+
+describe("parseCookieHeader", () => {
+  it("refuses a badly escaped value; otherwise gives a plain object of the first value of each name", () => {
+    expect(parseCookieHeader("a=1; c=%ZZ")).toBeNull()
+    const ok = parseCookieHeader("a=1; b=x%20y; a=2; toString=t")!
+    expect(Object.getPrototypeOf(ok)).toBe(Object.prototype)
+    expect(ok).toEqual({ a: "1", b: "x y", toString: "t" })
+  })
+
+  it("a cookie named __proto__ never becomes a prototype", () => {
+    const cookies = parseCookieHeader("__proto__=evil; a=1")!
+    expect(Object.getPrototypeOf(cookies)).toBe(Object.prototype)
+    expect(Object.keys(cookies)).toEqual(["a"])
+  })
+})
