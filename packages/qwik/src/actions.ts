@@ -3,9 +3,9 @@
  * input fields of spec section 4. Invalid input never reaches core: Qwik answers 400 with
  * `{ failed: true, fieldErrors, formErrors }`.
  */
-import { InvalidProvider } from "@authlib/core"
+import { InvalidProvider, InvalidRequest } from "@authlib/core"
 import type { QRL } from "@builder.io/qwik"
-import { globalAction$, z, zod$ } from "@builder.io/qwik-city"
+import { globalAction$, z, zod$, type RequestEventAction } from "@builder.io/qwik-city"
 import { authContext } from "./context.js"
 import type { QwikAuthConfigFn } from "./env.js"
 import { runSignIn } from "./sign-in.js"
@@ -31,6 +31,15 @@ const signOutShape = {
   redirectTo: z.string().optional(),
 }
 
+/**
+ * Input core refused as malformed (a form over 64 KiB, headers over 16 KiB) is invalid input as
+ * much as a wrong type: the spec's failure shape with core's status (413, 431, 400), not a 500.
+ */
+function refusedInput(ev: RequestEventAction, err: unknown) {
+  if (!(err instanceof InvalidRequest)) throw err
+  return ev.fail(err.status, { fieldErrors: {} as Record<string, string>, formErrors: [err.message] })
+}
+
 /** Builds `useSignIn` for the configuration function given to `QwikAuth$`. */
 export function createUseSignIn(configQrl: QRL<QwikAuthConfigFn>) {
   return globalAction$(async (input, ev) => {
@@ -45,7 +54,7 @@ export function createUseSignIn(configQrl: QRL<QwikAuthConfigFn>) {
       if (err instanceof InvalidProvider && err.code === "UNKNOWN_PROVIDER") {
         return ev.fail(400, { fieldErrors: { providerId: err.message }, formErrors: [] as string[] })
       }
-      throw err
+      return refusedInput(ev, err)
     }
   }, zod$(signInShape))
 }
@@ -53,6 +62,10 @@ export function createUseSignIn(configQrl: QRL<QwikAuthConfigFn>) {
 /** Builds `useSignOut` for the configuration function given to `QwikAuth$`. */
 export function createUseSignOut(configQrl: QRL<QwikAuthConfigFn>) {
   return globalAction$(async (input, ev) => {
-    return runSignOut(ev, await authContext(ev, configQrl), input)
+    try {
+      return await runSignOut(ev, await authContext(ev, configQrl), input)
+    } catch (err) {
+      return refusedInput(ev, err)
+    }
   }, zod$(signOutShape))
 }

@@ -3,21 +3,35 @@
  * redirect that ends an action. Each call carries the request's cookie jar, so a CSRF cookie core
  * sets in the first call is the one the next call presents.
  */
-import { Auth, Configuration, type ProviderType } from "@authlib/core"
+import { Auth, Configuration, InvalidRequest, type AuthError, type ProviderType } from "@authlib/core"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, isUnderBasePath, type AuthContext } from "./context.js"
 import { applySetCookies } from "./cookies.js"
+
+/**
+ * The error for an in-process answer that lacks what the caller needs (a redirect, a token). A
+ * request core refused as malformed (a 4xx `InvalidRequest`: body over 64 KiB, headers over
+ * 16 KiB) is the client's fault and stays an `InvalidRequest` with core's status and code; any
+ * other answer is a server fault. Never a fallback: a refused sign-in must not redirect as if it
+ * had succeeded.
+ */
+export function failedCall(what: string, status: number | undefined, body: unknown): AuthError {
+  const refused = body as { error?: unknown; code?: unknown; message?: unknown } | null | undefined
+  if (status !== undefined && status >= 400 && status < 500 && refused?.error === "InvalidRequest") {
+    const message = typeof refused.message === "string" ? refused.message : `${what} was refused as malformed`
+    return new InvalidRequest(message, { code: typeof refused.code === "string" ? refused.code : "REQUEST_INVALID", status })
+  }
+  return new Configuration(`${what} answered ${status ?? "no status"} without the expected result`, {
+    code: "INTERNAL_CALL_FAILED",
+    cause: { status, body },
+  })
+}
 
 async function getJson(ev: RequestEventCommon, ctx: AuthContext, action: string): Promise<unknown> {
   const res = await Auth(internalRequest(ev, ctx, action), ctx.config)
   applySetCookies(ev, res.headers.getSetCookie())
   const body: unknown = await res.json().catch(() => undefined)
-  if (res.status !== 200) {
-    throw new Configuration(`GET ${ctx.basePath}/${action} answered ${res.status}`, {
-      code: "INTERNAL_CALL_FAILED",
-      cause: { status: res.status, body },
-    })
-  }
+  if (res.status !== 200) throw failedCall(`GET ${ctx.basePath}/${action}`, res.status, body)
   return body
 }
 

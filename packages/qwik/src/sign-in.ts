@@ -10,11 +10,11 @@
  *   the browser flow.
  * - Without `providerId`: the sign-in page.
  */
-import { Auth, Configuration, InvalidProvider, raw, serializeCookie, type AuthConfig } from "@authlib/core"
+import { Auth, InvalidProvider, raw, serializeCookie, type AuthConfig } from "@authlib/core"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, requireContext, type AuthContext } from "./context.js"
 import { applySetCookies } from "./cookies.js"
-import { csrfToken, currentPage, providerType, redirectFromAction } from "./core-calls.js"
+import { csrfToken, currentPage, failedCall, providerType, redirectFromAction } from "./core-calls.js"
 import type { QwikAuthConfig } from "./env.js"
 import type { SignInInput } from "./types.js"
 
@@ -41,12 +41,15 @@ function formBody(input: SignInInput, fields: Record<string, string>): URLSearch
   return body
 }
 
-async function credentialsSignIn(ev: RequestEventCommon, ctx: AuthContext, id: string, body: URLSearchParams): Promise<string | undefined> {
+async function credentialsSignIn(ev: RequestEventCommon, ctx: AuthContext, id: string, body: URLSearchParams): Promise<string> {
   const request = internalRequest(ev, ctx, `callback/${encodeURIComponent(id)}`, { method: "POST", body })
   const result = await Auth(request, rawConfig(ctx.config))
   applySetCookies(ev, (result.cookies ?? []).map(serializeCookie))
   // A later session read in this request must see the new session cookie, not a cached result.
   ctx.session = undefined
+  // Raw mode resolves (not throws) a request core refused as malformed (413, 431): that is a
+  // failed sign-in, never a reason to send the user to the unchecked `redirectTo`.
+  if (result.redirect === undefined) throw failedCall(`POST ${ctx.basePath}/callback/${id}`, result.status, result.json)
   return result.redirect
 }
 
@@ -56,12 +59,7 @@ async function redirectingSignIn(ev: RequestEventCommon, ctx: AuthContext, id: s
   const res = await Auth(request, ctx.config)
   applySetCookies(ev, res.headers.getSetCookie())
   const location = res.headers.get("location")
-  if (location === null) {
-    throw new Configuration(`POST ${ctx.basePath}/signin/${id} answered ${res.status} without a redirect`, {
-      code: "INTERNAL_CALL_FAILED",
-      cause: { status: res.status, provider: id },
-    })
-  }
+  if (location === null) throw failedCall(`POST ${ctx.basePath}/signin/${id}`, res.status, await res.json().catch(() => undefined))
   return location
 }
 
@@ -81,7 +79,7 @@ export async function runSignIn(ev: RequestEventCommon, ctx: AuthContext, input:
   }
   const body = formBody(input, { csrfToken: await csrfToken(ev, ctx), callbackUrl })
   if (type === "credentials") {
-    return redirectFromAction(ev, ctx, (await credentialsSignIn(ev, ctx, id, body)) ?? callbackUrl)
+    return redirectFromAction(ev, ctx, await credentialsSignIn(ev, ctx, id, body))
   }
   return redirectFromAction(ev, ctx, await redirectingSignIn(ev, ctx, id, body, input))
 }
