@@ -2,6 +2,7 @@
  * GET /signout: the confirm page (or a redirect to `pages.signOut`).
  * POST /signout: CSRF check, the `signOut` event (`{ token }` or `{ session }` by strategy), the
  * database session deleted, every session cookie (and chunk) cleared, redirect to `callbackUrl`.
+ * A failing adapter is logged and never keeps the cookies: the browser is signed out regardless.
  */
 import { resolveCallbackUrl } from "../http/callback-url.js"
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
@@ -12,6 +13,7 @@ import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
 import { deleteDatabaseSession, readDatabaseCookie } from "../sessions/database-strategy.js"
 import { decodeJwtSession, readJwtCookie } from "../sessions/jwt-strategy.js"
 import { clearChunked } from "../cookies/chunks.js"
+import { logError } from "../logger.js"
 
 export async function signoutPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   if (ctx.config.pages.signOut) return { redirect: routeUrl(ctx, "signOut", { callbackUrl: req.query.callbackUrl }) }
@@ -29,7 +31,14 @@ async function endSession(req: AuthRequest, ctx: Context): Promise<void> {
     return
   }
   const raw = readDatabaseCookie(req, ctx)
-  const session = raw ? await deleteDatabaseSession(raw, ctx) : null
+  let session: Awaited<ReturnType<typeof deleteDatabaseSession>> = null
+  try {
+    if (raw) session = await deleteDatabaseSession(raw, ctx)
+  } catch (err) {
+    // Some adapters throw for a record that is already gone (Prisma's deleteSession): an error
+    // page here would leave the session cookie in a browser whose user asked to sign out.
+    logError(ctx.config.logger, err)
+  }
   await emitEvent(ctx, "signOut", { session })
 }
 
