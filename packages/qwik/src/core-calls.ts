@@ -78,7 +78,10 @@ function isClientDataRequest(ev: RequestEventCommon): boolean {
 export function redirectFromAction(ev: RequestEventCommon, ctx: AuthContext, to: string): void {
   const url = new URL(to, ev.url)
   if (url.origin === ev.url.origin && !isUnderBasePath(url.pathname, ctx.basePath)) {
-    throw ev.redirect(303, `${url.pathname}${url.search}${url.hash}`)
+    // As a bare path, `https://app//evil.example` (which a permissive `redirect` callback may pass)
+    // would read as protocol-relative: a browser would leave the site.
+    const path = url.pathname.replace(/^\/{2,}/, "/")
+    throw ev.redirect(303, `${path}${url.search}${url.hash}`)
   }
   if (!isClientDataRequest(ev)) throw ev.redirect(303, url.href)
   ev.headers.set("Location", url.href)

@@ -6,7 +6,7 @@
 import { InvalidRequest } from "@authlib/core"
 import { describe, expect, it } from "vitest"
 import { getSession, signIn } from "../src/index.js"
-import { ada, ORIGIN } from "./harness/config.js"
+import { ada, ORIGIN, testConfig } from "./harness/config.js"
 import { fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
 import { handle, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
 
@@ -111,4 +111,20 @@ describe("cross-site posts the CSRF tests leave out", () => {
     expect(thrown).toMatchObject({ type: "MissingCSRF", code: "CSRF_ORIGIN_OPAQUE" })
     expect(named(ev, "authlib.session-token")).toEqual([])
   })
+})
+
+describe("same-origin URLs that turn protocol-relative as a path", () => {
+  // The pattern of many apps' own `redirect` callbacks: anything that starts with the base URL.
+  const startsWithBase = testConfig({ callbacks: { redirect: ({ url, baseUrl }) => (url.startsWith(baseUrl) ? url : baseUrl) } })
+
+  for (const redirectTo of [`${ORIGIN}//evil.example/x`, `${ORIGIN}/\\evil.example/x`, `${ORIGIN}/%2F/evil.example`]) {
+    it(`redirectTo ${JSON.stringify(redirectTo)} never becomes a Location that leaves the site`, async () => {
+      const { auth } = setup(startsWithBase)
+      const ev = await actionEvent(auth)
+      const thrown = (await outcome(runAction(auth.useSignIn, ev, { providerId: "password", redirectTo, options: { email: ada.email, password: "correct horse" } }))) as Redirected
+      expect(thrown).toBeInstanceOf(Redirected)
+      expect(thrown.location).not.toMatch(/^[/\\]{2}|^[a-z]+:/i)
+      expect(new URL(thrown.location, ORIGIN).origin).toBe(ORIGIN)
+    })
+  }
 })
