@@ -161,12 +161,13 @@ export async function parseRequest(
     if (!cookies) return bad("A cookie value is not valid percent-encoding", "COOKIE_INVALID")
     const query = parseQuery(url)
     if (query instanceof Error) return query
-    if (method !== "POST") return { request, method: "GET", ...path, url, query, body: {}, rawBody: undefined, cookies, headers: request.headers }
+    const { action, providerId } = path
+    if (method !== "POST") return { request, method: "GET", action, providerId, url, query, body: {}, rawBody: undefined, cookies, headers: request.headers }
     const text = await readText(request)
     if (typeof text !== "string") return text
     const parsed = parseBody(request, text)
     if (parsed instanceof Error) return parsed
-    return { request, method: "POST", ...path, url, query, body: parsed.body, rawBody: parsed.rawBody, cookies, headers: request.headers }
+    return { request, method: "POST", action, providerId, url, query, body: parsed.body, rawBody: parsed.rawBody, cookies, headers: request.headers }
   } catch {
     return bad("The request could not be read", "REQUEST_UNREADABLE")
   }

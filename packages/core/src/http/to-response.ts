@@ -13,31 +13,31 @@ export function wantsRedirectAsJson(request: Request): boolean {
 }
 
 /**
- * Header pairs of `res` plus `extra`. The common answer (no route headers, at most one cookie) is a
- * plain record, which undici takes in faster than pairs; a repeated `Set-Cookie` needs the pairs.
+ * The headers of `res` plus the one header its kind of answer needs (`name: value`). The common
+ * answer (no route headers, at most one cookie) is a plain record, which undici takes in faster
+ * than pairs; a repeated `Set-Cookie` needs the pairs.
  */
-function headersOf(res: AuthResponse, extra: Record<string, string>): Record<string, string> | Array<[string, string]> {
+function headersOf(res: AuthResponse, name: string, value: string): Record<string, string> | Array<[string, string]> {
   const cookies = res.cookies ?? []
   if (res.headers === undefined && cookies.length <= 1) {
-    const out: Record<string, string> = { "cache-control": CACHE_CONTROL, ...extra }
+    const out: Record<string, string> = { "cache-control": CACHE_CONTROL, [name]: value }
     if (cookies.length === 1) out["set-cookie"] = serializeCookie(cookies[0]!)
     return out
   }
   const pairs: Array<[string, string]> = Object.entries(res.headers ?? {})
-  if (!pairs.some(([name]) => name.toLowerCase() === "cache-control")) pairs.push(["cache-control", CACHE_CONTROL])
+  if (!pairs.some(([key]) => key.toLowerCase() === "cache-control")) pairs.push(["cache-control", CACHE_CONTROL])
   for (const cookie of cookies) pairs.push(["set-cookie", serializeCookie(cookie)])
-  pairs.push(...Object.entries(extra))
+  pairs.push([name, value])
   return pairs
 }
 
-const JSON_TYPE = { "content-type": "application/json" }
-const HTML_TYPE = { "content-type": "text/html; charset=utf-8" }
+const JSON_TYPE = "application/json"
 
 export function toResponse(res: AuthResponse, returnRedirect: boolean): Response {
   if (res.redirect !== undefined) {
-    if (returnRedirect) return new Response(JSON.stringify({ url: res.redirect }), { status: 200, headers: headersOf(res, JSON_TYPE) })
-    return new Response(null, { status: res.status ?? 302, headers: headersOf(res, { location: res.redirect }) })
+    if (returnRedirect) return new Response(JSON.stringify({ url: res.redirect }), { status: 200, headers: headersOf(res, "content-type", JSON_TYPE) })
+    return new Response(null, { status: res.status ?? 302, headers: headersOf(res, "location", res.redirect) })
   }
-  if (res.html !== undefined) return new Response(res.html, { status: res.status ?? 200, headers: headersOf(res, HTML_TYPE) })
-  return new Response(JSON.stringify(res.json ?? null), { status: res.status ?? 200, headers: headersOf(res, JSON_TYPE) })
+  if (res.html !== undefined) return new Response(res.html, { status: res.status ?? 200, headers: headersOf(res, "content-type", "text/html; charset=utf-8") })
+  return new Response(JSON.stringify(res.json ?? null), { status: res.status ?? 200, headers: headersOf(res, "content-type", JSON_TYPE) })
 }
