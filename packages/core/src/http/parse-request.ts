@@ -23,18 +23,20 @@ function decodeComponent(value: string): string | undefined {
   }
 }
 
+const unknownAction = (pathname: string) => new UnknownAction(`Unknown action: ${pathname.slice(0, 200)}`, { code: "ACTION_UNKNOWN" })
+
 /** `basePath/action[/providerId]` -> parts, or an error for anything else. */
 function parsePath(pathname: string, basePath: string): { action: AuthAction; providerId: string | undefined } | AuthError {
-  const unknown = () => new UnknownAction(`Unknown action: ${pathname.slice(0, 200)}`, { code: "ACTION_UNKNOWN" })
-  if (!pathname.startsWith(basePath) || pathname[basePath.length] !== "/") return unknown()
+  if (!pathname.startsWith(basePath) || pathname[basePath.length] !== "/") return unknownAction(pathname)
   // One trailing slash is tolerated (`/auth/session/`), as routers commonly do.
   const rest = pathname.endsWith("/") ? pathname.slice(basePath.length + 1, -1) : pathname.slice(basePath.length + 1)
   const parts = rest.split("/")
   const decoded = rest.includes("%") ? parts.map(decodeComponent) : parts
   if (decoded.some((p) => p === undefined)) return bad("The URL path is not valid percent-encoding", "PATH_ENCODING_INVALID")
-  const [action, providerId, ...extra] = decoded as string[]
-  if (!action || !ACTIONS.has(action) || extra.length > 0) return unknown()
-  if (providerId !== undefined && (!WITH_PROVIDER.has(action) || providerId === "")) return unknown()
+  const action = decoded[0]
+  const providerId = decoded[1]
+  if (!action || !ACTIONS.has(action) || decoded.length > 2) return unknownAction(pathname)
+  if (providerId !== undefined && (!WITH_PROVIDER.has(action) || providerId === "")) return unknownAction(pathname)
   return { action: action as AuthAction, providerId }
 }
 
