@@ -7,6 +7,8 @@ import { AuthError, CallbackError, InvalidCallbackUrl } from "../errors.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, Context } from "./types.js"
 
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/
+
 function candidate(req: AuthRequest, ctx: Context, useCookie: boolean): string | undefined {
   const fromBody = req.body.callbackUrl
   if (typeof fromBody === "string" && fromBody !== "") return fromBody
@@ -25,6 +27,9 @@ export async function resolveCallbackUrl(req: AuthRequest, ctx: Context, useCook
     throw new CallbackError("callbacks.redirect threw", { code: "CALLBACK_THREW", cause: { callback: "redirect", ...(err instanceof Error ? { err } : {}) } })
   }
   if (typeof out !== "string" || out === "") throw new InvalidCallbackUrl('"redirect" callback must return a URL string', { code: "CALLBACK_URL_INVALID" })
+  // Trusted, yet sent as a Location header: a permissive callback passing `...\r\nSet-Cookie:` through
+  // would make the Response constructor throw (a 500) instead of an error page.
+  if (CONTROL_CHARS.test(out)) throw new InvalidCallbackUrl('"redirect" callback returned a URL with control characters', { code: "CALLBACK_URL_CONTROL_CHARS" })
   return out
 }
 

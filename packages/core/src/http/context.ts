@@ -15,7 +15,10 @@ function firstValue(header: string | null): string | undefined {
 function originOf(req: AuthRequest, config: ResolvedConfig): string {
   if (config.appUrl) return config.appUrl.origin
   const host = firstValue(req.headers.get("x-forwarded-host"))
-  const proto = firstValue(req.headers.get("x-forwarded-proto"))
+  // Only a web scheme: `javascript` or `foo` would give the opaque origin "null", and every link
+  // and redirect built on it would throw.
+  const forwarded = firstValue(req.headers.get("x-forwarded-proto"))?.toLowerCase()
+  const proto = forwarded === "https" || forwarded === "http" ? forwarded : undefined
   if (!host && !proto) return req.url.origin
   try {
     return new URL(`${proto ?? req.url.protocol.replace(":", "")}://${host ?? req.url.host}`).origin

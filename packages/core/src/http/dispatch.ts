@@ -37,7 +37,10 @@ const allowed = (action: AuthAction) => methods.get(action) ?? []
 /** Handles `request`; resolves the internal response. In `raw` mode, AuthErrors are thrown. */
 export async function dispatch(request: Request, config: ResolvedConfig): Promise<AuthResponse> {
   const req = await parseRequest(request, config.basePath, allowed)
-  if (req instanceof AuthError) return requestErrorResponse(req)
+  if (req instanceof AuthError) {
+    config.logger.debug(req.type, req)
+    return requestErrorResponse(req)
+  }
   const ctx = contextOf(req, config)
   // A fatal misconfiguration was logged once, when the config was resolved.
   if (config.error) {

@@ -44,7 +44,10 @@ export function publicType(err: unknown, logger: LoggerInstance, logged = false)
 
 /** The response to an error raised while handling `action`. */
 export function errorResponse(err: unknown, action: AuthAction, ctx: Context, logged = false): AuthResponse {
-  if (err instanceof InvalidRequest || err instanceof MethodNotAllowed || err instanceof UnknownAction) return requestErrorResponse(err)
+  if (err instanceof InvalidRequest || err instanceof MethodNotAllowed || err instanceof UnknownAction) {
+    ctx.config.logger.debug(err.type, err)
+    return requestErrorResponse(err)
+  }
   const { type, code } = publicType(err, ctx.config.logger, logged)
   if (JSON_ACTIONS.has(action) || action === "error") {
     return { status: STATUS[type] ?? 400, json: { error: type, ...(code && type === "CredentialsSignin" ? { code } : {}) } }

@@ -122,8 +122,29 @@ function parseForm(text: string): Record<string, unknown> | AuthError {
   return firstValues(new URLSearchParams(text))
 }
 
+/** Deeper JSON than any sign-in form needs; the limit keeps recursive consumers from overflowing. */
+const MAX_JSON_DEPTH = 32
+
+/** Whether brackets outside strings nest deeper than `max`: one linear scan, no recursion. */
+function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
+}
+
 function parseJson(text: string): Record<string, unknown> | AuthError {
   if (text.trim() === "") return {}
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return bad(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, "JSON_BODY_TOO_DEEP")
   try {
     const value: unknown = JSON.parse(text)
     if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>
