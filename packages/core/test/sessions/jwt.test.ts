@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { decode } from "@authlib/jwt"
-import { Client, config, credentials, SECRET, setCookies } from "../helpers/harness.js"
+import { Client, config, credentials, ORIGIN, recordingLogger, SECRET, setCookies } from "../helpers/harness.js"
 import type { JWT } from "../../src/index.js"
 
 afterEach(() => void vi.useRealTimers())
@@ -148,5 +148,43 @@ describe("large JWT sessions are chunked", () => {
     expect(cookies.find((c) => c.name === "authlib.session-token")?.value).toBeTruthy()
     expect(cookies.filter((c) => c.name.startsWith("authlib.session-token.") && c.maxAge === 0).length).toBeGreaterThan(1)
     expect(await client.session()).toMatchObject({ user: { name: "s" } })
+  })
+})
+
+describe("a session token too large to come back is never written", () => {
+  // Random, so compression-free and the token grows with it (about 4/3 of the bytes after JWE).
+  const noise = (chars: number) => Array.from({ length: chars }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 94))).join("")
+
+  it("sign-in with a token over the limit ends on the error page, logged, with no session cookie", async () => {
+    const { logger, entries } = recordingLogger()
+    const client = new Client(config({ logger, callbacks: { jwt: ({ token }) => ({ ...token, blob: noise(10_000) }) } }))
+    const res = await client.signIn()
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    expect(setCookies(res).some((c) => c.name.startsWith("authlib.session-token") && c.value !== "")).toBe(false)
+    const logged = entries.find((e) => e.level === "error")!.message[0] as { type: string; code: string }
+    expect(logged).toMatchObject({ type: "SessionTokenError", code: "SESSION_TOKEN_TOO_LARGE" })
+    expect(await client.session()).toBeNull()
+  })
+
+  it("an update that would grow the token over the limit keeps the session as it was", async () => {
+    const client = new Client(config({
+      callbacks: { jwt: ({ token, trigger, session }) => (trigger === "update" ? { ...token, blob: (session as { blob: string }).blob } : token) },
+    }))
+    await client.signIn()
+    const csrfToken = await client.csrfToken()
+    const res = await client.request("/auth/session", { json: { csrfToken, data: { blob: noise(10_000) } } })
+    expect(res.status).toBeGreaterThanOrEqual(400)
+    expect(setCookies(res).some((c) => c.name.startsWith("authlib.session-token"))).toBe(false)
+    expect(await client.session()).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("a token just under the limit is written in chunks and read back, headers within the request limit", async () => {
+    const client = new Client(config({ callbacks: { jwt: ({ token }) => ({ ...token, blob: noise(8_000) }) } }))
+    await client.signIn()
+    const chunks = [...client.jar.entries()].filter(([k]) => k.startsWith("authlib.session-token."))
+    expect(chunks.length).toBeGreaterThan(2)
+    expect(chunks.reduce((n, [k, v]) => n + k.length + v.length + 3, 0)).toBeLessThan(16 * 1024 - 1024)
+    expect(await client.session()).toMatchObject({ user: { email: "alice@example.com" } })
   })
 })
