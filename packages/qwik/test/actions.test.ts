@@ -2,27 +2,8 @@ import { CredentialsSignin } from "@authlib/core"
 import { describe, expect, it } from "vitest"
 import { getSession, signIn } from "../src/index.js"
 import { ada, ORIGIN, testConfig, WrongPassword } from "./harness/config.js"
-import { browserCookies, fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
-import { handle, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
-
-/** A form action posted from /account/, after the plugin's onRequest ran, as Qwik City orders it. */
-async function actionEvent(auth: TestAuth, cookie = ""): Promise<FakeEvent> {
-  const ev = fakeEvent(`${ORIGIN}/account/?qaction=abc123`, {
-    method: "POST",
-    cookie,
-    headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-  })
-  await handle(auth, ev)
-  return ev
-}
-
-async function outcome(run: Promise<unknown>): Promise<unknown> {
-  try {
-    return await run
-  } catch (thrown) {
-    return thrown
-  }
-}
+import { browserCookies, fakeEvent, Redirected, runAction } from "./harness/fake-event.js"
+import { actionEvent, handle, outcome, setup, signInThroughRoute } from "./harness/setup.js"
 
 describe("useSignIn input validation (zod$)", () => {
   it("rejects wrong types with { failed: true, fieldErrors, formErrors } under the four spec keys, status 400", async () => {
@@ -102,7 +83,7 @@ describe("useSignIn with a credentials provider (id 'password', type credentials
 
   it("a tampered CSRF cookie from the browser is not trusted: core mints a fresh one and the sign-in uses it", async () => {
     const { auth } = setup()
-    const ev = await actionEvent(auth, "authlib.csrf-token=forged%7Cdeadbeef")
+    const ev = await actionEvent(auth, undefined, "authlib.csrf-token=forged%7Cdeadbeef")
     const thrown = await outcome(runAction(auth.useSignIn, ev, { providerId: "password", options: { email: ada.email, password: "correct horse" } }))
     expect(thrown).toBeInstanceOf(Redirected)
     const csrfCookie = ev.recorded.cookies.find((c) => c.name === "authlib.csrf-token")!
@@ -183,7 +164,7 @@ describe("useSignOut", () => {
   it("clears the session cookie, redirects 303 to redirectTo, and the rest of the request sees no session", async () => {
     const { auth } = setup()
     const { cookie } = await signInThroughRoute(auth)
-    const ev = await actionEvent(auth, cookie)
+    const ev = await actionEvent(auth, undefined, cookie)
     expect((await getSession(ev)).data).not.toBeNull()
     const thrown = await outcome(runAction(auth.useSignOut, ev, { redirectTo: "/bye" }))
     expect(thrown).toEqual(new Redirected(303, "/bye"))

@@ -7,27 +7,8 @@ import { InvalidRequest } from "@authlib/core"
 import { describe, expect, it } from "vitest"
 import { getSession, signIn } from "../src/index.js"
 import { ada, ORIGIN, testConfig } from "./harness/config.js"
-import { fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
-import { handle, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
-
-/** An action request to /account/ with `headers` (same-origin by default), after onRequest ran. */
-async function actionEvent(auth: TestAuth, headers: Record<string, string> = { origin: ORIGIN }, cookie = ""): Promise<FakeEvent> {
-  const ev = fakeEvent(`${ORIGIN}/account/?qaction=abc123`, {
-    method: "POST",
-    cookie,
-    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-  })
-  await handle(auth, ev)
-  return ev
-}
-
-async function outcome(run: Promise<unknown>): Promise<unknown> {
-  try {
-    return await run
-  } catch (thrown) {
-    return thrown
-  }
-}
+import { Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
+import { actionEvent, outcome, setup, signInThroughRoute } from "./harness/setup.js"
 
 const named = (ev: FakeEvent, name: string) => ev.recorded.cookies.filter((c) => c.name === name)
 /** More than core's 64 KiB body limit once form-encoded. */

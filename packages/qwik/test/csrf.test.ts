@@ -7,26 +7,7 @@ import { describe, expect, it } from "vitest"
 import { getSession } from "../src/index.js"
 import { ada, ORIGIN } from "./harness/config.js"
 import { browserCookies, fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
-import { handle, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
-
-/** A sign-in/out action request to /account/ with exactly `headers` (plus the form content type). */
-async function actionEvent(auth: TestAuth, headers: Record<string, string>, cookie = ""): Promise<FakeEvent> {
-  const ev = fakeEvent(`${ORIGIN}/account/?qaction=abc123`, {
-    method: "POST",
-    cookie,
-    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-  })
-  await handle(auth, ev)
-  return ev
-}
-
-async function outcome(run: Promise<unknown>): Promise<unknown> {
-  try {
-    return await run
-  } catch (thrown) {
-    return thrown
-  }
-}
+import { actionEvent, handle, outcome, setup, signInThroughRoute } from "./harness/setup.js"
 
 const password = { providerId: "password", options: { email: ada.email, password: "correct horse" } }
 const sessionCookies = (ev: FakeEvent) => ev.recorded.cookies.filter((c) => c.name === "authlib.session-token")

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 import { getSession } from "../src/index.js"
 import { ORIGIN, testConfig } from "./harness/config.js"
 import { browserCookies, fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
-import { handle, setup, type TestAuth } from "./harness/setup.js"
+import { actionEvent, handle, outcome, setup, type TestAuth } from "./harness/setup.js"
 
 /** The three adapter methods e-mail sign-in needs, plus user creation for the callback, in memory. */
 function memoryAdapter() {
@@ -50,25 +50,11 @@ function emailSetup() {
   return { auth, sent, tokens }
 }
 
-async function actionEvent(auth: TestAuth, headers: Record<string, string> = { origin: ORIGIN }): Promise<FakeEvent> {
-  const ev = fakeEvent(`${ORIGIN}/account/?qaction=abc123`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers } })
-  await handle(auth, ev)
-  return ev
-}
-
-async function thrownBy(run: Promise<unknown>): Promise<unknown> {
-  try {
-    return await run
-  } catch (thrown) {
-    return thrown
-  }
-}
-
 describe("useSignIn with an e-mail provider", () => {
   it("redirects to verify-request, sends one link for the normalised address, stores only its hash", async () => {
     const { auth, sent, tokens } = emailSetup()
     const ev = await actionEvent(auth)
-    const thrown = (await thrownBy(runAction(auth.useSignIn, ev, { providerId: "email", options: { email: " Grace@Example.TEST " }, redirectTo: "/account/" }))) as Redirected
+    const thrown = (await outcome(runAction(auth.useSignIn, ev, { providerId: "email", options: { email: " Grace@Example.TEST " }, redirectTo: "/account/" }))) as Redirected
     expect(thrown).toBeInstanceOf(Redirected)
     expect(thrown.status).toBe(303)
     const verify = new URL(thrown.location)
@@ -90,7 +76,7 @@ describe("useSignIn with an e-mail provider", () => {
   it("the link signs the user in (through onRequest), once", async () => {
     const { auth, sent } = emailSetup()
     const first = await actionEvent(auth)
-    await thrownBy(runAction(auth.useSignIn, first, { providerId: "email", options: { email: "grace@example.test" }, redirectTo: "/account/" }))
+    await outcome(runAction(auth.useSignIn, first, { providerId: "email", options: { email: "grace@example.test" }, redirectTo: "/account/" }))
     const cookie = browserCookies("", first)
     const open = await followLink(auth, sent[0]!.url, cookie)
     const after = fakeEvent(`${ORIGIN}/account/`, { cookie: browserCookies(cookie, open) })
@@ -105,7 +91,7 @@ describe("useSignIn with an e-mail provider", () => {
   it("posted from another site, sends nothing and stores nothing", async () => {
     const { auth, sent, tokens } = emailSetup()
     const ev = await actionEvent(auth, { origin: "https://evil.example" })
-    const thrown = (await thrownBy(runAction(auth.useSignIn, ev, { providerId: "email", options: { email: "grace@example.test" } }))) as Redirected
+    const thrown = (await outcome(runAction(auth.useSignIn, ev, { providerId: "email", options: { email: "grace@example.test" } }))) as Redirected
     expect(new URL(thrown.location).searchParams.get("error")).toBe("MissingCSRF")
     expect(sent).toEqual([])
     expect(tokens.size).toBe(0)

@@ -53,3 +53,25 @@ export async function signInThroughRoute(auth: TestAuth): Promise<{ ev: FakeEven
   return { ev, thrown, cookie: browserCookies(cookie, ev) }
 }
 
+/**
+ * A form action posted to /account/ (same-origin `Origin` unless `headers` say otherwise), after
+ * the plugin's onRequest ran, as Qwik City orders it.
+ */
+export async function actionEvent(auth: TestAuth, headers: Record<string, string> = { origin: ORIGIN }, cookie = ""): Promise<FakeEvent> {
+  const ev = fakeEvent(`${ORIGIN}/account/?qaction=abc123`, {
+    method: "POST",
+    cookie,
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+  })
+  await handle(auth, ev)
+  return ev
+}
+
+/** What `run` resolved to or threw (actions end by throwing redirects and errors). */
+export async function outcome(run: Promise<unknown>): Promise<unknown> {
+  try {
+    return await run
+  } catch (thrown) {
+    return thrown
+  }
+}
