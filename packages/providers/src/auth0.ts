@@ -12,6 +12,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
+import { verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of an Auth0 ID token the preset reads. */
 export interface Auth0Profile {
@@ -29,7 +30,7 @@ export function auth0Profile(profile: Auth0Profile) {
   return {
     id: profile.sub,
     name: profile.name ?? profile.nickname ?? null,
-    email: profile.email_verified === false ? null : (profile.email ?? null),
+    email: verifiedEmail(profile),
     image: profile.picture ?? null,
   }
 }

@@ -10,6 +10,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
+import { verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of a Google ID token the preset reads. */
 export interface GoogleProfile {
@@ -30,7 +31,7 @@ export function googleProfile(profile: GoogleProfile) {
   return {
     id: profile.sub,
     name: profile.name ?? null,
-    email: profile.email_verified === false ? null : (profile.email ?? null),
+    email: verifiedEmail(profile),
     image: profile.picture ?? null,
   }
 }

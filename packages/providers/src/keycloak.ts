@@ -11,6 +11,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
+import { verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of a Keycloak ID token the preset reads. */
 export interface KeycloakProfile {
@@ -28,7 +29,7 @@ export function keycloakProfile(profile: KeycloakProfile) {
   return {
     id: profile.sub,
     name: profile.name ?? profile.preferred_username ?? null,
-    email: profile.email_verified === false ? null : (profile.email ?? null),
+    email: verifiedEmail(profile),
     image: profile.picture ?? null,
   }
 }

@@ -12,6 +12,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
+import { verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of a LinkedIn ID token / userinfo answer the preset reads. */
 export interface LinkedInProfile {
@@ -32,7 +33,7 @@ export function linkedinProfile(profile: LinkedInProfile) {
   return {
     id: profile.sub,
     name,
-    email: profile.email_verified === false ? null : (profile.email ?? null),
+    email: verifiedEmail(profile),
     image: profile.picture ?? null,
   }
 }

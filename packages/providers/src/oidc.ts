@@ -11,6 +11,7 @@
 import type { OIDCConfig, Profile } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
+import { verifiedEmail } from "./shared/verified-email.js"
 
 /** Options of the generic preset: any OIDC provider field; `id` and `name` name it. */
 export interface OIDCPresetConfig<P extends Profile = Profile> extends OIDCOptions<P> {
@@ -25,7 +26,7 @@ export function oidcProfile(profile: Profile) {
   return {
     id: typeof profile.sub === "string" ? profile.sub : undefined,
     name: profile.name ?? profile.preferred_username ?? null,
-    email: profile.email_verified === false ? null : (profile.email ?? null),
+    email: verifiedEmail(profile),
     image: typeof profile.picture === "string" ? profile.picture : null,
   }
 }

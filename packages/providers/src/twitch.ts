@@ -13,6 +13,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
+import { verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of a Twitch ID token the preset reads. */
 export interface TwitchProfile {
@@ -42,7 +43,7 @@ export function twitchProfile(profile: TwitchProfile) {
   return {
     id: profile.sub,
     name: profile.preferred_username ?? null,
-    email: profile.email_verified === false ? null : (profile.email ?? null),
+    email: verifiedEmail(profile),
     image: profile.picture ?? null,
   }
 }
