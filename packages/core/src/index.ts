@@ -69,4 +69,5 @@ export type { AuthAction, AuthRequest, AuthResponse, Context } from "./http/type
 export type { Flow, FlowContext, FlowOutcome, SignInResult } from "./flows/types.js"
 export { DEFAULT_EMAIL_MAX_AGE, EmailSignInError, InvalidEmailAddress, MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, normalizeEmailAddress } from "./flows/email/index.js"
 export { allowInsecureOAuthRequests } from "./flows/oauth/insecure.js"
+export { MAX_SESSION_TOKEN_LENGTH } from "./sessions/jwt-strategy.js"
 export { encode, decode, getToken } from "@authlib/jwt"

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { decode } from "@authlib/jwt"
 import { Client, config, credentials, ORIGIN, recordingLogger, SECRET, setCookies } from "../helpers/harness.js"
-import type { JWT } from "../../src/index.js"
+import { MAX_SESSION_TOKEN_LENGTH, type JWT } from "../../src/index.js"
 
 afterEach(() => void vi.useRealTimers())
 
@@ -184,6 +184,7 @@ describe("a session token too large to come back is never written", () => {
     await client.signIn()
     const chunks = [...client.jar.entries()].filter(([k]) => k.startsWith("authlib.session-token."))
     expect(chunks.length).toBeGreaterThan(2)
+    expect(chunks.reduce((n, [, v]) => n + v.length, 0)).toBeLessThanOrEqual(MAX_SESSION_TOKEN_LENGTH)
     expect(chunks.reduce((n, [k, v]) => n + k.length + v.length + 3, 0)).toBeLessThan(16 * 1024 - 1024)
     expect(await client.session()).toMatchObject({ user: { email: "alice@example.com" } })
   })
