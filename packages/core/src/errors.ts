@@ -2,7 +2,8 @@
  * The error catalogue of authlib. Every error is an `AuthError` (from `@authlib/jwt`) with a stable
  * `type` (the class name), a `code` naming the exact cause and a `cause` of plain facts.
  *
- * `clientSafe` errors reach the user as `?error=<type>` (and `&code=` for `CredentialsSignin`);
+ * `clientSafe` errors reach the user as `?error=<type>` (and `&code=` for `CredentialsSignin` and
+ * `EmailSignInError`);
  * every other error is logged in full through the logger and shown to the user as `Configuration`.
  */
 import { AuthError, JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
@@ -128,6 +129,17 @@ export class OAuthCallbackError extends AuthError {
   declare type: "OAuthCallbackError"
 }
 
+/**
+ * The OAuth provider answered `error=access_denied`: the user cancelled at the provider (or the
+ * provider refused them, which it does not tell apart). Code `AUTHORIZATION_DENIED`. The error page
+ * says so and offers to try again, unlike `AccessDenied`, which is the app's own refusal.
+ */
+export class OAuthCallbackCancelled extends AuthError {
+  static override type = "OAuthCallbackCancelled"
+  declare type: "OAuthCallbackCancelled"
+  static override clientSafe = true
+}
+
 /** Starting an OAuth sign-in failed (discovery, authorization URL). */
 export class OAuthSignInError extends AuthError {
   static override type = "OAuthSignInError"
@@ -212,6 +224,7 @@ export type AnyAuthError =
   | DuplicateProviderId
   | InvalidCheck
   | OAuthCallbackError
+  | OAuthCallbackCancelled
   | OAuthSignInError
   | CallbackRouteError
   | SignInError

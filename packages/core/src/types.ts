@@ -203,8 +203,20 @@ export interface AuthConfig {
   jwt?: Partial<JWTOptions>
   logger?: Partial<LoggerInstance>
   pages?: Partial<PagesOptions>
-  /** Default from `AUTH_REDIRECT_PROXY_URL`. */
+  /**
+   * The stable deployment that receives every OAuth callback and forwards it to the deployment that
+   * started the sign-in (preview deployments). Default from `AUTH_REDIRECT_PROXY_URL`. Every
+   * deployment that starts sign-ins through the proxy must have `url` (`WEBAUTH_URL`) set: its
+   * callback URL is sealed into the OAuth `state`, never taken from request headers.
+   */
   redirectProxyUrl?: string
+  /**
+   * On the proxy deployment: the origins it may forward a callback (and the authorization code in
+   * it) to. A `*` stands for part of one host label: `https://*.example.app`,
+   * `https://myapp-*-team.vercel.app`. Empty by default: nothing is forwarded. Default from
+   * `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma-separated).
+   */
+  redirectProxyAllowedOrigins?: string[]
   secret?: string | string[]
   session?: Partial<SessionOptions>
   /** Marker value: see `skipCSRFCheck`. */

@@ -9,13 +9,15 @@
  *   instead of the request's Host header; a path other than `/` gives the `basePath`.
  * - `trustHost`: `AUTH_TRUST_HOST` ("false" and "0" mean false); otherwise true when `WEBAUTH_URL`
  *   is set, since links then never come from the Host header.
- * - `redirectProxyUrl`: `AUTH_REDIRECT_PROXY_URL`.
+ * - `redirectProxyUrl`: `AUTH_REDIRECT_PROXY_URL`; `redirectProxyAllowedOrigins`:
+ *   `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma- or space-separated origins, `*` inside host labels).
  * - Per OAuth/OIDC provider: `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET`, `AUTH_<ID>_ISSUER` fill `clientId`,
  *   `clientSecret`, `issuer` when absent (`<ID>` is the provider id upper-cased, every character
  *   other than A-Z and 0-9 replaced by `_`: `azure-ad` reads `AUTH_AZURE_AD_ID`).
  */
 import type { AuthConfig } from "../types.js"
 import type { ProviderConfig } from "../providers/types.js"
+import { parseOriginList } from "../security/origin-patterns.js"
 
 /** An environment: a plain record (`process.env`) or a getter object (`{ get(name) }`, as Qwik's `ev.env`). */
 export type EnvSource = Record<string, string | undefined> | { get(name: string): string | undefined }
@@ -79,5 +81,7 @@ export function setEnvDefaults(env: EnvSource, config: AuthConfig): void {
     else if (config.url !== undefined) config.trustHost = true
   }
   config.redirectProxyUrl ??= read("AUTH_REDIRECT_PROXY_URL")
+  const allowed = read("AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS")
+  if (allowed !== undefined) config.redirectProxyAllowedOrigins ??= parseOriginList(allowed)
   config.providers = config.providers.map((p) => fillProvider(typeof p === "function" ? p() : p, read))
 }

@@ -19,6 +19,7 @@ import { resolveCookies } from "../cookies/names.js"
 import { wrapAdapter } from "./adapter.js"
 import { randomToken } from "../security/random.js"
 import { validateConfig } from "./validate.js"
+import { compileOriginPattern, type OriginPattern } from "../security/origin-patterns.js"
 
 /** The configuration as core uses it: every default applied, frozen. */
 export interface ResolvedConfig {
@@ -45,6 +46,8 @@ export interface ResolvedConfig {
   readonly trustHost: boolean
   readonly useSecureCookies: boolean | undefined
   readonly redirectProxyUrl: string | undefined
+  /** Where this deployment, as a redirect proxy, may forward callbacks (compiled patterns). */
+  readonly redirectProxyAllowedOrigins: readonly OriginPattern[]
   readonly experimental: Readonly<{ enableWebAuthn: boolean }>
   /** The cookie set for a secure or a plain origin (computed once each). */
   cookies(secure: boolean): CookiesOptions
@@ -95,6 +98,16 @@ function appUrlOf(url: string | undefined): URL | undefined {
   }
 }
 
+/** The valid patterns of the allow list (invalid ones are reported by `validateConfig`). */
+function compiledPatterns(sources: readonly string[] | undefined): OriginPattern[] {
+  const out: OriginPattern[] = []
+  for (const source of sources ?? []) {
+    const pattern = typeof source === "string" ? compileOriginPattern(source) : undefined
+    if (pattern && typeof pattern !== "string") out.push(pattern)
+  }
+  return out
+}
+
 function basePathOf(config: AuthConfig): string {
   const base = (config.basePath ?? "/auth").replace(/\/+$/, "")
   return base.startsWith("/") || base === "" ? base : `/${base}`
@@ -127,6 +140,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     trustHost: config.trustHost === true,
     useSecureCookies: config.useSecureCookies,
     redirectProxyUrl: config.redirectProxyUrl,
+    redirectProxyAllowedOrigins: Object.freeze(compiledPatterns(config.redirectProxyAllowedOrigins)),
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
     cookies(secure) {
       let set = cookieSets.get(secure)

@@ -1,5 +1,6 @@
 /**
- * Start-up checks of a configuration. Returns the first fatal problem (every request then answers
+ * Start-up checks of a configuration. Collects every fatal problem, each with the option or env
+ * variable that fixes it, so one start shows them all (every request then answers
  * `Configuration`); prints warnings through the logger. Each message is printed once per process,
  * even when a binding builds a fresh config object per request.
  */
@@ -18,6 +19,8 @@ import type { AuthConfig } from "../types.js"
 import { SESSION_METHODS, VERIFICATION_METHODS, missingMethods } from "./adapter.js"
 import type { ResolvedConfig } from "./resolve.js"
 import { hasFlow } from "../flows/index.js"
+import { envStem } from "./env.js"
+import { compileOriginPattern } from "../security/origin-patterns.js"
 
 const printed = new Set<string>()
 
@@ -31,23 +34,42 @@ export function warnOnce(logger: LoggerInstance, code: string, message: string):
 
 const SIGN_IN_METHODS = ["createUser", "getUserByAccount", "linkAccount"] as const
 
-function checkProviders(resolved: ResolvedConfig): AuthError | undefined {
-  const seen = new Set<string>()
-  for (const p of resolved.providers) {
-    if (seen.has(p.id)) return new DuplicateProviderId(`Two providers share the id "${p.id}"`, { code: "PROVIDER_ID_DUPLICATE", cause: { provider: p.id } })
-    seen.add(p.id)
-    if (p.type === "credentials" && typeof (p as { authorize?: unknown }).authorize !== "function")
-      return new MissingAuthorize(`Credentials provider "${p.id}" has no "authorize" function`, { code: "AUTHORIZE_MISSING", cause: { provider: p.id } })
-    if (p.type === "webauthn" && !resolved.experimental.enableWebAuthn)
-      return new ExperimentalFeatureNotEnabled(`Provider "${p.id}" needs "experimental.enableWebAuthn: true"`, { code: "WEBAUTHN_NOT_ENABLED", cause: { provider: p.id } })
-    const problem = p.type === "email" ? checkEmailProvider(resolved, p) : undefined
-    if (problem) return problem
-  }
+type Provider = ResolvedConfig["providers"][number]
+
+function checkProvider(resolved: ResolvedConfig, p: Provider): AuthError | undefined {
+  if (p.type === "credentials" && typeof (p as { authorize?: unknown }).authorize !== "function")
+    return new MissingAuthorize(`Credentials provider "${p.id}" has no "authorize" function`, { code: "AUTHORIZE_MISSING", cause: { provider: p.id } })
+  if (p.type === "webauthn" && !resolved.experimental.enableWebAuthn)
+    return new ExperimentalFeatureNotEnabled(`Provider "${p.id}" needs "experimental.enableWebAuthn: true"`, { code: "WEBAUTHN_NOT_ENABLED", cause: { provider: p.id } })
+  if (p.type === "email") return checkEmailProvider(resolved, p)
+  if (p.type === "oauth" || p.type === "oidc") return checkOAuthProvider(p)
   return undefined
 }
 
+function checkProviders(resolved: ResolvedConfig): AuthError[] {
+  const seen = new Set<string>()
+  const problems: AuthError[] = []
+  for (const p of resolved.providers) {
+    if (seen.has(p.id)) problems.push(new DuplicateProviderId(`Two providers share the id "${p.id}": give one of them another "id"`, { code: "PROVIDER_ID_DUPLICATE", cause: { provider: p.id } }))
+    seen.add(p.id)
+    const problem = checkProvider(resolved, p)
+    if (problem) problems.push(problem)
+  }
+  return problems
+}
+
+/** Without a client id the provider fails only when a user clicks it: say so at start-up. */
+function checkOAuthProvider(p: Provider): AuthError | undefined {
+  const { clientId } = p as { clientId?: unknown }
+  if (typeof clientId === "string" && clientId !== "") return undefined
+  return new Configuration(`Provider "${p.id}" has no "clientId": set AUTH_${envStem(p.id)}_ID (and AUTH_${envStem(p.id)}_SECRET), or pass clientId to the provider`, {
+    code: "CLIENT_ID_MISSING",
+    cause: { provider: p.id },
+  })
+}
+
 /** An e-mail provider needs an adapter that can store tokens and users, a sender, and a sane link lifetime. */
-function checkEmailProvider(resolved: ResolvedConfig, p: ResolvedConfig["providers"][number]): AuthError | undefined {
+function checkEmailProvider(resolved: ResolvedConfig, p: Provider): AuthError | undefined {
   const missing = missingMethods(resolved.adapter, VERIFICATION_METHODS)
   if (missing.length) return new MissingAdapter(`E-mail provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
   const { sendVerificationRequest, maxAge } = p as { sendVerificationRequest?: unknown; maxAge?: unknown }
@@ -60,7 +82,7 @@ function checkEmailProvider(resolved: ResolvedConfig, p: ResolvedConfig["provide
 
 function checkSessions(resolved: ResolvedConfig): AuthError | undefined {
   if (resolved.session.strategy !== "database") return undefined
-  if (!resolved.adapter) return new MissingAdapter('session strategy "database" needs an "adapter"', { code: "ADAPTER_MISSING" })
+  if (!resolved.adapter) return new MissingAdapter('session strategy "database" needs an "adapter" (or set session.strategy to "jwt")', { code: "ADAPTER_MISSING" })
   const missing = missingMethods(resolved.adapter, [...SESSION_METHODS, ...SIGN_IN_METHODS])
   if (missing.length === 0) return undefined
   return new MissingAdapter(`session strategy "database" needs adapter methods: ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
@@ -71,15 +93,50 @@ const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
 function checkCookieNames(resolved: ResolvedConfig): AuthError | undefined {
   for (const option of Object.values(resolved.cookies(false)))
-    if (!COOKIE_NAME.test(option.name)) return new Configuration(`cookie name ${JSON.stringify(option.name)} is not a valid cookie name`, { code: "COOKIE_NAME_INVALID" })
+    if (!COOKIE_NAME.test(option.name)) return new Configuration(`cookie name ${JSON.stringify(option.name)} is not a valid cookie name: fix it in "cookies"`, { code: "COOKIE_NAME_INVALID" })
   return undefined
 }
 
-function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError | undefined {
-  if (resolved.secret.length === 0) return new MissingSecret('"secret" is missing: set it in the config or in AUTH_SECRET', { code: "SECRET_MISSING" })
-  if (!resolved.trustHost) return new UntrustedHost('"trustHost" must be true (set AUTH_TRUST_HOST=true or WEBAUTH_URL) where the platform sets the Host header safely', { code: "TRUST_HOST_FALSE" })
-  if (config.url !== undefined && !resolved.appUrl) return new Configuration(`"url" (WEBAUTH_URL) is not a valid URL: ${config.url}`, { code: "APP_URL_INVALID" })
-  return undefined
+function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
+  const problems: AuthError[] = []
+  if (resolved.secret.length === 0)
+    problems.push(new MissingSecret('"secret" is missing: set AUTH_SECRET (32 random bytes or more, e.g. `openssl rand -base64 33`) or "secret" in the config', { code: "SECRET_MISSING" }))
+  if (!resolved.trustHost)
+    problems.push(new UntrustedHost('"trustHost" must be true (set AUTH_TRUST_HOST=true or WEBAUTH_URL) where the platform sets the Host header safely', { code: "TRUST_HOST_FALSE" }))
+  if (config.url !== undefined && !resolved.appUrl)
+    problems.push(new Configuration(`"url" (WEBAUTH_URL) is not a valid URL: ${config.url}`, { code: "APP_URL_INVALID" }))
+  return problems
+}
+
+/** The proxy URLs in use: the config's and any provider's own. */
+function proxyUrls(resolved: ResolvedConfig): string[] {
+  const urls = new Set<string>()
+  if (resolved.redirectProxyUrl) urls.add(resolved.redirectProxyUrl)
+  for (const p of resolved.providers) {
+    const own = (p as { redirectProxyUrl?: unknown }).redirectProxyUrl
+    if ((p.type === "oauth" || p.type === "oidc") && typeof own === "string" && own !== "") urls.add(own)
+  }
+  return [...urls]
+}
+
+/**
+ * A deployment that starts sign-ins through a redirect proxy seals its own callback URL into the
+ * OAuth `state`. Taken from request headers, a forged `X-Forwarded-Host` would name the attacker's
+ * site, and the proxy would forward the victim's authorization code there: so `url` is required.
+ */
+function checkRedirectProxy(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
+  const problems: AuthError[] = []
+  const urls = proxyUrls(resolved)
+  for (const url of urls)
+    if (!URL.canParse(url)) problems.push(new Configuration(`"redirectProxyUrl" (AUTH_REDIRECT_PROXY_URL) is not a valid URL: ${url}`, { code: "REDIRECT_PROXY_URL_INVALID" }))
+  if (urls.length && !resolved.appUrl && config.url === undefined)
+    problems.push(new Configuration('"redirectProxyUrl" (AUTH_REDIRECT_PROXY_URL) needs "url" (WEBAUTH_URL) set to this deployment\'s own URL: it is never taken from request headers', { code: "REDIRECT_PROXY_NEEDS_APP_URL" }))
+  for (const source of config.redirectProxyAllowedOrigins ?? []) {
+    const compiled = typeof source === "string" ? compileOriginPattern(source) : `${String(source)} is not a string`
+    if (typeof compiled === "string")
+      problems.push(new Configuration(`"redirectProxyAllowedOrigins" (AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS): ${compiled}`, { code: "REDIRECT_PROXY_ORIGIN_INVALID" }))
+  }
+  return problems
 }
 
 function warnings(resolved: ResolvedConfig): void {
@@ -95,8 +152,21 @@ function warnings(resolved: ResolvedConfig): void {
     if (!hasFlow(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
 }
 
-/** Returns the first fatal problem of the configuration, after printing its warnings. */
-export function validateConfig(config: AuthConfig, resolved: ResolvedConfig): AuthError | undefined {
+/** Every fatal problem of the configuration, after printing its warnings. */
+export function configProblems(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
   warnings(resolved)
-  return checkBasics(config, resolved) ?? checkCookieNames(resolved) ?? checkProviders(resolved) ?? checkSessions(resolved)
+  const problems = [...checkBasics(config, resolved), ...checkRedirectProxy(config, resolved), ...checkProviders(resolved)]
+  for (const problem of [checkCookieNames(resolved), checkSessions(resolved)]) if (problem) problems.push(problem)
+  return problems
+}
+
+/**
+ * The configuration's fatal error: the one problem itself, or, when there are several, one
+ * `Configuration` (code `CONFIG_INVALID`) listing them all, each in `cause.problems`.
+ */
+export function validateConfig(config: AuthConfig, resolved: ResolvedConfig): AuthError | undefined {
+  const problems = configProblems(config, resolved)
+  if (problems.length <= 1) return problems[0]
+  const list = problems.map((p) => `  - ${p.type} (${p.code}): ${p.message}`).join("\n")
+  return new Configuration(`The configuration has ${problems.length} problems:\n${list}`, { code: "CONFIG_INVALID", cause: { problems } })
 }

@@ -95,29 +95,34 @@ export function expireCookie(name: string, options: CookieOption["options"]): Co
 }
 
 /**
- * Parses a `Cookie` header. Returns `null` when a value is badly percent-encoded, so the caller can
- * answer 400 instead of reading garbage. Only decodes values that contain `%`.
+ * Parses a `Cookie` header; never fails. A value whose percent-encoding is broken is left out, as
+ * if the cookie were absent: other apps on the same site (or a sibling subdomain) set cookies such
+ * as `promo=50%off` that are none of our business, and one of ours in that state can only be a
+ * forgery or corruption, which the route then treats like a missing cookie (a new CSRF token is
+ * minted, sign-in writes a fresh session cookie, sign-out clears it). Only decodes values that
+ * contain `%`.
  */
-export function parseCookieHeader(header: string | null): Record<string, string> | null {
+export function parseCookieHeader(header: string | null): Record<string, string> {
   if (!header) return {}
-  let bad = false
-  const decode = (v: string): string => {
-    if (!v.includes("%")) return v
-    try {
-      return decodeURIComponent(v)
-    } catch {
-      bad = true
-      return v
-    }
-  }
-  const parsed = parse(header, { decode })
-  if (bad) return null
+  const parsed = parse(header, { decode: decodeCookieValue })
   // A plain object for callers (the parser's has no prototype, so `for...in` sees only its keys).
   // Assigning a string to `__proto__` is a no-op: a cookie of that name is dropped, never a prototype.
   const out: Record<string, string> = {}
   for (const k in parsed) {
     const v = parsed[k]
-    if (v !== undefined) out[k] = v
+    if (v !== undefined && v !== MALFORMED) out[k] = v
   }
   return out
+}
+
+/** Stands for a value that does not decode (a sent `%00malformed` reads the same: dropped too, harmlessly). */
+const MALFORMED = "\u0000malformed"
+
+function decodeCookieValue(value: string): string {
+  if (!value.includes("%")) return value
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return MALFORMED
+  }
 }

@@ -12,7 +12,7 @@ import { getSession, updateSession } from "../routes/session.js"
 import { signinPage, signinProvider } from "../routes/signin.js"
 import { signout, signoutPage } from "../routes/signout.js"
 import { verifyRequest } from "../routes/verify-request.js"
-import { errorResponse, publicType, requestErrorResponse } from "./error-response.js"
+import { configErrorResponse, errorResponse, publicType, requestErrorResponse } from "./error-response.js"
 import { contextOf } from "./context.js"
 import { parseRequest } from "./parse-request.js"
 import type { AuthAction, AuthRequest, AuthResponse, Context } from "./types.js"
@@ -41,12 +41,13 @@ export async function dispatch(request: Request, config: ResolvedConfig): Promis
     config.logger.debug(req.type, req)
     return requestErrorResponse(req)
   }
-  const ctx = contextOf(req, config)
-  // A fatal misconfiguration was logged once, when the config was resolved.
+  // A fatal misconfiguration was logged once, when the config was resolved. It is answered before
+  // any origin is derived: a redirect built from request headers could point at a forged host.
   if (config.error) {
     if (config.raw) throw config.error
-    return errorResponse(config.error, req.action, ctx, true)
+    return configErrorResponse(req.action, config)
   }
+  const ctx = contextOf(req, config)
   try {
     return await routes[req.action][req.method]!(req, ctx)
   } catch (err) {

@@ -10,6 +10,8 @@ import type { LoggerInstance } from "@authlib/jwt"
 import type { AuthError } from "../errors.js"
 import type { AuthAction, AuthResponse, Context } from "./types.js"
 import { routeUrl } from "./urls.js"
+import type { ResolvedConfig } from "../config/resolve.js"
+import { renderErrorPage } from "../pages/index.js"
 
 const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session"])
 const TO_SIGNIN_PAGE = new Set(["CredentialsSignin", "MissingCSRF"])
@@ -42,6 +44,30 @@ export function publicType(err: unknown, logger: LoggerInstance, logged = false)
   return { type: "Configuration", code: undefined }
 }
 
+/**
+ * The answer of every request while the configuration is broken (the error was logged once at
+ * start-up). Built from the configuration alone, never from the request's Host or
+ * `X-Forwarded-*` headers: JSON for JSON actions, else the built-in error page itself (500), or a
+ * redirect to `pages.error` on the configured `url`, or path-only without one (the browser stays
+ * on the host it asked).
+ */
+export function configErrorResponse(action: AuthAction, config: ResolvedConfig): AuthResponse {
+  if (JSON_ACTIONS.has(action)) return { status: 500, json: { error: "Configuration" } }
+  const origin = config.appUrl?.origin
+  const custom = config.pages.error
+  if (custom) {
+    const url = new URL(custom, origin ?? RELATIVE_BASE)
+    url.searchParams.set("error", "Configuration")
+    return { redirect: url.origin === RELATIVE_BASE ? `${url.pathname}${url.search}` : url.href }
+  }
+  const signinUrl = `${origin ?? ""}${config.basePath}/signin`
+  const { html } = renderErrorPage({ error: "Configuration", signinUrl, theme: config.theme })
+  return { status: 500, html }
+}
+
+/** A stand-in origin for resolving a path that must stay relative. */
+const RELATIVE_BASE = "http://relative.invalid"
+
 /** The response to an error raised while handling `action`. */
 export function errorResponse(err: unknown, action: AuthAction, ctx: Context, logged = false): AuthResponse {
   if (err instanceof InvalidRequest || err instanceof MethodNotAllowed || err instanceof UnknownAction) {
@@ -55,5 +81,7 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
   if (TO_SIGNIN_PAGE.has(type)) {
     return { redirect: routeUrl(ctx, "signIn", { error: type, ...(type === "CredentialsSignin" ? { code } : {}) }) }
   }
-  return { redirect: routeUrl(ctx, "error", { error: type }) }
+  // A failed send keeps its code (SEND_FAILED, SMTP_REJECTED, ...): the page says the mail could
+  // not be sent rather than blaming the address, and support can tell the causes apart.
+  return { redirect: routeUrl(ctx, "error", { error: type, ...(type === "EmailSignInError" && code ? { code } : {}) }) }
 }

@@ -181,7 +181,6 @@ export async function parseRequest(
     if (!methods.includes(method)) return new MethodNotAllowed(`${method} is not allowed on ${path.action}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: methods.join(", ") } })
     if (headerBytes(request.headers) > MAX_HEADER_BYTES) return bad("The request headers are too large", "HEADERS_TOO_LARGE", 431)
     const cookies = parseCookieHeader(request.headers.get("cookie"))
-    if (!cookies) return bad("A cookie value is not valid percent-encoding", "COOKIE_INVALID")
     const query = parseQuery(url)
     if (query instanceof Error) return query
     const { action, providerId } = path

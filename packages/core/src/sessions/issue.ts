@@ -10,7 +10,8 @@ import type { SignInResult } from "../flows/types.js"
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { pageUrl } from "../http/urls.js"
 import type { CallbacksOptions, User } from "../types.js"
-import { createDatabaseSession, readDatabaseCookie } from "./database-strategy.js"
+import { createDatabaseSession, deleteDatabaseSession, readDatabaseCookie } from "./database-strategy.js"
+import { logError } from "../logger.js"
 import { createJwtSession, decodeJwtSession, readJwtCookie } from "./jwt-strategy.js"
 import { persistUser } from "./link-user.js"
 import type { PersistedUser } from "./link-user.js"
@@ -86,6 +87,21 @@ async function startJwt(req: AuthRequest, ctx: Context, result: SignInResult, st
   return (await createJwtSession(next, req, ctx)).cookies
 }
 
+/**
+ * A new database session, and the end of the one the browser held before (ASVS 5.0 7.2.4: signing
+ * in issues a fresh session and ends the old one). A JWT session needs nothing of the kind: the new
+ * cookie replaces the old token, which nothing else holds.
+ */
+async function startDatabase(req: AuthRequest, ctx: Context, userId: string) {
+  const { cookies } = await createDatabaseSession(userId, ctx)
+  const previous = readDatabaseCookie(req, ctx)
+  if (previous) {
+    // The new session already works: a failure to delete the old one is logged, not shown.
+    await deleteDatabaseSession(previous, ctx).catch((err: unknown) => logError(ctx.config.logger, err))
+  }
+  return cookies
+}
+
 async function signInEvent(ctx: Context, result: SignInResult, stored: PersistedUser | undefined): Promise<void> {
   await emitEvent(ctx, "signIn", {
     user: result.account.type === "credentials" ? result.user : (stored?.user ?? result.user),
@@ -104,7 +120,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   const stored = ctx.config.adapter ? await persistIfNeeded(req, ctx, result) : undefined
   const cookies = ctx.config.session.strategy === "jwt"
     ? await startJwt(req, ctx, result, stored)
-    : (await createDatabaseSession((stored?.user ?? result.user).id!, ctx)).cookies
+    : await startDatabase(req, ctx, (stored?.user ?? result.user).id!)
   if (ctx.config.events.signIn) await signInEvent(ctx, result, stored)
   const { newUser } = ctx.config.pages
   const redirect = stored?.isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl

@@ -36,7 +36,7 @@ describe("misconfiguration: logged once, every request answers Configuration", (
     ["database strategy without adapter", { session: { strategy: "database" } }, "MissingAdapter", "ADAPTER_MISSING"],
     ["database strategy with an adapter lacking session methods", { adapter: { createUser: async (u) => u } }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
     ["e-mail provider without verification-token methods", { providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} }] }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
-    ["e-mail provider with an adapter that cannot store users", { adapter: emailOnlyAdapter(), providers: [emailProvider()] }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
+    ["e-mail provider with an adapter that cannot store users", { adapter: emailOnlyAdapter(), session: { strategy: "jwt" }, providers: [emailProvider()] }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
     ["e-mail provider without sendVerificationRequest", { adapter: memoryAdapter(), providers: [emailProvider({ sendVerificationRequest: undefined as never })] }, "Configuration", "EMAIL_SENDER_MISSING"],
     ["e-mail provider with maxAge 0", { adapter: memoryAdapter(), providers: [emailProvider({ maxAge: 0 })] }, "Configuration", "EMAIL_MAX_AGE_INVALID"],
     ["e-mail provider with a negative maxAge", { adapter: memoryAdapter(), providers: [emailProvider({ maxAge: -60 })] }, "Configuration", "EMAIL_MAX_AGE_INVALID"],
@@ -50,16 +50,68 @@ describe("misconfiguration: logged once, every request answers Configuration", (
       const { session, page, errors } = await misconfigured(over)
       expect(session.status).toBe(500)
       expect(await session.json()).toEqual({ error: "Configuration" })
-      expect(page.status).toBe(302)
-      expect(page.headers.get("location")).toMatch(/\/auth\/error\?error=Configuration$/)
+      expect(page.status).toBe(500)
+      expect(await page.text()).toContain("Server error")
       expect(errors).toHaveLength(1)
       expect(errors[0]!.code).toBe(type)
       expect(errors[0]!.message[0]).toMatchObject({ type, code })
     })
   }
 
+  it("reports every problem of a config together, once, each with the option or env variable that fixes it", async () => {
+    const oauth = { id: "github", name: "GitHub", type: "oauth", authorization: "https://github.com/login/oauth/authorize" } as const
+    const { errors } = await misconfigured({ secret: undefined, trustHost: undefined, providers: [oauth as never, credentials(), credentials()] })
+    expect(errors).toHaveLength(1)
+    const err = errors[0]!.message[0] as Error & { code: string; cause: { problems: Array<{ code: string }> } }
+    expect(err).toMatchObject({ type: "Configuration", code: "CONFIG_INVALID" })
+    expect(err.cause.problems.map((p) => p.code)).toEqual(["SECRET_MISSING", "TRUST_HOST_FALSE", "CLIENT_ID_MISSING", "PROVIDER_ID_DUPLICATE"])
+    for (const hint of ["AUTH_SECRET", "AUTH_TRUST_HOST", "AUTH_GITHUB_ID", '"id"']) expect(err.message).toContain(hint)
+  })
+
+  it("an OAuth provider without a client id is refused at start-up (not when clicked), naming AUTH_<ID>_ID", async () => {
+    const { errors, session } = await misconfigured({ providers: [{ id: "azure-ad", name: "Azure", type: "oidc", issuer: "https://login.example" } as never] })
+    expect(session.status).toBe(500)
+    expect(errors[0]!.message[0]).toMatchObject({ type: "Configuration", code: "CLIENT_ID_MISSING" })
+    expect((errors[0]!.message[0] as Error).message).toContain("AUTH_AZURE_AD_ID")
+  })
+
+  it.each([
+    ["without url", { redirectProxyUrl: "https://proxy.example/auth" }, "REDIRECT_PROXY_NEEDS_APP_URL"],
+    ["with an invalid proxy URL", { url: "https://app.example", redirectProxyUrl: "not a url" }, "REDIRECT_PROXY_URL_INVALID"],
+    ["with an invalid allowed origin", { url: "https://app.example", redirectProxyAllowedOrigins: ["https://*.app"] }, "REDIRECT_PROXY_ORIGIN_INVALID"],
+  ])("a redirect proxy set-up %s is refused at start-up (%s)", async (_label, over, code) => {
+    const { errors } = await misconfigured(over)
+    expect(errors[0]!.message[0]).toMatchObject({ type: "Configuration", code })
+  })
+
+  it("a provider's own redirectProxyUrl also needs url", async () => {
+    const provider = { id: "op", name: "OP", type: "oidc", issuer: "https://op.example", clientId: "c", redirectProxyUrl: "https://proxy.example/auth" }
+    const { errors } = await misconfigured({ providers: [provider as never] })
+    expect(errors[0]!.message[0]).toMatchObject({ code: "REDIRECT_PROXY_NEEDS_APP_URL" })
+  })
+
+  it("a misconfigured deployment never redirects to a host taken from X-Forwarded-Host: the error page is the answer", async () => {
+    const client = new Client(config({ trustHost: false, logger: recordingLogger().logger }))
+    const forged = { "x-forwarded-host": "evil.example", host: "evil.example" }
+    for (const path of ["/auth/signin", "/auth/signout", "/auth/error", "/auth/verify-request", "/auth/callback/credentials"]) {
+      const res = await client.request(path, { headers: forged, ...(path.includes("callback") ? { method: "POST", form: { csrfToken: "x" } } : {}) })
+      expect(res.headers.get("location")).toBeNull()
+      expect(res.status).toBe(500)
+      expect(await res.text()).not.toContain("evil.example")
+    }
+  })
+
+  it("a misconfigured deployment with pages.error redirects there on its configured url, or path-only without one", async () => {
+    const withUrl = new Client(config({ secret: undefined, url: "https://app.example", pages: { error: "/oops" } }))
+    const a = await withUrl.request("/auth/signin", { headers: { "x-forwarded-host": "evil.example" } })
+    expect(a.headers.get("location")).toBe("https://app.example/oops?error=Configuration")
+    const withoutUrl = new Client(config({ secret: undefined, pages: { error: "/oops" } }))
+    const b = await withoutUrl.request("/auth/signin", { headers: { "x-forwarded-host": "evil.example" } })
+    expect(b.headers.get("location")).toBe("/oops?error=Configuration")
+  })
+
   it("the e-mail adapter error names the user methods it lacks", async () => {
-    const { errors } = await misconfigured({ adapter: emailOnlyAdapter(), providers: [emailProvider()] })
+    const { errors } = await misconfigured({ adapter: emailOnlyAdapter(), session: { strategy: "jwt" }, providers: [emailProvider()] })
     expect((errors[0]!.message[0] as Error).message).toContain("createUser, updateUser, getUserByAccount, linkAccount")
   })
 

@@ -90,6 +90,32 @@ describe("database sessions (strategy defaults to database with an adapter)", ()
     expect(await client.session()).toBeNull()
   })
 
+  it("signing in again ends the session the browser held: the old token no longer reads, one record is left", async () => {
+    const adapter = memoryAdapter()
+    const client = new Client(config({ adapter }))
+    await client.signIn()
+    const first = client.jar.get("authlib.session-token")!
+    await client.signIn()
+    const second = client.jar.get("authlib.session-token")!
+    expect(second).not.toBe(first)
+    expect(adapter.sessions.size).toBe(1)
+    const stranger = new Client(client.config)
+    const old = await stranger.request("/auth/session", { headers: { cookie: `authlib.session-token=${first}` } })
+    expect(await old.json()).toBeNull()
+    expect(await client.session()).toMatchObject({ user: { name: "Alice" } })
+  })
+
+  it("signing in again with a session cookie the adapter cannot delete still signs in; the failure is logged", async () => {
+    const adapter = memoryAdapter()
+    const { logger, entries } = recordingLogger()
+    const client = new Client(config({ adapter: { ...adapter, deleteSession: () => { throw new Error("down") } }, logger }))
+    await client.signIn()
+    const res = await client.signIn()
+    expect(res.headers.get("location")).toBe("http://localhost:3000/")
+    expect(entries.find((e) => e.level === "error")?.code).toBe("AdapterError")
+    expect(await client.session()).toMatchObject({ user: { name: "Alice" } })
+  })
+
   it("generateSessionToken is used, and a weak one is refused", async () => {
     const adapter = memoryAdapter()
     const strong = new Client(config({ adapter, session: { generateSessionToken: () => "s".repeat(40) } }))

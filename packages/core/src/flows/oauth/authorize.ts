@@ -8,6 +8,7 @@ import { activeChecks, redirectUri, type OAuthFlowContext } from "./context.js"
 import { createCheckCookie } from "./checks.js"
 import { authorizationServer } from "./discovery.js"
 import { createProxyState } from "./redirect-proxy.js"
+import { envStem } from "../../config/env.js"
 
 /** Extra authorization parameters, as the sign-in call may pass them (spec 4, `authorizationParams`). */
 export type AuthorizationParamsInput = string | URLSearchParams | Record<string, string> | undefined
@@ -38,7 +39,7 @@ function providerParams(flow: OAuthFlowContext): Record<string, string> {
 
 function baseUrl(server: o.AuthorizationServer, flow: OAuthFlowContext): URL {
   if (!flow.provider.clientId) {
-    throw new OAuthSignInError(`Provider "${flow.provider.id}" has no "clientId" (set it, or AUTH_${envName(flow.provider.id)}_ID)`, {
+    throw new OAuthSignInError(`Provider "${flow.provider.id}" has no "clientId" (set it, or AUTH_${envStem(flow.provider.id)}_ID)`, {
       code: "CLIENT_ID_MISSING",
       cause: { provider: flow.provider.id },
     })
@@ -50,10 +51,6 @@ function baseUrl(server: o.AuthorizationServer, flow: OAuthFlowContext): URL {
     })
   }
   return new URL(server.authorization_endpoint)
-}
-
-function envName(id: string): string {
-  return id.toUpperCase().replace(/[^A-Z0-9]/g, "_")
 }
 
 /** Sets provider parameters, then the caller's, then the ones the flow owns, in that order. */

@@ -54,7 +54,8 @@ async function callback(req: AuthRequest, ctx: FlowContext<OAuthConfig>): Promis
   const params = responseParams(req)
   if (flow.redirectProxyUrl) {
     const proxyUrl = flow.redirectProxyUrl
-    const forward = await proxyForwardUrl({ secret: flow.secret, providerId: flow.providerId, proxyUrl, ownCallbackUrl: flow.oauthCallbackUrl, params })
+    const allowed = ctx.config.redirectProxyAllowedOrigins
+    const forward = await proxyForwardUrl({ secret: flow.secret, providerId: flow.providerId, proxyUrl, ownCallbackUrl: flow.oauthCallbackUrl, allowed, params })
     // 303: a forwarded form_post must arrive as a GET.
     if (forward) return { response: { status: 303, redirect: forward } }
   }

@@ -1,11 +1,11 @@
 /**
  * Turns what oauth4webapi (or the network) throws during a callback step into core's catalogue:
- * `InvalidCheck` for a failed state/nonce comparison, `AccessDenied` when the user refused at the
+ * `InvalidCheck` for a failed state/nonce comparison, `OAuthCallbackCancelled` when the user cancelled at the
  * provider, `OAuthCallbackError` for everything else. Each carries a code naming the step and a
  * cause of plain facts; the original error rides along as `cause.err` for the server log.
  */
 import * as o from "oauth4webapi"
-import { AccessDenied, AuthError, InvalidCheck, OAuthCallbackError } from "../../errors.js"
+import { AuthError, InvalidCheck, OAuthCallbackCancelled, OAuthCallbackError } from "../../errors.js"
 
 /** The callback steps, as they appear in error codes. */
 export type CallbackStep = "AUTHORIZATION_RESPONSE" | "TOKEN_RESPONSE" | "ID_TOKEN_SIGNATURE" | "USERINFO"
@@ -13,7 +13,7 @@ export type CallbackStep = "AUTHORIZATION_RESPONSE" | "TOKEN_RESPONSE" | "ID_TOK
 function fromAuthorizationError(err: o.AuthorizationResponseError, provider: string): AuthError {
   const facts = { provider, error: err.error, error_description: err.error_description }
   if (err.error === "access_denied") {
-    return new AccessDenied("The user denied the authorization request", { code: "AUTHORIZATION_DENIED", cause: facts })
+    return new OAuthCallbackCancelled(`Provider "${provider}" answered access_denied: the user cancelled, or the provider refused them`, { code: "AUTHORIZATION_DENIED", cause: facts })
   }
   return new OAuthCallbackError(`Provider "${provider}" answered the authorization request with "${err.error}"`, {
     code: "AUTHORIZATION_RESPONSE_ERROR",

@@ -7,10 +7,17 @@
  *   so only a holder of the shared secret can choose where a callback is forwarded.
  * - The proxy decodes `state`; if it names another deployment, it redirects the callback there
  *   unchanged. That deployment then checks `state` against its own state cookie as usual.
+ *
+ * The callback carries the user's authorization code, so where it goes is guarded twice: the
+ * starting deployment seals its configured `url` (never a request header: validate.ts refuses a
+ * proxy set-up without one), and the proxy forwards only to origins on its allow list
+ * (`redirectProxyAllowedOrigins`), to a callback path of the same provider. Anything else is
+ * refused before a URL with the code in it is built.
  */
 import { decode, encode } from "@authlib/jwt"
 import { generateRandomState } from "oauth4webapi"
-import { InvalidCheck } from "../../errors.js"
+import { InvalidCheck, OAuthCallbackError } from "../../errors.js"
+import { originAllowed, type OriginPattern } from "../../security/origin-patterns.js"
 import { CHECK_MAX_AGE } from "./checks.js"
 
 /** Salt of the encrypted `state` parameter: fixed, as the proxy and the origin may name cookies differently. */
@@ -60,12 +67,28 @@ export async function proxyForwardUrl(input: {
   proxyUrl: string
   /** This deployment's callback URL for the provider. */
   ownCallbackUrl: string
+  /** Where this proxy may forward to. */
+  allowed: readonly OriginPattern[]
   params: URLSearchParams
 }): Promise<string | undefined> {
   if (input.ownCallbackUrl !== proxyRedirectUri(input.proxyUrl, input.providerId)) return undefined
   const origin = await originOf(input.secret, input.params.get("state") ?? undefined, input.providerId)
   if (origin === input.ownCallbackUrl) return undefined
   const target = new URL(origin)
+  assertForwardable(target, input.allowed, input.providerId)
   target.search = input.params.toString()
   return target.href
+}
+
+/** The target must be a listed origin and this provider's callback path there. */
+function assertForwardable(target: URL, allowed: readonly OriginPattern[], providerId: string): void {
+  const callbackPath = `/callback/${encodeURIComponent(providerId)}`
+  const listed = originAllowed(target, allowed)
+  if (listed && target.pathname.endsWith(callbackPath) && target.search === "" && target.hash === "") return
+  throw new OAuthCallbackError(
+    listed
+      ? `The redirect proxy refused to forward the callback of "${providerId}": the sealed target is not that provider's callback URL`
+      : `The redirect proxy refused to forward the callback of "${providerId}" to ${target.origin}: add that origin to "redirectProxyAllowedOrigins" (AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS) if it is yours`,
+    { code: "REDIRECT_PROXY_TARGET_NOT_ALLOWED", cause: { provider: providerId, target: target.origin, allowed: allowed.map((p) => p.source) } },
+  )
 }

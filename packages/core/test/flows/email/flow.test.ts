@@ -145,7 +145,7 @@ describe("POST /auth/signin/email", () => {
     const { client, adapter, outbox } = emailSetup({ logger })
     outbox.failWith = new Error("connect ECONNREFUSED 127.0.0.1:25")
     const res = await requestLink(client, "jane@example.com")
-    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=EmailSignInError`)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=EmailSignInError&code=SEND_FAILED`)
     expect(adapter.tokens).toHaveLength(0)
     expect(adapter.writes()).toEqual(["createVerificationToken", "useVerificationToken"])
     expect(entries.some((e) => e.level === "error" && (e.message[0] as Error).message.includes("ECONNREFUSED"))).toBe(true)
@@ -162,7 +162,8 @@ describe("configuration", () => {
     const { logger, entries } = recordingLogger()
     const { client, outbox } = emailSetup({ adapter: undefined, logger })
     const res = await requestLink(client, "jane@example.com")
-    expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    expect(res.status).toBe(500)
+    expect(res.headers.get("location")).toBeNull()
     const logged = entries.find((e) => e.level === "error")!.message[0] as AuthError
     expect(logged.type).toBe("MissingAdapter")
     expect(logged.message).toContain("createVerificationToken, useVerificationToken, getUserByEmail")

@@ -90,10 +90,14 @@ describe("discovery", () => {
     expect(op.discoveryRequests).toBe(before)
   })
 
-  it("answers with the error page when the provider has no clientId", async () => {
+  it("refuses a provider without clientId at start-up, naming the env variable, before anyone clicks", async () => {
+    const before = op.discoveryRequests
     const step = await signInWith({ issuer: op.issuer, clientId: undefined, [allowInsecureOAuthRequests]: true as const })
-    expect(locationOf(step)).toMatch(/error=Configuration$/)
-    expect(errors[0]).toMatchObject({ type: "OAuthSignInError", code: "CLIENT_ID_MISSING" })
+    expect(step.response.status).toBe(500)
+    expect(step.body).toContain("Server error")
+    expect(errors[0]).toMatchObject({ type: "Configuration", code: "CLIENT_ID_MISSING" })
+    expect((errors[0]!.error as Error).message).toContain("AUTH_OP_ID")
+    expect(op.discoveryRequests).toBe(before)
   })
 
   it("answers with the error page when the provider has no authorization endpoint", async () => {

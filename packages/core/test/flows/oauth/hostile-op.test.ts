@@ -200,13 +200,13 @@ describe.each(strategies)("hostile OP, %s sessions", (_name, strategy) => {
     expect(op.tokenRequests).toBe(0)
   })
 
-  it("turns an error answer from the provider into the error page (access_denied -> AccessDenied)", async () => {
+  it("turns an error answer from the provider into the error page (access_denied -> OAuthCallbackCancelled)", async () => {
     const browser = browserFor(configFor(strategy))
     const callback = new URL(await callbackUrlFrom(browser, "hostile"))
     callback.searchParams.delete("code")
     callback.searchParams.set("error", "access_denied")
     const done = await browser.request(callback.href)
-    expect(new URL(locationOf(done)).searchParams.get("error")).toBe("AccessDenied")
+    expect(new URL(locationOf(done)).searchParams.get("error")).toBe("OAuthCallbackCancelled")
     expect(sessionCookie(browser)).toBeUndefined()
     expect(adapter.writes).toEqual([])
   })

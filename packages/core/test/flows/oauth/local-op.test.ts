@@ -8,6 +8,7 @@ import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, sessionOf, signInAtLocalOP, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
 import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
+import { cancelAtOP } from "./helpers/op-login.js"
 import { spyAdapter } from "./helpers/spy-adapter.js"
 
 let op: LocalOP
@@ -142,6 +143,21 @@ describe("GET /auth/callback/:provider against oidc-provider (jwt sessions, no a
     const cfg = config()
     for (let i = 0; i < 3; i++) await startSignIn(browserFor(cfg), "op")
     expect(op.discoveryRequests - before).toBeLessThanOrEqual(1)
+  })
+})
+
+describe("the user cancels at the provider", () => {
+  it("oidc-provider's [ Cancel ] (access_denied) ends on the error page as OAuthCallbackCancelled, no session, not AccessDenied", async () => {
+    const browser = browserFor(config())
+    const start = await startSignIn(browser, "op")
+    const back = await cancelAtOP(browser, locationOf(start))
+    expect(new URL(back).searchParams.get("error")).toBe("access_denied")
+    const done = await browser.request(back)
+    const location = new URL(locationOf(done))
+    expect(location.pathname).toBe("/auth/error")
+    expect(location.searchParams.get("error")).toBe("OAuthCallbackCancelled")
+    expect(sessionCookie(browser)).toBeUndefined()
+    expect(errors).toEqual([]) // a cancel is the user's choice, not a server fault worth an error log
   })
 })
 

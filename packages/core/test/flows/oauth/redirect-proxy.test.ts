@@ -34,12 +34,13 @@ function provider(extra: Partial<OAuthConfig> = {}): OAuthConfig {
   } as unknown as OAuthConfig
 }
 
-function deployment(extra: Partial<AuthConfig> = {}): AuthConfig {
-  return testConfig({ secret: SECRET, redirectProxyUrl: `${PROXY}/auth`, providers: [provider()], ...extra }, errors)
+/** A deployment at `url` that signs in through the proxy; the proxy forwards to PREVIEW only. */
+function deployment(url: string, extra: Partial<AuthConfig> = {}): AuthConfig {
+  return testConfig({ secret: SECRET, url, redirectProxyUrl: `${PROXY}/auth`, redirectProxyAllowedOrigins: [PREVIEW], providers: [provider()], ...extra }, errors)
 }
 
 /** A browser at the preview deployment that can also reach the proxy deployment. */
-function previewBrowser(proxy = deployment(), preview = deployment()): Browser {
+function previewBrowser(proxy = deployment(PROXY), preview = deployment(PREVIEW)): Browser {
   return new Browser(PREVIEW, (r) => Auth(r, preview), { [PROXY]: (r) => Auth(r, proxy) })
 }
 
@@ -93,8 +94,31 @@ describe("redirect proxy", () => {
     expect(errors[0]?.code).toBe("CHECK_STATE_TAMPERED")
   })
 
+  it("forwards to a preview matched by a wildcard origin", async () => {
+    const branch = "http://pr-42.previews.test"
+    const proxy = deployment(PROXY, { redirectProxyAllowedOrigins: ["http://*.previews.test"] })
+    const preview = deployment(branch)
+    const browser = new Browser(branch, (r) => Auth(r, preview), { [PROXY]: (r) => Auth(r, proxy) })
+    const answer = await loginAtOP(browser, locationOf(await startSignIn(browser, "op")), "alice")
+    const forwarded = locationOf(await deliver(browser, answer))
+    expect(forwarded.startsWith(`${branch}/auth/callback/op?`)).toBe(true)
+    expect(locationOf(await browser.request(forwarded))).toBe(`${branch}/dashboard`)
+    expect(errors).toEqual([])
+  })
+
+  it("with no allow list the proxy forwards nowhere: the error page, the code in no URL", async () => {
+    const proxy = deployment(PROXY, { redirectProxyAllowedOrigins: undefined })
+    const browser = previewBrowser(proxy)
+    const answer = await loginAtOP(browser, locationOf(await startSignIn(browser, "op")), "alice")
+    if (answer.kind !== "redirect") throw new Error("expected a redirect answer")
+    const atProxy = await deliver(browser, answer)
+    expect(locationOf(atProxy)).toBe(`${PROXY}/auth/error?error=Configuration`)
+    expect(errors[0]?.code).toBe("REDIRECT_PROXY_TARGET_NOT_ALLOWED")
+    expect((errors[0]?.error as Error).message).toContain("redirectProxyAllowedOrigins")
+  })
+
   it("signs in on the proxy deployment itself without forwarding", async () => {
-    const proxy = deployment()
+    const proxy = deployment(PROXY)
     const browser = new Browser(PROXY, (r) => Auth(r, proxy))
     const start = await startSignIn(browser, "op")
     const answer = await loginAtOP(browser, locationOf(start), "bob")
@@ -105,7 +129,7 @@ describe("redirect proxy", () => {
   })
 
   it("a per-provider redirectProxyUrl wins over the global one", async () => {
-    const config = deployment({ redirectProxyUrl: "http://elsewhere.test/auth", providers: [provider({ redirectProxyUrl: `${PROXY}/auth` })] })
+    const config = deployment(PREVIEW, { redirectProxyUrl: "http://elsewhere.test/auth", providers: [provider({ redirectProxyUrl: `${PROXY}/auth` })] })
     const url = new URL(locationOf(await startSignIn(new Browser(PREVIEW, (r) => Auth(r, config)), "op")))
     expect(url.searchParams.get("redirect_uri")).toBe(`${PROXY}/auth/callback/op`)
   })

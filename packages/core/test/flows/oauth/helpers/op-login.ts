@@ -33,3 +33,13 @@ export async function loginAtOP(browser: Browser, authorizationUrl: string, logi
   }
   throw new Error("the OP did not send the browser back to the app")
 }
+
+/** Opens the OP's login page and clicks "[ Cancel ]"; returns where the OP sends the browser. */
+export async function cancelAtOP(browser: Browser, authorizationUrl: string): Promise<string> {
+  const page = await browser.follow(authorizationUrl, toApp(browser))
+  const href = /<a href="([^"]*)">\[ Cancel \]<\/a>/.exec(page.body)?.[1]
+  if (!href) throw new Error(`no cancel link on the OP page: ${page.body.slice(0, 300)}`)
+  const back = await browser.follow(new URL(href.replaceAll("&amp;", "&"), page.url).href, toApp(browser))
+  if (!toApp(browser)(back.url)) throw new Error(`the OP did not send the browser back: ${back.url}`)
+  return back.url
+}
