@@ -12,7 +12,8 @@
  *
  * Session tokens reach the adapter already hashed by core (SHA-256, base64url): store them as given.
  */
-import type { Account, Awaitable, User } from "./types.js"
+import type { Awaitable } from "@authlib/jwt"
+import type { Account, User } from "./model.js"
 
 /**
  * A user as stored by an adapter. `email` is `null` for a user whose provider gave no address

@@ -5,55 +5,19 @@
  * answers `Configuration` without repeating the work.
  */
 import { decode, encode } from "@authlib/jwt"
-import type { JWT, JWTOptions, LoggerInstance } from "@authlib/jwt"
-import type { Adapter } from "../adapters.js"
-import { AuthError } from "../errors.js"
+import type { JWT } from "@authlib/jwt"
 import { createLogger, logError } from "../logger.js"
 import { normalizeProvider } from "../providers/normalize.js"
-import type { ProviderConfig } from "../providers/types.js"
 import { raw } from "../raw.js"
 import { skipCSRFCheck } from "../security/skip-csrf.js"
 import { defaultRedirect } from "../security/redirect.js"
-import type { AuthConfig, CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, Session, SessionOptions, Theme } from "../types.js"
+import type { AuthConfig, CallbacksOptions, CookiesOptions, Session, SessionOptions } from "../types.js"
 import { resolveCookies } from "../cookies/names.js"
 import { wrapAdapter } from "./adapter.js"
 import { randomToken } from "../security/random.js"
 import { validateConfig } from "./validate.js"
+import type { ResolvedConfig } from "./types.js"
 import { compileOriginPattern, type OriginPattern } from "../security/origin-patterns.js"
-
-/** The configuration as core uses it: every default applied, frozen. */
-export interface ResolvedConfig {
-  readonly basePath: string
-  /** The application URL (`url` / `WEBAUTH_URL`); links use its origin when set. */
-  readonly appUrl: URL | undefined
-  /** Secrets, newest first: the first encrypts, all decrypt. */
-  readonly secret: readonly string[]
-  readonly session: Readonly<SessionOptions>
-  readonly jwt: Readonly<JWTOptions>
-  readonly callbacks: Readonly<CallbacksOptions>
-  /** Whether the user supplied a `jwt` callback (a read can skip the identity default). */
-  readonly hasJwtCallback: boolean
-  readonly events: Readonly<Partial<EventCallbacks>>
-  readonly logger: LoggerInstance
-  readonly pages: Readonly<Partial<PagesOptions>>
-  readonly theme: Readonly<Theme>
-  readonly providers: readonly ProviderConfig[]
-  readonly providerById: ReadonlyMap<string, ProviderConfig>
-  /** The adapter with every method wrapped to throw `AdapterError`. */
-  readonly adapter: Adapter | undefined
-  readonly skipCSRFCheck: boolean
-  readonly raw: boolean
-  readonly trustHost: boolean
-  readonly useSecureCookies: boolean | undefined
-  readonly redirectProxyUrl: string | undefined
-  /** Where this deployment, as a redirect proxy, may forward callbacks (compiled patterns). */
-  readonly redirectProxyAllowedOrigins: readonly OriginPattern[]
-  readonly experimental: Readonly<{ enableWebAuthn: boolean }>
-  /** The cookie set for a secure or a plain origin (computed once each). */
-  cookies(secure: boolean): CookiesOptions
-  /** A fatal misconfiguration: every request answers `Configuration`. */
-  readonly error: AuthError | undefined
-}
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
 

@@ -17,7 +17,7 @@ import {
 } from "../errors.js"
 import type { AuthConfig } from "../types.js"
 import { SESSION_METHODS, VERIFICATION_METHODS, missingMethods } from "./adapter.js"
-import type { ResolvedConfig } from "./resolve.js"
+import type { ResolvedConfig } from "./types.js"
 import { hasFlow } from "../flows/index.js"
 import { envStem } from "./env.js"
 import { compileOriginPattern } from "../security/origin-patterns.js"

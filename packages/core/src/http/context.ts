@@ -3,7 +3,7 @@
  * request's own, honouring `X-Forwarded-Host` / `-Proto` since `trustHost` is required), the action
  * URL prefix, and the cookie set for a secure or plain origin.
  */
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/types.js"
 import type { AuthRequest, Context } from "./types.js"
 
 function firstValue(header: string | null): string | undefined {

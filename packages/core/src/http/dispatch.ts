@@ -2,7 +2,7 @@
  * The request path: parse -> config check -> route (method x action table) -> response. This is
  * the single catch: every error raised by a route or flow is mapped here.
  */
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/types.js"
 import { AuthError, Configuration } from "../errors.js"
 import { callback } from "../routes/callback.js"
 import { csrf } from "../routes/csrf.js"

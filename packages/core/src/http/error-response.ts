@@ -10,7 +10,7 @@ import type { LoggerInstance } from "@authlib/jwt"
 import type { AuthError } from "../errors.js"
 import type { AuthAction, AuthResponse, Context } from "./types.js"
 import { routeUrl } from "./urls.js"
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/types.js"
 import { renderErrorPage } from "../pages/index.js"
 
 const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session"])

@@ -2,7 +2,7 @@
  * The internal request and response of core. A `Request` becomes an `AuthRequest` in
  * `parse-request.ts`; routes return an `AuthResponse`; only `to-response.ts` makes a `Response`.
  */
-import type { ResolvedConfig } from "../config/resolve.js"
+import type { ResolvedConfig } from "../config/types.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { CookiesOptions } from "../types.js"
 

@@ -1,13 +1,11 @@
 /**
  * Provider configuration types (spec 2.5). Runtime behaviour of each type lives in `flows/`.
  */
-import type { Account, Awaitable, Profile, User } from "../types.js"
+import type { Awaitable } from "@authlib/jwt"
+import type { Account, Profile, ProviderType, Theme, User, WebAuthnProviderType } from "../model.js"
 import type { AdapterUser } from "../adapters.js"
 
-export type OAuthProviderType = "oauth" | "oidc"
-export type WebAuthnProviderType = "webauthn"
-/** The kind of a provider. */
-export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | WebAuthnProviderType
+export type { OAuthProviderType, ProviderType, WebAuthnProviderType } from "../model.js"
 
 /** Fields every provider has. */
 export interface CommonProviderOptions {
@@ -172,7 +170,7 @@ export interface EmailProviderSendVerificationRequestParams {
   expires: Date
   provider: EmailConfig
   token: string
-  theme: import("../types.js").Theme
+  theme: Theme
   request: Request
 }
 

@@ -1,0 +1,99 @@
+/**
+ * The data model shared by every layer: users, accounts, profiles, sessions and provider kinds
+ * (spec 2). A leaf module: it imports nothing of core, so config, adapter and provider types can
+ * all build on it without import cycles. Re-exported from the package root by `types.ts` and
+ * `providers/types.ts`.
+ */
+
+export type OAuthProviderType = "oauth" | "oidc"
+export type WebAuthnProviderType = "webauthn"
+/** The kind of a provider. */
+export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | WebAuthnProviderType
+
+/** The shape returned by a provider's `profile` callback, seen by the `jwt` and `session` callbacks. */
+export interface User {
+  id?: string
+  name?: string | null
+  email?: string | null
+  image?: string | null
+}
+
+/** A JSON value, for the extra keys an account may carry. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/** RFC 9396 authorization details returned by some token endpoints. */
+export interface AuthorizationDetails {
+  type: string
+  [key: string]: unknown
+}
+
+/** A linked account, carrying the token set of an OAuth provider. */
+export interface Account {
+  /** Provider id. */
+  provider: string
+  /** oauth/oidc: the id from `profile()`; email: the address; credentials: the `id` from `authorize()`. */
+  providerAccountId: string
+  type: ProviderType
+  userId?: string
+  access_token?: string
+  refresh_token?: string
+  id_token?: string
+  scope?: string
+  /** Always lower-case. */
+  token_type?: Lowercase<string>
+  expires_in?: number
+  /** Absolute time (seconds) at which `access_token` expires, computed from `expires_in`. */
+  expires_at?: number
+  authorization_details?: AuthorizationDetails[]
+  [key: string]: JsonValue | AuthorizationDetails[] | undefined
+}
+
+/** Standard claims returned by an OAuth provider; any other claim is allowed. */
+export interface Profile {
+  id?: string | null
+  sub?: string | null
+  name?: string | null
+  given_name?: string | null
+  family_name?: string | null
+  middle_name?: string | null
+  nickname?: string | null
+  preferred_username?: string | null
+  profile?: string | null
+  picture?: any
+  website?: string | null
+  email?: string | null
+  email_verified?: boolean | null
+  gender?: string | null
+  birthdate?: string | null
+  zoneinfo?: string | null
+  locale?: string | null
+  phone_number?: string | null
+  updated_at?: Date | string | number | null
+  address?: {
+    formatted?: string | null
+    street_address?: string | null
+    locality?: string | null
+    region?: string | null
+    postal_code?: string | null
+    country?: string | null
+  } | null
+  [claim: string]: unknown
+}
+
+/** The session as exposed to the client by default. */
+export interface DefaultSession {
+  user?: User
+  /** ISO date string. */
+  expires: string
+}
+
+/** The session returned by the `session` callback. Extend it by module augmentation. */
+export interface Session extends DefaultSession {}
+
+/** Styling of the built-in pages. */
+export interface Theme {
+  colorScheme?: "auto" | "dark" | "light"
+  logo?: string
+  brandColor?: string
+  buttonText?: string
+}
