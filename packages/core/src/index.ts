@@ -22,7 +22,7 @@
  * ```
  */
 import { resolveConfig } from "./config/resolve.js"
-import { dispatch } from "./http/dispatch.js"
+import { dispatch } from "./dispatch.js"
 import { toResponse, wantsRedirectAsJson } from "./http/to-response.js"
 import { logError } from "./logger.js"
 import type { AuthResponse } from "./http/types.js"

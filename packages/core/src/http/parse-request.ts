@@ -6,9 +6,8 @@ import { InvalidRequest, MethodNotAllowed, UnknownAction } from "../errors.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
 import type { AuthError } from "../errors.js"
 import type { AuthAction, AuthRequest } from "./types.js"
+import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
 
-export const MAX_BODY_BYTES = 64 * 1024
-export const MAX_HEADER_BYTES = 16 * 1024
 
 const ACTIONS = new Set<string>(["providers", "csrf", "session", "signin", "callback", "signout", "verify-request", "error", "webauthn-options"])
 const WITH_PROVIDER = new Set<string>(["signin", "callback", "webauthn-options"])

@@ -11,10 +11,10 @@ import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { expireCookie } from "../cookies/serialize.js"
 import { assertCsrf } from "../security/csrf.js"
 import { issueSession } from "../sessions/issue.js"
-import { providerOf } from "./signin.js"
+import { providerOf } from "../providers/lookup.js"
 
 export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
-  const provider = providerOf(req, ctx)
+  const provider = providerOf(req.action, req.providerId, ctx.config)
   const flow = flowFor(provider)
   if (!flow) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
   if (!flow.callbackMethods.includes(req.method))

@@ -3,7 +3,7 @@
  * POST /signin/:provider: CSRF check, then the provider's flow starts (OAuth redirect, e-mail link).
  * Providers without a start step (credentials) send the user to the sign-in page.
  */
-import { InvalidProvider, UnknownAction } from "../errors.js"
+import { InvalidProvider } from "../errors.js"
 import { flowFor } from "../flows/index.js"
 import { callbackUrlCookie, resolveCallbackUrl } from "../http/callback-url.js"
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
@@ -12,6 +12,7 @@ import { renderSignInPage } from "../pages/index.js"
 import { toAppProvider } from "../providers/normalize.js"
 import type { CredentialInput, OAuthProviderButtonStyles, ProviderConfig } from "../providers/types.js"
 import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
+import { providerOf } from "../providers/lookup.js"
 
 function pageProvider(provider: ProviderConfig, ctx: Context) {
   const style = (provider as { style?: OAuthProviderButtonStyles }).style
@@ -36,17 +37,9 @@ export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthRe
   return { html, cookies: cookie ? [cookie] : [] }
 }
 
-/** The configured provider named by the URL, or `InvalidProvider`. */
-export function providerOf(req: AuthRequest, ctx: Context): ProviderConfig {
-  if (!req.providerId) throw new UnknownAction(`${req.action} needs a provider id in the path`, { code: "PROVIDER_ID_MISSING" })
-  const provider = ctx.config.providerById.get(req.providerId)
-  // An id nobody configured is a URL that does not exist (404), not a server fault worth an error log.
-  if (!provider) throw new UnknownAction(`No provider "${req.providerId.slice(0, 100)}" is configured`, { code: "PROVIDER_UNKNOWN", cause: { provider: req.providerId.slice(0, 100) } })
-  return provider
-}
 
 export async function signinProvider(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
-  const provider = providerOf(req, ctx)
+  const provider = providerOf(req.action, req.providerId, ctx.config)
   await assertCsrf(req, ctx)
   const flow = flowFor(provider)
   if (!flow) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })

@@ -6,7 +6,7 @@ import type { JWT } from "@authlib/jwt"
 import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"
 import type { Cookie } from "../cookies/serialize.js"
 import { SessionTokenError } from "../errors.js"
-import { MAX_HEADER_BYTES } from "../http/parse-request.js"
+import { MAX_HEADER_BYTES } from "../http/limits.js"
 import type { AuthRequest, Context } from "../http/types.js"
 
 /**
