@@ -2,20 +2,20 @@
  * The request path: parse -> config check -> route (method x action table) -> response. This is
  * the single catch: every error raised by a route or flow is mapped here.
  */
-import type { ResolvedConfig } from "../config/types.js"
-import { AuthError, Configuration } from "../errors.js"
-import { callback } from "../routes/callback.js"
-import { csrf } from "../routes/csrf.js"
-import { errorPage } from "../routes/error.js"
-import { providers } from "../routes/providers.js"
-import { getSession, updateSession } from "../routes/session.js"
-import { signinPage, signinProvider } from "../routes/signin.js"
-import { signout, signoutPage } from "../routes/signout.js"
-import { verifyRequest } from "../routes/verify-request.js"
-import { configErrorResponse, errorResponse, publicType, requestErrorResponse } from "./error-response.js"
-import { contextOf } from "./context.js"
-import { parseRequest } from "./parse-request.js"
-import type { AuthAction, AuthRequest, AuthResponse, Context } from "./types.js"
+import type { ResolvedConfig } from "./config/types.js"
+import { AuthError, Configuration } from "./errors.js"
+import { callback } from "./routes/callback.js"
+import { csrf } from "./routes/csrf.js"
+import { errorPage } from "./routes/error.js"
+import { providers } from "./routes/providers.js"
+import { getSession, updateSession } from "./routes/session.js"
+import { signinPage, signinProvider } from "./routes/signin.js"
+import { signout, signoutPage } from "./routes/signout.js"
+import { verifyRequest } from "./routes/verify-request.js"
+import { configErrorResponse, errorResponse, publicType, requestErrorResponse } from "./http/error-response.js"
+import { contextOf } from "./http/context.js"
+import { parseRequest } from "./http/parse-request.js"
+import type { AuthAction, AuthRequest, AuthResponse, Context } from "./http/types.js"
 
 type Handler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { Auth, raw } from "../../src/index.js"
-import type { AuthConfig } from "../../src/index.js"
-import { Client, config, credentials, recordingLogger } from "../helpers/harness.js"
+import { Auth, raw } from "../src/index.js"
+import type { AuthConfig } from "../src/index.js"
+import { Client, config, credentials, recordingLogger } from "./helpers/harness.js"
 
 describe("origin of links", () => {
   it("without url, X-Forwarded-Host and -Proto (trusted: trustHost) give the origin", async () => {
