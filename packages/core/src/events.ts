@@ -3,9 +3,8 @@
  * never breaks the request that triggered it.
  */
 import type { Context } from "./http/types.js"
-import { EventError } from "./errors.js"
-import { logError } from "./logger.js"
 import type { EventCallbacks } from "./types.js"
+import { runEventHandler } from "./user-code.js"
 
 /** Runs the `name` event handler, if any, and swallows (after logging) what it throws. */
 export async function emitEvent<K extends keyof EventCallbacks>(
@@ -15,12 +14,5 @@ export async function emitEvent<K extends keyof EventCallbacks>(
 ): Promise<void> {
   const handler = ctx.config.events[name] as ((m: typeof message) => unknown) | undefined
   if (!handler) return
-  try {
-    await handler(message)
-  } catch (err) {
-    logError(ctx.config.logger, new EventError(`events.${name} threw`, {
-      code: "EVENT_HANDLER_THREW",
-      cause: { event: name, ...(err instanceof Error ? { err } : { thrown: String(err) }) },
-    }))
-  }
+  await runEventHandler(ctx.config.logger, name, () => handler(message))
 }

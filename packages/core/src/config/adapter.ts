@@ -1,29 +1,22 @@
 /**
  * Wraps every adapter method so a throw becomes an `AdapterError` naming the method, with the
- * adapter's own error as `cause.err`. The dispatcher logs it in full and shows `Configuration`.
+ * adapter's own error as `cause.err` (through the user-code runner). The dispatcher logs it in full and shows `Configuration`.
  */
 import type { Adapter } from "../adapters.js"
-import { AdapterError } from "../errors.js"
+import { runUserCode } from "../user-code.js"
 import type { LoggerInstance } from "@authlib/jwt"
 
-/** The adapter methods database sessions need. */
-export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession"] as const
+/** The adapter methods database sessions need: their own, then creating and finding the users they point at. */
+export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession", "createUser", "getUserByAccount", "linkAccount"] as const
 /** The adapter methods e-mail sign-in needs: its tokens, then finding, creating, verifying and linking the user. */
 export const VERIFICATION_METHODS = [
   "createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser", "getUserByAccount", "linkAccount",
 ] as const
 
 function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: LoggerInstance) {
-  return async (...args: unknown[]) => {
+  return (...args: unknown[]) => {
     logger.debug("adapter", name)
-    try {
-      return await fn(...args)
-    } catch (err) {
-      throw new AdapterError(`adapter.${name} failed: ${err instanceof Error ? err.message : String(err)}`, {
-        code: "ADAPTER_METHOD_FAILED",
-        cause: { method: name, ...(err instanceof Error ? { err } : { thrown: String(err) }) },
-      })
-    }
+    return runUserCode("adapter", name, () => fn(...args))
   }
 }
 

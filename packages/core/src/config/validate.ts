@@ -16,7 +16,8 @@ import {
   UntrustedHost,
 } from "../errors.js"
 import type { AuthConfig } from "../types.js"
-import { SESSION_METHODS, VERIFICATION_METHODS, missingMethods } from "./adapter.js"
+import { VERIFICATION_METHODS, missingMethods } from "./adapter.js"
+import { sessionStrategy } from "../sessions/strategy.js"
 import type { ResolvedConfig } from "./types.js"
 import { hasFlow } from "../flows/index.js"
 import { envStem } from "./env.js"
@@ -31,8 +32,6 @@ export function warnOnce(logger: LoggerInstance, code: string, message: string):
   printed.add(key)
   logger.warn(code, message)
 }
-
-const SIGN_IN_METHODS = ["createUser", "getUserByAccount", "linkAccount"] as const
 
 type Provider = ResolvedConfig["providers"][number]
 
@@ -81,11 +80,13 @@ function checkEmailProvider(resolved: ResolvedConfig, p: Provider): AuthError | 
 }
 
 function checkSessions(resolved: ResolvedConfig): AuthError | undefined {
-  if (resolved.session.strategy !== "database") return undefined
-  if (!resolved.adapter) return new MissingAdapter('session strategy "database" needs an "adapter" (or set session.strategy to "jwt")', { code: "ADAPTER_MISSING" })
-  const missing = missingMethods(resolved.adapter, [...SESSION_METHODS, ...SIGN_IN_METHODS])
+  const needed = sessionStrategy(resolved).adapterMethods
+  if (needed.length === 0) return undefined
+  const name = resolved.session.strategy
+  if (!resolved.adapter) return new MissingAdapter(`session strategy "${name}" needs an "adapter" (or set session.strategy to "jwt")`, { code: "ADAPTER_MISSING" })
+  const missing = missingMethods(resolved.adapter, needed)
   if (missing.length === 0) return undefined
-  return new MissingAdapter(`session strategy "database" needs adapter methods: ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+  return new MissingAdapter(`session strategy "${name}" needs adapter methods: ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
 }
 
 /** RFC 6265 cookie-name (an HTTP token). */

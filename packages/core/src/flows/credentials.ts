@@ -3,21 +3,12 @@
  * null or a thrown `CredentialsSignin` -> back to the sign-in page with `error=CredentialsSignin`
  * and `code`; any other throw is logged in full and shown as a generic `Configuration` error.
  */
-import { AuthError, CallbackRouteError, CredentialsSignin } from "../errors.js"
+import { CredentialsSignin } from "../errors.js"
+import { userCodeError } from "../user-code.js"
 import type { AuthRequest } from "../http/types.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { User } from "../types.js"
 import type { Flow, FlowContext, FlowOutcome, SignInResult } from "./types.js"
-
-/** What a throw from `authorize` becomes: client-safe errors pass, the rest is a logged fault. */
-function authorizeError(provider: CredentialsConfig, err: unknown): AuthError {
-  if (err instanceof CredentialsSignin) return err
-  if (err instanceof AuthError && (err.constructor as typeof AuthError).clientSafe) return err
-  return new CallbackRouteError(`"authorize" of provider "${provider.id}" threw`, {
-    code: "AUTHORIZE_THREW",
-    cause: { provider: provider.id, ...(err instanceof Error ? { err } : { thrown: String(err) }) },
-  })
-}
 
 /** Form fields that belong to authlib, not to the provider's credentials. */
 const RESERVED = new Set(["csrfToken", "callbackUrl"])
@@ -57,7 +48,8 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
       // Rebuilding a Request with the body again costs ~25 us per sign-in for a rarely used stream.
       authorized = await ctx.provider.authorize(credentials as never, req.request)
     } catch (err) {
-      throw authorizeError(ctx.provider, err)
+      // Client-safe errors (CredentialsSignin) pass; the rest is a logged fault (user-code.ts).
+      throw userCodeError("authorize", ctx.provider.id, err)
     }
     if (!authorized || typeof authorized !== "object") throw new CredentialsSignin("authorize returned no user", { cause: { provider: ctx.provider.id } })
     return { signIn: signInResult(ctx.provider, authorized, credentials) }

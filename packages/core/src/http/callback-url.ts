@@ -3,7 +3,8 @@
  * flows that leave the site) the callback-url cookie, always passed through the `redirect`
  * callback (default: same-origin only). The result is remembered in the callback-url cookie.
  */
-import { AuthError, CallbackError, InvalidCallbackUrl } from "../errors.js"
+import { InvalidCallbackUrl } from "../errors.js"
+import { runUserCode } from "../user-code.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, Context } from "./types.js"
 
@@ -19,13 +20,7 @@ function candidate(req: AuthRequest, ctx: Context, useCookie: boolean): string |
 /** Validates the requested callback URL; default: the application origin. */
 export async function resolveCallbackUrl(req: AuthRequest, ctx: Context, useCookie: boolean): Promise<string> {
   const url = candidate(req, ctx, useCookie) ?? ctx.origin
-  let out: unknown
-  try {
-    out = await ctx.config.callbacks.redirect({ url, baseUrl: ctx.origin })
-  } catch (err) {
-    if (err instanceof AuthError) throw err
-    throw new CallbackError("callbacks.redirect threw", { code: "CALLBACK_THREW", cause: { callback: "redirect", ...(err instanceof Error ? { err } : {}) } })
-  }
+  const out: unknown = await runUserCode("callback", "redirect", () => ctx.config.callbacks.redirect({ url, baseUrl: ctx.origin }))
   if (typeof out !== "string" || out === "") throw new InvalidCallbackUrl('"redirect" callback must return a URL string', { code: "CALLBACK_URL_INVALID" })
   // Trusted, yet sent as a Location header: a permissive callback passing `...\r\nSet-Cookie:` through
   // would make the Response constructor throw (a 500) instead of an error page.

@@ -5,14 +5,14 @@
  */
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { assertCsrf } from "../security/csrf.js"
-import { readSession } from "../sessions/read.js"
+import { sessionStrategy } from "../sessions/strategy.js"
 import type { Session } from "../types.js"
 
 export function getSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {
-  return readSession(req, ctx)
+  return sessionStrategy(ctx.config).read(req, ctx)
 }
 
 export async function updateSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {
   await assertCsrf(req, ctx)
-  return readSession(req, ctx, { data: req.body.data })
+  return sessionStrategy(ctx.config).read(req, ctx, { data: req.body.data })
 }

@@ -10,10 +10,8 @@ import { routeUrl } from "../http/urls.js"
 import { emitEvent } from "../events.js"
 import { renderSignOutPage } from "../pages/index.js"
 import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
-import { deleteDatabaseSession, readDatabaseCookie } from "../sessions/database-strategy.js"
-import { decodeJwtSession, readJwtCookie } from "../sessions/jwt-strategy.js"
-import { clearChunked } from "../cookies/chunks.js"
-import { logError } from "../logger.js"
+import { clearSessionCookie } from "../sessions/session-cookie.js"
+import { sessionStrategy } from "../sessions/strategy.js"
 
 export async function signoutPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   if (ctx.config.pages.signOut) return { redirect: routeUrl(ctx, "signOut", { callbackUrl: req.query.callbackUrl }) }
@@ -23,28 +21,9 @@ export async function signoutPage(req: AuthRequest, ctx: Context): Promise<AuthR
   return { html, cookies: cookie ? [cookie] : [] }
 }
 
-async function endSession(req: AuthRequest, ctx: Context): Promise<void> {
-  if (ctx.config.session.strategy === "jwt") {
-    const raw = readJwtCookie(req, ctx)
-    const token = raw ? await decodeJwtSession(raw, ctx).catch(() => null) : null
-    await emitEvent(ctx, "signOut", { token })
-    return
-  }
-  const raw = readDatabaseCookie(req, ctx)
-  let session: Awaited<ReturnType<typeof deleteDatabaseSession>> = null
-  try {
-    if (raw) session = await deleteDatabaseSession(raw, ctx)
-  } catch (err) {
-    // Some adapters throw for a record that is already gone (Prisma's deleteSession): an error
-    // page here would leave the session cookie in a browser whose user asked to sign out.
-    logError(ctx.config.logger, err)
-  }
-  await emitEvent(ctx, "signOut", { session })
-}
-
 export async function signout(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   await assertCsrf(req, ctx)
   const callbackUrl = await resolveCallbackUrl(req, ctx, false)
-  await endSession(req, ctx)
-  return { redirect: callbackUrl, cookies: clearChunked(ctx.cookies.sessionToken, req.cookies) }
+  await emitEvent(ctx, "signOut", await sessionStrategy(ctx.config).end(req, ctx))
+  return { redirect: callbackUrl, cookies: clearSessionCookie(req, ctx) }
 }

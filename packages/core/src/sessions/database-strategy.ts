@@ -1,14 +1,23 @@
 /**
  * Database sessions: the cookie holds a random token (256 bits by default); the adapter stores only
  * its SHA-256 hash, so a leaked sessions table cannot be replayed. Expiry slides at most once per
- * `updateAge`; an expired session is deleted and reads as no session.
+ * `updateAge`; an expired session is deleted and reads as no session. Signing in again ends the
+ * session the browser held (OWASP ASVS 5.0 7.2.4).
  */
+import type { JWT } from "@authlib/jwt"
 import type { AdapterSession, AdapterUser } from "../adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
-import { expireCookie } from "../cookies/serialize.js"
+import { SESSION_METHODS } from "../config/adapter.js"
 import { SessionTokenError } from "../errors.js"
-import type { AuthRequest, Context } from "../http/types.js"
+import { emitEvent } from "../events.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import { logError } from "../logger.js"
 import { sha256 } from "../security/random.js"
+import type { Session } from "../types.js"
+import { runUserCode } from "../user-code.js"
+import { publicUser } from "./public-user.js"
+import { clearSessionCookie, readSessionCookie } from "./session-cookie.js"
+import type { NewSession, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
 
@@ -17,49 +26,94 @@ function sessionCookie(token: string, expires: Date, ctx: Context): Cookie {
   return { name: option.name, value: token, options: { ...option.options, expires } }
 }
 
-/** Starts a database session for `userId` (only `issueSession` calls this). */
-export async function createDatabaseSession(userId: string, ctx: Context): Promise<{ cookies: Cookie[]; session: AdapterSession }> {
+/** Stores a new session for `userId`; returns its cookie. */
+async function createSession(userId: string, ctx: Context): Promise<Cookie> {
   const { config } = ctx
   const token = config.session.generateSessionToken()
   if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH)
     throw new SessionTokenError("generateSessionToken must return a string of at least 128 bits", { code: "SESSION_TOKEN_WEAK" })
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
-  const session = await config.adapter!.createSession!({ sessionToken: sha256(token), userId, expires })
-  return { cookies: [sessionCookie(token, expires, ctx)], session }
+  await config.adapter!.createSession!({ sessionToken: sha256(token), userId, expires })
+  return sessionCookie(token, expires, ctx)
 }
 
-/** The session token in the request's cookie, if any. */
-export function readDatabaseCookie(req: AuthRequest, ctx: Context): string | undefined {
-  return req.cookies[ctx.cookies.sessionToken.name] || undefined
+type Found = { session: AdapterSession; user: AdapterUser }
+
+/** The stored session of `token` and its user, unless unknown or expired (an expired one is deleted). */
+async function lookUp(token: string, ctx: Context): Promise<Found | null> {
+  const hash = sha256(token)
+  const found = await ctx.config.adapter!.getSessionAndUser!(hash)
+  if (!found) return null
+  if (new Date(found.session.expires).getTime() > Date.now()) return found
+  await ctx.config.adapter!.deleteSession!(hash)
+  return null
 }
 
-export type DatabaseSessionRead =
-  | { session: AdapterSession; user: AdapterUser; cookies: Cookie[] }
-  | { session: null; cookies: Cookie[] }
+/** Slides `expires` once `updateAge` has passed since the last write; returns the cookie to re-send. */
+async function slide(token: string, found: Found, ctx: Context): Promise<{ session: AdapterSession; cookies: Cookie[] }> {
+  const { adapter, session: options } = ctx.config
+  const now = Date.now()
+  const lastWrite = new Date(found.session.expires).getTime() - options.maxAge * 1000
+  if (now - lastWrite < options.updateAge * 1000) return { session: found.session, cookies: [] }
+  const expires = new Date(now + options.maxAge * 1000)
+  await adapter!.updateSession!({ sessionToken: sha256(token), expires })
+  return { session: { ...found.session, expires }, cookies: [sessionCookie(token, expires, ctx)] }
+}
 
 /**
- * Looks the session up by the hash of `token`. Unknown: clears the cookie. Expired: deletes the
- * record and clears the cookie. Due for refresh (`updateAge` passed): slides `expires` and re-sends.
+ * A new session, then the end of the one the browser held before. The new one already works, so a
+ * failure to delete the old one is logged, not shown.
  */
-export async function readDatabaseSession(token: string, req: AuthRequest, ctx: Context): Promise<DatabaseSessionRead> {
-  const { adapter, session: options } = ctx.config
-  const hash = sha256(token)
-  const found = await adapter!.getSessionAndUser!(hash)
-  const clear = [expireCookie(ctx.cookies.sessionToken.name, ctx.cookies.sessionToken.options)]
-  if (!found) return { session: null, cookies: clear }
-  const now = Date.now()
-  if (new Date(found.session.expires).getTime() <= now) {
-    await adapter!.deleteSession!(hash)
-    return { session: null, cookies: clear }
+async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
+  const cookie = await createSession(signIn.user.id!, ctx)
+  const previous = readSessionCookie(req, ctx)
+  if (previous) {
+    try {
+      await ctx.config.adapter!.deleteSession!(sha256(previous))
+    } catch (err) {
+      logError(ctx.config.logger, err)
+    }
   }
-  const lastWrite = new Date(found.session.expires).getTime() - options.maxAge * 1000
-  if (now - lastWrite < options.updateAge * 1000) return { ...found, cookies: [] }
-  const expires = new Date(now + options.maxAge * 1000)
-  await adapter!.updateSession!({ sessionToken: hash, expires })
-  return { session: { ...found.session, expires }, user: found.user, cookies: [sessionCookie(token, expires, ctx)] }
+  return [cookie]
 }
 
-/** Deletes the request's session record; returns what the adapter returned. */
-export async function deleteDatabaseSession(token: string, ctx: Context): Promise<AdapterSession | null | undefined | void> {
-  return ctx.config.adapter!.deleteSession!(sha256(token))
+/** Unknown or expired: `null`, cookie cleared. Due for refresh: slides `expires` and re-sends the cookie. */
+async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>> {
+  const token = readSessionCookie(req, ctx)
+  if (!token) return { json: null }
+  const found = await lookUp(token, ctx)
+  if (!found) return { json: null, cookies: clearSessionCookie(req, ctx) }
+  const { session: stored, cookies } = await slide(token, found, ctx)
+  const base: Session = { user: publicUser(found.user), expires: new Date(stored.expires).toISOString() }
+  const { user } = found
+  const session = await runUserCode("callback", "session", () =>
+    ctx.config.callbacks.session(update ? { session: base, user, newSession: update.data, trigger: "update" } : { session: base, user }))
+  // The `session` event of spec 6 types `token` as a JWT; under `database` it is the stored record.
+  await emitEvent(ctx, "session", { session: session as Session, token: stored as unknown as JWT })
+  return { json: session as Session, cookies }
 }
+
+/**
+ * Deletes the request's session record. Some adapters throw for a record that is already gone
+ * (Prisma's deleteSession): an error page here would leave the cookie in a browser whose user
+ * asked to sign out, so the failure is logged and sign-out goes on.
+ */
+async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
+  const token = readSessionCookie(req, ctx)
+  if (!token) return { session: null }
+  try {
+    return { session: await ctx.config.adapter!.deleteSession!(sha256(token)) }
+  } catch (err) {
+    logError(ctx.config.logger, err)
+    return { session: null }
+  }
+}
+
+async function currentUserId(req: AuthRequest, ctx: Context): Promise<string | undefined> {
+  const token = readSessionCookie(req, ctx)
+  const found = token ? await ctx.config.adapter!.getSessionAndUser!(sha256(token)) : null
+  return found && new Date(found.session.expires).getTime() > Date.now() ? found.user.id : undefined
+}
+
+/** The database session strategy. */
+export const databaseStrategy: SessionStrategy = { needsStoredUser: true, adapterMethods: SESSION_METHODS, issue, read, end, currentUserId }

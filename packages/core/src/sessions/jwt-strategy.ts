@@ -1,13 +1,25 @@
 /**
  * JWT sessions: the session is an encrypted token (JWE) in the session cookie, chunked when large.
  * The key salt is the cookie name (Auth.js v5 construction), so tokens move between the two.
+ *
+ * A read decodes the token; the `jwt` callback runs only when the user configured one (the default
+ * is the identity), and the token is re-encrypted only when that callback changed it, when
+ * `updateAge` has passed, or on an update. A token that does not decode reads as no session and
+ * its cookies are cleared. Signing in again needs no clean-up: the new cookie replaces the old
+ * token, of which no server copy exists.
  */
 import type { JWT } from "@authlib/jwt"
-import { clearChunked, readChunked, writeChunked } from "../cookies/chunks.js"
+import { writeChunked } from "../cookies/chunks.js"
 import type { Cookie } from "../cookies/serialize.js"
-import { SessionTokenError } from "../errors.js"
+import { AccessDenied, SessionTokenError } from "../errors.js"
+import { emitEvent } from "../events.js"
 import { MAX_HEADER_BYTES } from "../http/limits.js"
-import type { AuthRequest, Context } from "../http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { CallbacksOptions, Session } from "../types.js"
+import { runUserCode } from "../user-code.js"
+import { publicUser } from "./public-user.js"
+import { clearSessionCookie, readSessionCookie } from "./session-cookie.js"
+import type { NewSession, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
  * The longest session token written. Its cookies come back in every request, and a request whose
@@ -33,28 +45,73 @@ async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{
   return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + config.jwt.maxAge) * 1000) }
 }
 
-/** Starts a JWT session (only `issueSession` calls this). */
-export function createJwtSession(token: JWT, req: AuthRequest, ctx: Context): Promise<{ cookies: Cookie[]; expires: Date }> {
-  return writeToken(token, req, ctx)
-}
-
-/** Re-issues an existing JWT session after a change or once `updateAge` has passed. */
-export function refreshJwtSession(token: JWT, req: AuthRequest, ctx: Context): Promise<{ cookies: Cookie[]; expires: Date }> {
-  return writeToken(token, req, ctx)
-}
-
-/** The raw session token of the request (joined from chunks), if any. */
-export function readJwtCookie(req: AuthRequest, ctx: Context): string | undefined {
-  return readChunked(ctx.cookies.sessionToken.name, req.cookies)
-}
-
 /** Decodes the session token. Rejects (JWTSessionError) on a token that does not decode. */
-export async function decodeJwtSession(raw: string, ctx: Context): Promise<JWT | null> {
+async function decodeToken(raw: string, ctx: Context): Promise<JWT | null> {
   const { config, cookies } = ctx
   return config.jwt.decode({ token: raw, secret: [...config.secret], salt: cookies.sessionToken.name })
 }
 
-/** Expiries for the session cookie and all its chunks. */
-export function clearJwtSession(req: AuthRequest, ctx: Context): Cookie[] {
-  return clearChunked(ctx.cookies.sessionToken, req.cookies)
+/** The request's token, or `null` when it has none or it does not decode. */
+async function currentToken(req: AuthRequest, ctx: Context): Promise<JWT | null> {
+  const raw = readSessionCookie(req, ctx)
+  return raw ? await decodeToken(raw, ctx).catch(() => null) : null
 }
+
+type JwtParams = Parameters<CallbacksOptions["jwt"]>[0]
+
+async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
+  const { user, isNewUser } = signIn
+  const params: JwtParams = {
+    token: { name: user.name, email: user.email, picture: user.image, sub: user.id },
+    user,
+    account: signIn.account,
+    trigger: isNewUser ? "signUp" : "signIn",
+    isNewUser,
+  }
+  if (signIn.profile) params.profile = signIn.profile
+  const next = await runUserCode("callback", "jwt", () => ctx.config.callbacks.jwt(params))
+  if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
+  return (await writeToken(next, req, ctx)).cookies
+}
+
+async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>> {
+  const raw = readSessionCookie(req, ctx)
+  if (!raw) return { json: null }
+  let token: JWT | null
+  try {
+    token = await decodeToken(raw, ctx)
+  } catch (err) {
+    ctx.config.logger.debug("session-token-invalid", err)
+    return { json: null, cookies: clearSessionCookie(req, ctx) }
+  }
+  if (!token) return { json: null, cookies: clearSessionCookie(req, ctx) }
+  const { config } = ctx
+  const before = config.hasJwtCallback || update ? JSON.stringify(token) : undefined
+  const params = update ? { token, trigger: "update" as const, session: update.data } : { token }
+  const next = before === undefined ? token : await runUserCode("callback", "jwt", () => config.callbacks.jwt(params))
+  if (!next) return { json: null, cookies: clearSessionCookie(req, ctx) }
+  const changed = before !== undefined && JSON.stringify(next) !== before
+  const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : 0
+  const due = Date.now() - issuedAt >= config.session.updateAge * 1000
+  // A custom `jwt.decode` may return a token without `exp`: then it lives `maxAge` from now.
+  let expires = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + config.session.maxAge * 1000)
+  let cookies: AuthResponse["cookies"] = []
+  if (changed || due || update) ({ cookies, expires } = await writeToken(next, req, ctx))
+  const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
+  const session = await runUserCode("callback", "session", () =>
+    config.callbacks.session(update ? { session: base, token: next, newSession: update.data, trigger: "update" } : { session: base, token: next }))
+  await emitEvent(ctx, "session", { session: session as Session, token: next })
+  return { json: session as Session, cookies }
+}
+
+async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
+  return { token: await currentToken(req, ctx) }
+}
+
+async function currentUserId(req: AuthRequest, ctx: Context): Promise<string | undefined> {
+  const token = await currentToken(req, ctx)
+  return typeof token?.sub === "string" ? token.sub : undefined
+}
+
+/** The JWT session strategy. */
+export const jwtStrategy: SessionStrategy = { needsStoredUser: false, adapterMethods: [], issue, read, end, currentUserId }

@@ -1,6 +1,7 @@
 /**
- * Design rule (design.md, style.md): exactly one place issues a session. The strategies' "create"
- * functions may be called from sessions/issue.ts only; flows and routes never touch them.
+ * Design rules (design.md, style.md): exactly one place issues a session, and one seam chooses the
+ * strategy. A strategy's `issue` is called from sessions/issue.ts only; nothing outside the two
+ * strategy files asks which strategy is on; flows and routes never touch a strategy's insides.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
@@ -15,15 +16,20 @@ function files(dir: string): string[] {
   })
 }
 
-describe("issueSession is the only caller of the session strategies' create functions", () => {
-  for (const fn of ["createJwtSession", "createDatabaseSession"]) {
-    it(`${fn} is called only from sessions/issue.ts`, () => {
-      const callers = files(src)
-        .filter((path) => new RegExp(`\\b${fn}\\(`).test(readFileSync(path, "utf8").replace(new RegExp(`export (async )?function ${fn}\\(`), "")))
-        .map((path) => relative(src, path))
-      expect(callers).toEqual(["sessions/issue.ts"])
-    })
-  }
+describe("issueSession is the only caller of a session strategy's issue step", () => {
+  it("`.issue(req, ctx, ...)` is called only from sessions/issue.ts", () => {
+    const callers = files(src)
+      .filter((path) => /\.issue\(req, ctx\b/.test(readFileSync(path, "utf8")))
+      .map((path) => relative(src, path))
+    expect(callers).toEqual(["sessions/issue.ts"])
+  })
+
+  it("no file outside the two strategies asks which strategy is on", () => {
+    const asking = files(src)
+      .filter((path) => /strategy\s*[!=]==|[!=]==\s*["'](jwt|database)["']/.test(readFileSync(path, "utf8")))
+      .map((path) => relative(src, path))
+    expect(asking).toEqual([])
+  })
 
   it("no flow imports a session strategy or writes the session cookie", () => {
     const flows = files(join(src, "flows")).map((path) => [relative(src, path), readFileSync(path, "utf8")] as const)

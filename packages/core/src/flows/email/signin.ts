@@ -12,12 +12,13 @@
  * set. Without it the origin comes from the request's (trusted) Host, so a warning is logged once.
  */
 import type { LoggerInstance } from "@authlib/jwt"
-import { AuthError, Configuration } from "../../errors.js"
+import { Configuration } from "../../errors.js"
+import { userCodeError } from "../../user-code.js"
 import type { AuthRequest, AuthResponse } from "../../http/types.js"
 import { routeUrl } from "../../http/urls.js"
 import { logError } from "../../logger.js"
 import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "../../providers/types.js"
-import { runSignInCallback } from "../../sessions/issue.js"
+import { runSignInCallback } from "../../callbacks.js"
 import type { Account, User } from "../../types.js"
 import type { FlowContext } from "../types.js"
 import { EmailSignInError, InvalidEmailAddress } from "./errors.js"
@@ -65,8 +66,7 @@ async function send(ctx: FlowContext<EmailConfig>, params: EmailProviderSendVeri
     logError(logger, err)
     // The mail may have left before the failure was noticed: its link must not work.
     await discardToken(ctx.config.adapter!, stored).catch((discardErr: unknown) => logError(logger, discardErr))
-    const code = err instanceof AuthError && err.code ? err.code : "SEND_FAILED"
-    throw new EmailSignInError(`Sending the sign-in e-mail through provider "${ctx.provider.id}" failed`, { code, cause: { provider: ctx.provider.id, ...(err instanceof Error ? { err } : { thrown: String(err) }) } })
+    throw userCodeError("sendVerificationRequest", ctx.provider.id, err)
   }
 }
 

@@ -2,6 +2,7 @@
  * From the provider's profile and token set to the `User`, `Account` and `Profile` a sign-in
  * produces: the provider's `profile` and `account` callbacks, or their defaults.
  */
+import { runUserCode } from "../../user-code.js"
 import { OAuthCallbackError } from "../../errors.js"
 import type { OAuthConfig, TokenSet } from "../../providers/types.js"
 import type { Account, Profile, User } from "../../types.js"
@@ -61,7 +62,8 @@ export interface OAuthSignInData {
 }
 
 async function userOf(provider: OAuthConfig, profile: Profile, tokens: TokenSet): Promise<User & { id: string }> {
-  const user = await (provider.profile ? provider.profile(profile, tokens) : defaultProfile(profile))
+  const { profile: mapProfile } = provider
+  const user = mapProfile ? await runUserCode("provider", `${provider.id}.profile`, () => mapProfile(profile, tokens)) : defaultProfile(profile)
   if (user?.id === undefined || user.id === null || String(user.id) === "") {
     throw new OAuthCallbackError(`The profile of provider "${provider.id}" has no "id"`, {
       code: "PROFILE_ID_MISSING",
@@ -79,7 +81,8 @@ async function userOf(provider: OAuthConfig, profile: Profile, tokens: TokenSet)
 export async function buildSignIn(provider: OAuthConfig, profile: Profile, rawTokens: Record<string, unknown>): Promise<OAuthSignInData> {
   const tokens = normalizeTokens(rawTokens)
   const user = await userOf(provider, profile, tokens)
-  const kept = (await provider.account?.(tokens)) ?? defaultAccount(tokens)
+  const { account: pickAccount } = provider
+  const kept = (pickAccount ? await runUserCode("provider", `${provider.id}.account`, () => pickAccount(tokens)) : undefined) ?? defaultAccount(tokens)
   const account = {
     ...kept,
     provider: provider.id,
