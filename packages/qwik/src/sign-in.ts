@@ -10,7 +10,8 @@
  *   the browser flow.
  * - Without `providerId`: the sign-in page.
  */
-import { Auth, InvalidProvider, raw, serializeCookie, type AuthConfig } from "@authlib/core"
+import { Auth, InvalidProvider, raw, type AuthConfig } from "@authlib/core"
+import { serializeCookie } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, requireContext, type AuthContext } from "./context.js"
 import { applySetCookies } from "./cookies.js"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Client, config, setCookies } from "../helpers/harness.js"
-import { defaultCookies } from "../../src/index.js"
+import { defaultCookies } from "../../src/internal.js"
 
 describe("cookie names and attributes", () => {
   it("http: plain names, HttpOnly, SameSite=Lax, Path=/, not Secure", async () => {

@@ -1,6 +1,6 @@
 import { serialize } from "cookie"
 import { describe, expect, it } from "vitest"
-import { serializeCookie } from "../../src/index.js"
+import { serializeCookie } from "../../src/internal.js"
 import type { Cookie } from "../../src/index.js"
 import { parseCookieHeader } from "../../src/cookies/serialize.js"
 

@@ -1,0 +1,11 @@
+/**
+ * `@authlib/core/internal`: what authlib's own packages (bindings, providers) share with core but
+ * applications should not build on. **Unstable**: anything here may change in a patch release.
+ * The stable surface is the package root; `api-report.md` in this package lists both.
+ *
+ * @module
+ */
+export { serializeCookie } from "./cookies/serialize.js"
+export { defaultCookies } from "./cookies/names.js"
+export type { AuthAction, AuthRequest, AuthResponse, Context } from "./http/types.js"
+export type { Flow, FlowContext, FlowOutcome, SignInResult } from "./flows/types.js"
