@@ -8,7 +8,8 @@
  *   node scripts/api-report.mjs --check   compare instead of writing; exit 1 on a difference
  *
  * Read from the sources with the TypeScript compiler (no build needed): an entry's `types` path
- * `./dist/x.d.ts` (or `./lib/...`) is read as `./src/x.ts`.
+ * `./dist/x.d.ts` (or `./lib/...`) is read as `./src/x.ts`, and imports of other workspace packages
+ * resolve to their sources too, so a clean clone (no `dist/`) gives the same report as a built one.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
@@ -31,6 +32,20 @@ function entries(dir, pkg) {
   return out
 }
 
+/** `paths` mapping every workspace package's entries to their sources (absolute paths). */
+function workspacePaths() {
+  const paths = {}
+  for (const name of readdirSync(join(root, "packages"))) {
+    const dir = join(root, "packages", name)
+    if (!existsSync(join(dir, "package.json"))) continue
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+    for (const [subpath, source] of entries(dir, pkg)) {
+      paths[subpath === "." ? pkg.name : `${pkg.name}/${subpath.replace(/^\.\//, "")}`] = [source]
+    }
+  }
+  return paths
+}
+
 function kindOf(symbol, checker) {
   const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
   const f = target.flags
@@ -44,12 +59,12 @@ function kindOf(symbol, checker) {
   return "other"
 }
 
-function report(dir) {
+function report(dir, paths) {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
   const list = entries(dir, pkg)
   if (!list.length) return undefined
   const config = ts.getParsedCommandLineOfConfigFile(join(dir, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })
-  const program = ts.createProgram(list.map(([, f]) => f), { ...(config?.options ?? {}), noEmit: true })
+  const program = ts.createProgram(list.map(([, f]) => f), { ...(config?.options ?? {}), noEmit: true, paths })
   const checker = program.getTypeChecker()
   const lines = [
     `# API report: ${pkg.name}`,
@@ -70,10 +85,11 @@ function report(dir) {
 
 const check = process.argv.includes("--check")
 let differ = 0
+const paths = workspacePaths()
 for (const name of readdirSync(join(root, "packages"))) {
   const dir = join(root, "packages", name)
   if (!existsSync(join(dir, "package.json"))) continue
-  const text = report(dir)
+  const text = report(dir, paths)
   if (!text) continue
   const file = join(dir, "api-report.md")
   const current = existsSync(file) ? readFileSync(file, "utf8") : ""
