@@ -17,6 +17,7 @@ import type { EmailOptions } from "./shared/types.js"
 
 // Core's address normaliser and e-mail errors, re-exported so a custom mail setup finds them here too.
 export { EmailSignInError, InvalidEmailAddress, MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, normalizeEmailAddress } from "@authlib/core"
+export type { NormalizeEmailOptions } from "@authlib/core"
 export { html, text, escapeHtml } from "./email/template.js"
 export type { EmailTemplateParams } from "./email/template.js"
 export { sendVerificationRequest } from "./email/send.js"

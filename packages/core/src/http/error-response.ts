@@ -11,7 +11,7 @@ import type { AuthError } from "../errors.js"
 import type { AuthAction, AuthResponse, Context } from "./types.js"
 import { routeUrl } from "./urls.js"
 import type { ResolvedConfig } from "../config/types.js"
-import { renderErrorPage } from "../pages/index.js"
+import { pageHeaders, renderErrorPage } from "../pages/index.js"
 
 const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session"])
 const TO_SIGNIN_PAGE = new Set(["CredentialsSignin", "MissingCSRF"])
@@ -62,7 +62,7 @@ export function configErrorResponse(action: AuthAction, config: ResolvedConfig):
   }
   const signinUrl = `${origin ?? ""}${config.basePath}/signin`
   const { html } = renderErrorPage({ error: "Configuration", signinUrl, theme: config.theme })
-  return { status: 500, html }
+  return { status: 500, html, headers: pageHeaders(html) }
 }
 
 /** A stand-in origin for resolving a path that must stay relative. */

@@ -3,7 +3,8 @@
  * value escaped and the theme's values validated before they reach CSS or a URL attribute.
  */
 export { escapeHtml } from "./html.js"
-export { renderSignInPage, type SignInPageParams, type SignInPageProvider } from "./signin.js"
+export { ANY_FORM_TARGET, formTargets, pageHeaders, type FormTargets } from "./headers.js"
+export { renderSignInPage, signInFormTargets, type SignInPageParams, type SignInPageProvider } from "./signin.js"
 export { renderSignOutPage, type SignOutPageParams } from "./signout.js"
 export { renderErrorPage, type ErrorPageParams } from "./error.js"
 export { renderVerifyRequestPage, type VerifyRequestPageParams } from "./verify-request.js"

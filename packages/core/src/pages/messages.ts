@@ -10,6 +10,8 @@ export interface ErrorText {
   title: string
   /** The sentence shown on the sign-in and error pages. */
   message: string
+  /** Label of the error page's link to the sign-in page; "Back to sign in" when not set. */
+  link?: string
 }
 
 const SIGN_IN_FAILED = "Unable to sign in"
@@ -41,10 +43,11 @@ const TEXTS: ReadonlyMap<string, ErrorText> = new Map([
     title: SIGN_IN_FAILED,
     message: "Sign in failed. Check the details you provided are correct.",
   }],
-  ["EmailSignInError", {
+  ["OAuthCallbackCancelled", {
     status: 400,
-    title: SIGN_IN_FAILED,
-    message: "The sign-in email could not be sent. Check the address and try again.",
+    title: "Sign-in cancelled",
+    message: "The sign-in was cancelled or refused at the provider. You can try again.",
+    link: "Try again",
   }],
   ["OAuthSignInError", {
     status: 400,
@@ -59,6 +62,22 @@ const TEXTS: ReadonlyMap<string, ErrorText> = new Map([
   ["SessionRequired", { status: 400, title: "Sign in required", message: "Please sign in to view this page." }],
 ])
 
+/**
+ * `EmailSignInError` covers two causes told apart by `code`: an address the normaliser refused
+ * (`EMAIL_*`, the user can fix it) and a failed send (`SEND_FAILED` or the sender's own code),
+ * which is the site's problem and must not send the user off checking a correct address.
+ */
+const EMAIL_ADDRESS_REFUSED: ErrorText = {
+  status: 400,
+  title: SIGN_IN_FAILED,
+  message: "The sign-in email could not be sent. Check the address and try again.",
+}
+const EMAIL_NOT_SENT: ErrorText = {
+  status: 500,
+  title: SIGN_IN_FAILED,
+  message: "The sign-in email could not be sent. The problem is on this site's side; please try again later.",
+}
+
 const DEFAULT: ErrorText = {
   status: 400,
   title: SIGN_IN_FAILED,
@@ -67,8 +86,12 @@ const DEFAULT: ErrorText = {
 
 /**
  * The texts for an error type; unknown types (including `"constructor"`, `"__proto__"` and other
- * prototype keys, which a `Map` does not inherit) get the default texts.
+ * prototype keys, which a `Map` does not inherit) get the default texts. `code` (from `?code=`,
+ * attacker-controlled like the type) only chooses between fixed texts and is never shown here.
  */
-export function errorText(type: unknown): ErrorText {
+export function errorText(type: unknown, code?: unknown): ErrorText {
+  if (type === "EmailSignInError") {
+    return typeof code === "string" && code.startsWith("EMAIL_") ? EMAIL_ADDRESS_REFUSED : EMAIL_NOT_SENT
+  }
   return (typeof type === "string" && TEXTS.get(type)) || DEFAULT
 }

@@ -3,6 +3,7 @@
  */
 import type { CredentialInput, OAuthProviderButtonStyles, ProviderType } from "../providers/types.js"
 import type { Theme } from "../types.js"
+import { ANY_FORM_TARGET, type FormTargets } from "./headers.js"
 import { actionUrl, hiddenInputs, html, layout, safeUrl, type SafeHtml } from "./html.js"
 import { errorText } from "./messages.js"
 import { providerCss } from "./theme.js"
@@ -25,7 +26,10 @@ export interface SignInPageParams {
   callbackUrl: string
   /** Error type from `?error=`; selects a fixed message, never shown itself. */
   error?: string
-  /** `?code=` of a `CredentialsSignin` error. */
+  /**
+   * `?code=`: shown for a `CredentialsSignin` error in its short shape, and picks the text of an
+   * `EmailSignInError` (refused address or failed send).
+   */
   code?: string
   /** Pre-fills the e-mail field. */
   email?: string
@@ -124,9 +128,17 @@ function errorAlert(error: string | undefined, code: string | undefined): SafeHt
   if (!error) return undefined
   const showCode = error === "CredentialsSignin" && typeof code === "string" && DISPLAYABLE_CODE.test(code)
   return html`<div class="alert" role="alert">
-<p>${errorText(error).message}</p>${showCode ? html`\n<p>Error code: ${code}</p>` : ""}
+<p>${errorText(error, code).message}</p>${showCode ? html`\n<p>Error code: ${code}</p>` : ""}
 </div>
 `
+}
+
+/**
+ * Where the page's form submissions may be redirected (for `pageHeaders`): `targets`, unless a
+ * form hands the browser to a provider's site, whose hops nobody here knows (`ANY_FORM_TARGET`).
+ */
+export function signInFormTargets(providers: readonly SignInPageProvider[], targets: readonly string[]): FormTargets {
+  return providers.some((provider) => !hasInputs(provider)) ? ANY_FORM_TARGET : targets
 }
 
 /** The sign-in page as a complete HTML document. */

@@ -8,7 +8,7 @@ import { flowFor } from "../flows/index.js"
 import { callbackUrlCookie, resolveCallbackUrl } from "../http/callback-url.js"
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { routeUrl } from "../http/urls.js"
-import { renderSignInPage } from "../pages/index.js"
+import { formTargets, pageHeaders, renderSignInPage, signInFormTargets } from "../pages/index.js"
 import { toAppProvider } from "../providers/normalize.js"
 import type { CredentialInput, OAuthProviderButtonStyles, ProviderConfig } from "../providers/types.js"
 import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
@@ -25,8 +25,9 @@ export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthRe
   if (ctx.config.pages.signIn) return { redirect: routeUrl(ctx, "signIn", { callbackUrl: requested, error, code }) }
   const callbackUrl = await resolveCallbackUrl(req, ctx, false)
   const { token, cookie } = await csrfTokenFor(req, ctx)
+  const providers = ctx.config.providers.map((p) => pageProvider(p, ctx))
   const html = renderSignInPage({
-    providers: ctx.config.providers.map((p) => pageProvider(p, ctx)),
+    providers,
     csrfToken: token,
     callbackUrl,
     ...(error ? { error } : {}),
@@ -34,7 +35,8 @@ export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthRe
     ...(email ? { email } : {}),
     theme: ctx.config.theme,
   })
-  return { html, cookies: cookie ? [cookie] : [] }
+  const headers = pageHeaders(html, signInFormTargets(providers, formTargets(ctx.origin, ctx.config.pages, callbackUrl)))
+  return { html, headers, cookies: cookie ? [cookie] : [] }
 }
 
 

@@ -8,7 +8,7 @@ import { resolveCallbackUrl } from "../http/callback-url.js"
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { routeUrl } from "../http/urls.js"
 import { emitEvent } from "../events.js"
-import { renderSignOutPage } from "../pages/index.js"
+import { formTargets, pageHeaders, renderSignOutPage } from "../pages/index.js"
 import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
 import { clearSessionCookie } from "../sessions/session-cookie.js"
 import { sessionStrategy } from "../sessions/strategy.js"
@@ -18,7 +18,7 @@ export async function signoutPage(req: AuthRequest, ctx: Context): Promise<AuthR
   const callbackUrl = await resolveCallbackUrl(req, ctx, false)
   const { token, cookie } = await csrfTokenFor(req, ctx)
   const html = renderSignOutPage({ signoutUrl: `${ctx.actionBase}/signout`, csrfToken: token, callbackUrl, theme: ctx.config.theme })
-  return { html, cookies: cookie ? [cookie] : [] }
+  return { html, headers: pageHeaders(html, formTargets(ctx.origin, ctx.config.pages, callbackUrl)), cookies: cookie ? [cookie] : [] }
 }
 
 export async function signout(req: AuthRequest, ctx: Context): Promise<AuthResponse> {

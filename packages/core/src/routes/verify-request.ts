@@ -1,9 +1,10 @@
 /** GET /verify-request: "check your e-mail" (or a redirect to `pages.verifyRequest`). */
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { routeUrl } from "../http/urls.js"
-import { renderVerifyRequestPage } from "../pages/index.js"
+import { pageHeaders, renderVerifyRequestPage } from "../pages/index.js"
 
 export async function verifyRequest(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   if (ctx.config.pages.verifyRequest) return { redirect: routeUrl(ctx, "verifyRequest", { ...req.query }) }
-  return { html: renderVerifyRequestPage({ host: new URL(ctx.origin).host, theme: ctx.config.theme }) }
+  const html = renderVerifyRequestPage({ host: new URL(ctx.origin).host, theme: ctx.config.theme })
+  return { html, headers: pageHeaders(html) }
 }

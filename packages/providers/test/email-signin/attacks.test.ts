@@ -129,6 +129,8 @@ describe("addresses are normalised before anything happens", () => {
     ["vict\u0456m@example.com", "EMAIL_LOCAL_PART_INVALID"],
     ["victim@exa\u200bmple.com", "EMAIL_CONTROL_CHARACTER"],
     ["", "EMAIL_EMPTY"],
+    ["victim%corp.example@relay.example", "EMAIL_PERCENT_IN_LOCAL_PART"],
+    ["=?utf-8?q?victim=40corp.example?=@mail.example", "EMAIL_ENCODED_WORD"],
   ]
 
   it.each(refused)("%j: back to the sign-in page with code %s; no mail, no token", async (email, code) => {
@@ -214,7 +216,7 @@ describe("SMTP failures", () => {
     inbox.rejectRecipients = { code: 550, text: "No such user here" }
     const { config, log } = setup(database, inbox.url)
     const res = await new Browser(config, APP).requestLink("nobody@example.com")
-    expect(res.headers.get("location")).toBe(`${APP}/auth/error?error=EmailSignInError`)
+    expect(res.headers.get("location")).toBe(`${APP}/auth/error?error=EmailSignInError&code=SMTP_REJECTED`)
     expect(await database.count("verificationTokens")).toBe(0)
     const logged = log.entries.filter((e) => e.level === "error").map((e) => String((e.message[0] as Error).message)).join("\n")
     expect(logged).toContain("No such user here")
@@ -224,10 +226,13 @@ describe("SMTP failures", () => {
     const { config, log } = setup(database, await deadSmtpUrl())
     const browser = new Browser(config, APP)
     const res = await browser.requestLink("unreachable@example.com")
-    expect(res.headers.get("location")).toBe(`${APP}/auth/error?error=EmailSignInError`)
+    expect(res.headers.get("location")).toBe(`${APP}/auth/error?error=EmailSignInError&code=SMTP_SEND_FAILED`)
     expect(await database.count("verificationTokens")).toBe(0)
     expect(log.entries.some((e) => e.level === "error" && e.code === "EmailSignInError")).toBe(true)
     const page = await browser.request(res.headers.get("location")!)
-    expect(await page.text()).toContain("The sign-in email could not be sent.")
+    expect(page.status).toBe(500)
+    const text = await page.text()
+    expect(text).toContain("The sign-in email could not be sent. The problem is on this site&#39;s side")
+    expect(text).not.toContain("Check the address")
   })
 })

@@ -9,7 +9,7 @@
  */
 import { Verification } from "../../errors.js"
 import type { AuthRequest } from "../../http/types.js"
-import { renderEmailConfirmPage } from "../../pages/index.js"
+import { formTargets, pageHeaders, renderEmailConfirmPage } from "../../pages/index.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { csrfTokenFor } from "../../security/csrf.js"
 import type { FlowContext, FlowOutcome } from "../types.js"
@@ -17,16 +17,12 @@ import { identifierOf } from "./normalize-identifier.js"
 import { consumeToken, tokenSecrets } from "./token.js"
 
 /**
- * The confirm page must not be framed (a framed button is a click away from login CSRF). Its URL
- * holds the token, so the referrer stays on this site; `same-origin` rather than `no-referrer`
- * so the button's POST carries a real `Origin` (under `no-referrer` it is `null`, and a browser
- * without fetch metadata would then be refused by the CSRF check).
+ * The confirm page gets the headers of every built-in page (`pageHeaders`): it must not be framed
+ * (a framed button is a click away from login CSRF), and its URL holds the token, so the referrer
+ * stays on this site.
  */
-const CONFIRM_HEADERS = {
-  "content-security-policy": "frame-ancestors 'none'",
-  "x-frame-options": "DENY",
-  "referrer-policy": "same-origin",
-}
+const confirmHeaders = (html: string, ctx: FlowContext<EmailConfig>) =>
+  pageHeaders(html, formTargets(ctx.origin, ctx.config.pages, ctx.callbackUrl))
 
 function invalidLink(ctx: FlowContext<EmailConfig>, code: string, message: string): Verification {
   return new Verification(message, { code, cause: { provider: ctx.provider.id } })
@@ -57,7 +53,7 @@ async function confirmPage(req: AuthRequest, ctx: FlowContext<EmailConfig>): Pro
     email,
     theme: ctx.config.theme,
   })
-  return { response: { html, headers: { ...CONFIRM_HEADERS }, cookies: csrf.cookie ? [csrf.cookie] : [] } }
+  return { response: { html, headers: confirmHeaders(html, ctx), cookies: csrf.cookie ? [csrf.cookie] : [] } }
 }
 
 async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {

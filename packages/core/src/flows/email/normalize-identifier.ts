@@ -11,7 +11,9 @@
  * 4. none of `" < > ( ) [ ] \ : \``  (quoted strings, display names, comments, domain literals,
  *    escapes, source routes);
  * 5. no look-alike of `@` (U+FF20, U+FE6B); then exactly one `@`;
- * 6. local part: ASCII dot-atom (RFC 5322 atext), lower-cased, at most 64 characters;
+ * 6. local part: ASCII dot-atom (RFC 5322 atext), lower-cased, at most 64 characters; unless
+ *    allowed by an option, no RFC 2047 encoded-word (`=?charset?q?text?=`) and no `%` (see
+ *    {@link NormalizeEmailOptions});
  * 7. domain: letters, digits, dots and hyphens, or Unicode that is already in NFKC form without
  *    ideographic/full-width dots, converted to punycode by the WHATWG URL parser (UTS #46); at
  *    least two labels of 1-63 characters, no leading or trailing hyphen, not an IP address;
@@ -36,6 +38,8 @@ const LOOKALIKE_DOT = /[\u3002\uFF0E\uFF61]/
 const ATEXT_DOT_ATOM = /^[a-z0-9!#$%&'*+/=?^_{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_{|}~-]+)*$/
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 const NON_ASCII = /[^\x00-\x7f]/
+/** RFC 2047 `=?charset?B|Q?text?=` (charset may carry an RFC 2231 `*language`). */
+const ENCODED_WORD = /=\?[^?]*\?[bq]\?[^?]*\?=/i
 const ASCII_OUTSIDE_HOSTNAME = /[\x00-\x2c\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]/
 
 function refuse(code: string, message: string, facts: Record<string, unknown> = {}): never {
@@ -55,9 +59,31 @@ function checkWholeInput(address: string): void {
   if (at) refuse("EMAIL_LOOKALIKE_AT", `The e-mail address contains a look-alike of "@" (${codePoint(at[0])}); type a plain "@"`, { character: codePoint(at[0]) })
 }
 
-function localPartOf(local: string): string {
+/**
+ * Options of {@link normalizeEmailAddress}. Both default to `false`: the identifier a sign-in link
+ * is bound to must name the mailbox the mail reaches, and some mail systems route these forms
+ * elsewhere than the address reads.
+ */
+export interface NormalizeEmailOptions {
+  /**
+   * Accept an RFC 2047 encoded-word (`=?utf-8?q?...?=`) in the local part. Encoded-words belong in
+   * headers, not addresses; some MTAs decode them, so `=?utf-8?q?jane=40corp.example?=@mail.example`
+   * may be delivered to an address other than the one stored.
+   */
+  allowEncodedWords?: boolean
+  /**
+   * Accept `%` in the local part. Some relays still honour the "percent hack"
+   * (`victim%corp.example@relay.example` delivered to `victim@corp.example`).
+   */
+  allowPercentInLocalPart?: boolean
+}
+
+function localPartOf(local: string, options: NormalizeEmailOptions): string {
   // Tested before lower-casing: the Kelvin sign U+212A lower-cases to an ASCII "k".
   if (NON_ASCII.test(local)) refuse("EMAIL_LOCAL_PART_INVALID", 'The part before "@" must use ASCII letters, digits and punctuation only')
+  if (!options.allowEncodedWords && ENCODED_WORD.test(local))
+    refuse("EMAIL_ENCODED_WORD", 'The part before "@" must not contain an encoded word ("=?...?="): type the address as it is written')
+  if (!options.allowPercentInLocalPart && local.includes("%")) refuse("EMAIL_PERCENT_IN_LOCAL_PART", 'The part before "@" must not contain "%"')
   const lower = local.toLowerCase()
   if (!ATEXT_DOT_ATOM.test(lower)) refuse("EMAIL_LOCAL_PART_INVALID", 'The part before "@" is empty, or starts, ends or repeats a dot')
   if (lower.length > MAX_LOCAL_PART_LENGTH) refuse("EMAIL_LOCAL_PART_TOO_LONG", `The part before "@" is longer than ${MAX_LOCAL_PART_LENGTH} characters`)
@@ -99,9 +125,14 @@ function domainOf(domain: string): string {
  * punycode. Throws {@link InvalidEmailAddress} for anything that is not exactly one plain address;
  * its `message` may be shown to the user, its `code` names the rule. Idempotent on its output.
  *
+ * @param options Opt-ins for local-part forms refused by default (see {@link NormalizeEmailOptions}).
+ *
  * @example normalizeEmailAddress("  Jane.Doe@Example.COM ") // "jane.doe@example.com"
+ * @example
+ * // A provider that accepts "%" in local parts:
+ * Nodemailer({ server, from, normalizeIdentifier: (id) => normalizeEmailAddress(id, { allowPercentInLocalPart: true }) })
  */
-export function normalizeEmailAddress(input: unknown): string {
+export function normalizeEmailAddress(input: unknown, options: NormalizeEmailOptions = {}): string {
   if (typeof input !== "string") refuse("EMAIL_NOT_A_STRING", "The e-mail address must be a string")
   if (input.length > MAX_INPUT_LENGTH) refuse("EMAIL_TOO_LONG", `The e-mail address is longer than ${MAX_ADDRESS_LENGTH} characters`)
   const address = input.trim()
@@ -109,7 +140,7 @@ export function normalizeEmailAddress(input: unknown): string {
   checkWholeInput(address)
   const parts = address.split("@")
   if (parts.length !== 2) refuse("EMAIL_AT_COUNT", 'The e-mail address must contain exactly one "@"')
-  const normalized = `${localPartOf(parts[0]!)}@${domainOf(parts[1]!)}`
+  const normalized = `${localPartOf(parts[0]!, options)}@${domainOf(parts[1]!)}`
   if (normalized.length > MAX_ADDRESS_LENGTH) refuse("EMAIL_TOO_LONG", `The e-mail address is longer than ${MAX_ADDRESS_LENGTH} characters`)
   return normalized
 }

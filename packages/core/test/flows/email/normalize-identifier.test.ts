@@ -5,7 +5,8 @@ import * as core from "../../../src/index.js"
 const accepted: Array<[string, string, string]> = [
   ["mixed case and spaces", "  Jane.Doe@Example.COM ", "jane.doe@example.com"],
   ["a trailing newline from a form", "jane@example.com\n", "jane@example.com"],
-  ["plus tag and atext", "o'brien+x!#$%&*/=?^{|}~@example.ie", "o'brien+x!#$%&*/=?^{|}~@example.ie"],
+  ["plus tag and atext", "o'brien+x!#$&*/=?^{|}~@example.ie", "o'brien+x!#$&*/=?^{|}~@example.ie"],
+  ["= and ? apart", "a=b?c@example.com", "a=b?c@example.com"],
   ["IDN domain becomes punycode", "JANE@BÜCHER.EXAMPLE", "jane@xn--bcher-kva.example"],
   ["punycode typed as such", "jane@xn--bcher-kva.example", "jane@xn--bcher-kva.example"],
   ["local part of exactly 64", `${"a".repeat(64)}@example.com`, `${"a".repeat(64)}@example.com`],
@@ -41,6 +42,10 @@ const refused: Array<[string, unknown, string]> = [
   ["an ideographic full stop", "jane@example\u3002com", "EMAIL_DOMAIN_INVALID"],
   ["a label of 64", `jane@${"a".repeat(64)}.com`, "EMAIL_DOMAIN_INVALID"],
   ["over 254 in total", `jane@${Array.from({ length: 5 }, () => "a".repeat(60)).join(".")}.com`, "EMAIL_TOO_LONG"],
+  ["an RFC 2047 encoded-word", "=?utf-8?q?victim=40corp.example?=@mail.example", "EMAIL_ENCODED_WORD"],
+  ["an encoded-word in upper case, base64", "=?UTF-8?B?dmljdGlt?=@mail.example", "EMAIL_ENCODED_WORD"],
+  ["the percent hack", "victim%corp.example@relay.example", "EMAIL_PERCENT_IN_LOCAL_PART"],
+  ["a lone percent", "50%@example.com", "EMAIL_PERCENT_IN_LOCAL_PART"],
   ["huge input", `${"a".repeat(5000)}@example.com`, "EMAIL_TOO_LONG"],
 ]
 
@@ -59,6 +64,18 @@ describe("normalizeEmailAddress (core's default normalizeIdentifier)", () => {
     }
     expect(error).toBeInstanceOf(InvalidEmailAddress)
     expect(error).toMatchObject({ type: "InvalidEmailAddress", code, cause: { field: "email" } })
+  })
+
+  it("accepts encoded-words and % in the local part only when told to, each on its own", () => {
+    const word = "=?utf-8?q?Victim?=@Mail.example"
+    expect(normalizeEmailAddress(word, { allowEncodedWords: true })).toBe("=?utf-8?q?victim?=@mail.example")
+    expect(normalizeEmailAddress("victim%corp.example@relay.example", { allowPercentInLocalPart: true })).toBe("victim%corp.example@relay.example")
+    expect(() => normalizeEmailAddress(word, { allowPercentInLocalPart: true })).toThrow(expect.objectContaining({ code: "EMAIL_ENCODED_WORD" }))
+    expect(() => normalizeEmailAddress("a%b@example.com", { allowEncodedWords: true })).toThrow(expect.objectContaining({ code: "EMAIL_PERCENT_IN_LOCAL_PART" }))
+    // The other rules still hold under the opt-ins.
+    expect(() => normalizeEmailAddress("a%b@example.com,c@example.com", { allowEncodedWords: true, allowPercentInLocalPart: true })).toThrow(
+      expect.objectContaining({ code: "EMAIL_SEVERAL_ADDRESSES" }),
+    )
   })
 
   it("names the look-alike it found, in a message written for the user", () => {
