@@ -8,123 +8,142 @@
  */
 import { AuthError, JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
 import type { AuthErrorOptions } from "@authlib/jwt"
-import type { EmailSignInError, InvalidEmailAddress } from "./flows/email/errors.js"
+import type { CataloguedType, ErrorCode } from "./error-codes.js"
 
 export { AuthError, JWTSessionError, MissingSalt, MissingSecret }
 export type { AuthErrorOptions, ErrorCause } from "@authlib/jwt"
+export { APP_DEFINED_CODES, ERROR_CODES } from "./error-codes.js"
+export type { CallbackStep, CataloguedType, CheckName, ErrorCode } from "./error-codes.js"
+
+/** Options of a catalogued error: `code` is one of its type's codes (see `ERROR_CODES`). */
+export interface CataloguedErrorOptions<T extends CataloguedType> extends AuthErrorOptions {
+  code?: ErrorCode<T>
+}
+
+/**
+ * Base of core's error classes: an `AuthError` whose `code` is typed from the catalogue, so a
+ * code that is not in `ERROR_CODES` does not compile.
+ */
+export class CataloguedError<T extends CataloguedType> extends AuthError {
+  static override type = "CataloguedError"
+  declare code?: ErrorCode<T>
+  constructor(message?: string, options: CataloguedErrorOptions<T> = {}) {
+    super(message, options)
+  }
+}
 
 /**
  * Thrown from a credentials provider's `authorize` to refuse a sign-in. Subclass it with your own
  * `code` to say why; the code lands in the redirect URL, so it must not reveal sensitive detail.
  */
-export class CredentialsSignin extends AuthError {
+export class CredentialsSignin extends CataloguedError<"CredentialsSignin"> {
   static override type = "CredentialsSignin"
   declare type: "CredentialsSignin"
   static override clientSafe = true
   /** Placed in the `code` query parameter of the redirect to the sign-in page. Default `"credentials"`. */
-  declare code: string
-  constructor(message?: string, options: AuthErrorOptions = {}) {
+  declare code: ErrorCode<"CredentialsSignin">
+  constructor(message?: string, options: CataloguedErrorOptions<"CredentialsSignin"> = {}) {
     super(message ?? "Invalid credentials", options)
     this.code ??= "credentials"
   }
 }
 
 /** The `signIn` callback refused the sign-in (returned false or threw). */
-export class AccessDenied extends AuthError {
+export class AccessDenied extends CataloguedError<"AccessDenied"> {
   static override type = "AccessDenied"
   declare type: "AccessDenied"
   static override clientSafe = true
 }
 
 /** The server's configuration is wrong; the details are in the server log only. */
-export class Configuration extends AuthError {
+export class Configuration extends CataloguedError<"Configuration"> {
   static override type = "Configuration"
   declare type: "Configuration"
 }
 
 /** A state-changing POST without a valid CSRF token, or from another origin. */
-export class MissingCSRF extends AuthError {
+export class MissingCSRF extends CataloguedError<"MissingCSRF"> {
   static override type = "MissingCSRF"
   declare type: "MissingCSRF"
   static override clientSafe = true
 }
 
 /** `trustHost` is not true (spec 1.6). */
-export class UntrustedHost extends AuthError {
+export class UntrustedHost extends CataloguedError<"UntrustedHost"> {
   static override type = "UntrustedHost"
   declare type: "UntrustedHost"
 }
 
 /** A `callbackUrl` the `redirect` callback did not return as a usable URL. */
-export class InvalidCallbackUrl extends AuthError {
+export class InvalidCallbackUrl extends CataloguedError<"InvalidCallbackUrl"> {
   static override type = "InvalidCallbackUrl"
   declare type: "InvalidCallbackUrl"
 }
 
 /** An e-mail sign-in link that is expired, used, unknown or for another address. */
-export class Verification extends AuthError {
+export class Verification extends CataloguedError<"Verification"> {
   static override type = "Verification"
   declare type: "Verification"
   static override clientSafe = true
 }
 
 /** An OAuth sign-in whose e-mail belongs to another user, and linking by e-mail is off. */
-export class OAuthAccountNotLinked extends AuthError {
+export class OAuthAccountNotLinked extends CataloguedError<"OAuthAccountNotLinked"> {
   static override type = "OAuthAccountNotLinked"
   declare type: "OAuthAccountNotLinked"
   static override clientSafe = true
 }
 
 /** An adapter method threw; `cause.err` is the adapter's error, `cause.method` the method. */
-export class AdapterError extends AuthError {
+export class AdapterError extends CataloguedError<"AdapterError"> {
   static override type = "AdapterError"
   declare type: "AdapterError"
 }
 
 /** The request names an action that does not exist. */
-export class UnknownAction extends AuthError {
+export class UnknownAction extends CataloguedError<"UnknownAction"> {
   static override type = "UnknownAction"
   declare type: "UnknownAction"
 }
 
 /** The request names a provider that is not configured, or one whose type cannot do this step. */
-export class InvalidProvider extends AuthError {
+export class InvalidProvider extends CataloguedError<"InvalidProvider"> {
   static override type = "InvalidProvider"
   declare type: "InvalidProvider"
 }
 
 /** The configuration needs an adapter (or adapter methods) that is missing. */
-export class MissingAdapter extends AuthError {
+export class MissingAdapter extends CataloguedError<"MissingAdapter"> {
   static override type = "MissingAdapter"
   declare type: "MissingAdapter"
 }
 
 /** A credentials provider without `authorize`. */
-export class MissingAuthorize extends AuthError {
+export class MissingAuthorize extends CataloguedError<"MissingAuthorize"> {
   static override type = "MissingAuthorize"
   declare type: "MissingAuthorize"
 }
 
 /** A WebAuthn provider without `experimental.enableWebAuthn`. */
-export class ExperimentalFeatureNotEnabled extends AuthError {
+export class ExperimentalFeatureNotEnabled extends CataloguedError<"ExperimentalFeatureNotEnabled"> {
   static override type = "ExperimentalFeatureNotEnabled"
   declare type: "ExperimentalFeatureNotEnabled"
 }
 
 /** Two providers share an id. */
-export class DuplicateProviderId extends AuthError {
+export class DuplicateProviderId extends CataloguedError<"DuplicateProviderId"> {
   static override type = "DuplicateProviderId"
   declare type: "DuplicateProviderId"
 }
 
 /** A PKCE, state or nonce check failed in an OAuth callback. */
-export class InvalidCheck extends AuthError {
+export class InvalidCheck extends CataloguedError<"InvalidCheck"> {
   static override type = "InvalidCheck"
   declare type: "InvalidCheck"
 }
 
 /** The OAuth provider returned an error, or its response failed validation. */
-export class OAuthCallbackError extends AuthError {
+export class OAuthCallbackError extends CataloguedError<"OAuthCallbackError"> {
   static override type = "OAuthCallbackError"
   declare type: "OAuthCallbackError"
 }
@@ -134,66 +153,96 @@ export class OAuthCallbackError extends AuthError {
  * provider refused them, which it does not tell apart). Code `AUTHORIZATION_DENIED`. The error page
  * says so and offers to try again, unlike `AccessDenied`, which is the app's own refusal.
  */
-export class OAuthCallbackCancelled extends AuthError {
+export class OAuthCallbackCancelled extends CataloguedError<"OAuthCallbackCancelled"> {
   static override type = "OAuthCallbackCancelled"
   declare type: "OAuthCallbackCancelled"
   static override clientSafe = true
 }
 
 /** Starting an OAuth sign-in failed (discovery, authorization URL). */
-export class OAuthSignInError extends AuthError {
+export class OAuthSignInError extends CataloguedError<"OAuthSignInError"> {
   static override type = "OAuthSignInError"
   declare type: "OAuthSignInError"
 }
 
 /** A callback route failed for a reason that is not the user's fault (for example `authorize` threw). */
-export class CallbackRouteError extends AuthError {
+export class CallbackRouteError extends CataloguedError<"CallbackRouteError"> {
   static override type = "CallbackRouteError"
   declare type: "CallbackRouteError"
 }
 
 /** A sign-in route failed for a reason that is not the user's fault. */
-export class SignInError extends AuthError {
+export class SignInError extends CataloguedError<"SignInError"> {
   static override type = "SignInError"
   declare type: "SignInError"
 }
 
 /** Reading or refreshing a session failed. */
-export class SessionTokenError extends AuthError {
+export class SessionTokenError extends CataloguedError<"SessionTokenError"> {
   static override type = "SessionTokenError"
   declare type: "SessionTokenError"
 }
 
 /** An `events` handler threw. Logged only: events never break a sign-in. */
-export class EventError extends AuthError {
+export class EventError extends CataloguedError<"EventError"> {
   static override type = "EventError"
   declare type: "EventError"
 }
 
 /** A callback (`jwt`, `session`, `redirect`) threw. */
-export class CallbackError extends AuthError {
+export class CallbackError extends CataloguedError<"CallbackError"> {
   static override type = "CallbackError"
   declare type: "CallbackError"
 }
 
 /** The request itself is malformed: body, cookies, encoding, size. Answered with a 4xx JSON error. */
-export class InvalidRequest extends AuthError {
+export class InvalidRequest extends CataloguedError<"InvalidRequest"> {
   static override type = "InvalidRequest"
   declare type: "InvalidRequest"
   static override clientSafe = true
   /** The HTTP status to answer with. */
   readonly status: number
-  constructor(message: string, options: { code: string; status?: number; cause?: Record<string, unknown> }) {
-    super(message, { code: options.code, ...(options.cause ? { cause: options.cause } : {}) })
-    this.status = options.status ?? 400
+  constructor(message?: string, options: CataloguedErrorOptions<"InvalidRequest"> & { status?: number } = {}) {
+    const { status, ...rest } = options
+    super(message, rest)
+    this.status = status ?? 400
   }
 }
 
 /** The request uses a method the action does not accept. Answered with 405. */
-export class MethodNotAllowed extends AuthError {
+export class MethodNotAllowed extends CataloguedError<"MethodNotAllowed"> {
   static override type = "MethodNotAllowed"
   declare type: "MethodNotAllowed"
   static override clientSafe = true
+}
+
+/**
+ * Sending the sign-in e-mail failed. The flow logs the sender's error in full, removes the token it
+ * had stored (so no usable link is left behind) and sends the user to the error page with
+ * `?error=EmailSignInError&code=<code>`. An address the normaliser refuses sends the user back to
+ * the sign-in page with the same type and the refusal's `code` (see {@link InvalidEmailAddress}).
+ * Codes: `ERROR_CODES.EmailSignInError`, or the code the sender's `AuthError` carried (such as
+ * `SMTP_REJECTED`).
+ */
+export class EmailSignInError extends CataloguedError<"EmailSignInError"> {
+  static override type = "EmailSignInError"
+  declare type: "EmailSignInError"
+  static override clientSafe = true
+}
+
+/**
+ * An e-mail address the normaliser refuses. Its `message` is written for the person who typed the
+ * address; its `code` names the rule (`ERROR_CODES.InvalidEmailAddress`), `EMAIL_REFUSED` when a
+ * provider's own `normalizeIdentifier` threw something else.
+ */
+export class InvalidEmailAddress extends CataloguedError<"InvalidEmailAddress"> {
+  static override type = "InvalidEmailAddress"
+  declare type: "InvalidEmailAddress"
+  static override clientSafe = true
+  declare code: ErrorCode<"InvalidEmailAddress">
+  constructor(message: string, options: CataloguedErrorOptions<"InvalidEmailAddress"> & { code: ErrorCode<"InvalidEmailAddress"> }) {
+    super(message, options)
+  }
 }
 
 /** An error of `@authlib/jwt` seen with its literal `type`, so the union below discriminates. */

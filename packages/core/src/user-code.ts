@@ -14,8 +14,7 @@
  * | adapter methods | `AdapterError` | `ADAPTER_METHOD_FAILED` | wrapped |
  * | events | `EventError`, logged and never thrown | `EVENT_HANDLER_THREW` | wrapped |
  */
-import { AccessDenied, AdapterError, AuthError, CallbackError, CallbackRouteError, EventError, OAuthCallbackError } from "./errors.js"
-import { EmailSignInError } from "./flows/email/errors.js"
+import { AccessDenied, AdapterError, AuthError, CallbackError, CallbackRouteError, EmailSignInError, EventError, OAuthCallbackError } from "./errors.js"
 import { logError } from "./logger.js"
 import type { LoggerInstance } from "@authlib/jwt"
 

@@ -1,5 +1,5 @@
 import type { JWT } from "./types.js"
-import { tokenError } from "./token-error.js"
+import { tokenError } from "./errors.js"
 
 /** Seconds of clock skew tolerated on `exp` and `nbf`, as Auth.js does. */
 export const CLOCK_TOLERANCE = 15

@@ -1,6 +1,6 @@
 import { base64url } from "jose"
 import type { ContentEncryption, SealedParts } from "./crypto/interface.js"
-import { tokenError } from "./token-error.js"
+import { tokenError } from "./errors.js"
 
 /** The protected header fields `decode` acts on, after validation. */
 export interface ProtectedHeader {

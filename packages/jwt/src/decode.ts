@@ -4,7 +4,7 @@ import type { ProtectedHeader } from "./compact.js"
 import type { JweCrypto, SealedParts } from "./crypto/interface.js"
 import type { KeyEntry, KeyLookup } from "./derive-key.js"
 import { saltOf, secretsOf } from "./params.js"
-import { tokenError } from "./token-error.js"
+import { tokenError } from "./errors.js"
 import type { JWT, JWTDecodeParams } from "./types.js"
 
 /** What `decode` needs from its runtime: the crypto and the derived-key cache built on it. */

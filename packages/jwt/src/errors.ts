@@ -43,22 +43,25 @@ export class AuthError extends Error {
   }
 }
 
-/** `secret` (or `AUTH_SECRET`) is missing or empty. */
+/** `secret` (or `AUTH_SECRET`) is missing or empty. Code `SECRET_MISSING`. */
 export class MissingSecret extends AuthError {
   static override type = "MissingSecret"
+  declare code?: "SECRET_MISSING"
 }
 
-/** A required parameter of a token operation is missing (for example `salt`). */
+/** A required parameter of a token operation is missing (for example `salt`). Code `SALT_MISSING`. */
 export class MissingSalt extends AuthError {
   static override type = "MissingSalt"
+  declare code?: "SALT_MISSING"
 }
 
 /**
  * A token could not be decoded: malformed, tampered, encrypted with an unknown key, using an
- * unsupported algorithm, or expired. `code` says which.
+ * unsupported algorithm, or expired. `code` says which ({@link JWTSessionErrorCode}).
  */
 export class JWTSessionError extends AuthError {
   static override type = "JWTSessionError"
+  declare code?: JWTSessionErrorCode
 }
 
 /**
@@ -88,3 +91,8 @@ export type JWTSessionErrorCode =
   | "TOKEN_EXPIRED"
   | "TOKEN_NOT_YET_VALID"
 
+
+/** Builds the error `decode` throws; `cause` holds plain facts, never key material or the token. */
+export function tokenError(code: JWTSessionErrorCode, message: string, cause?: ErrorCause): JWTSessionError {
+  return new JWTSessionError(message, cause ? { code, cause } : { code })
+}

@@ -3,7 +3,7 @@
  * redirect that ends an action. Each call carries the request's cookie jar, so a CSRF cookie core
  * sets in the first call is the one the next call presents.
  */
-import { Auth, Configuration, InvalidRequest, type AuthError, type ProviderType } from "@authlib/core"
+import { Auth, Configuration, ERROR_CODES, InvalidRequest, type AuthError, type ProviderType } from "@authlib/core"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, isUnderBasePath, type AuthContext } from "./context.js"
 import { applySetCookies } from "./cookies.js"
@@ -19,7 +19,9 @@ export function failedCall(what: string, status: number | undefined, body: unkno
   const refused = body as { error?: unknown; code?: unknown; message?: unknown } | null | undefined
   if (status !== undefined && status >= 400 && status < 500 && refused?.error === "InvalidRequest") {
     const message = typeof refused.message === "string" ? refused.message : `${what} was refused as malformed`
-    return new InvalidRequest(message, { code: typeof refused.code === "string" ? refused.code : "REQUEST_INVALID", status })
+    // Only a code of the catalogue is passed on: the body came back through an HTTP-shaped answer.
+    const code = ERROR_CODES.InvalidRequest.find((c) => c === refused.code) ?? "REQUEST_INVALID"
+    return new InvalidRequest(message, { code, status })
   }
   return new Configuration(`${what} answered ${status ?? "no status"} without the expected result`, {
     code: "INTERNAL_CALL_FAILED",

@@ -4,7 +4,7 @@
  */
 import { InvalidRequest, MethodNotAllowed, UnknownAction } from "../errors.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
-import type { AuthError } from "../errors.js"
+import type { AuthError, ErrorCode } from "../errors.js"
 import type { AuthAction, AuthRequest } from "./types.js"
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
 
@@ -12,7 +12,7 @@ import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
 const ACTIONS = new Set<string>(["providers", "csrf", "session", "signin", "callback", "signout", "verify-request", "error", "webauthn-options"])
 const WITH_PROVIDER = new Set<string>(["signin", "callback", "webauthn-options"])
 
-const bad = (message: string, code: string, status = 400) => new InvalidRequest(message, { code, status })
+const bad = (message: string, code: ErrorCode<"InvalidRequest">, status = 400) => new InvalidRequest(message, { code, status })
 
 function decodeComponent(value: string): string | undefined {
   try {

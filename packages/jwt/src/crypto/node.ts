@@ -7,7 +7,7 @@
  */
 import { Buffer, isUtf8 } from "node:buffer"
 import { createCipheriv, createDecipheriv, createHmac, randomFillSync, timingSafeEqual } from "node:crypto"
-import { tokenError } from "../token-error.js"
+import { tokenError } from "../errors.js"
 import type { ContentEncryption, JweCrypto, SealedParts } from "./interface.js"
 import { importGcmKey, webCrypto } from "./web.js"
 import type { GcmKey } from "./web.js"

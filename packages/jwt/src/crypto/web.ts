@@ -1,5 +1,5 @@
 import { base64url } from "jose"
-import { tokenError } from "../token-error.js"
+import { tokenError } from "../errors.js"
 import type { ContentEncryption, JweCrypto, SealedParts } from "./interface.js"
 
 /** A WebCrypto key for legacy A256GCM tokens (decrypt only); the Node path uses it too. */

@@ -7,7 +7,7 @@
  *   `useVerificationToken`, which hands a token to exactly one caller. An unknown, used, expired or
  *   other-address token is a `Verification` error and nothing is issued.
  */
-import { Verification } from "../../errors.js"
+import { Verification, type ErrorCode } from "../../errors.js"
 import type { AuthRequest } from "../../http/types.js"
 import { formTargets, pageHeaders, renderEmailConfirmPage } from "../../pages/index.js"
 import type { EmailConfig } from "../../providers/types.js"
@@ -24,7 +24,7 @@ import { consumeToken, tokenSecrets } from "./token.js"
 const confirmHeaders = (html: string, ctx: FlowContext<EmailConfig>) =>
   pageHeaders(html, formTargets(ctx.origin, ctx.config.pages, ctx.callbackUrl))
 
-function invalidLink(ctx: FlowContext<EmailConfig>, code: string, message: string): Verification {
+function invalidLink(ctx: FlowContext<EmailConfig>, code: ErrorCode<"Verification">, message: string): Verification {
   return new Verification(message, { code, cause: { provider: ctx.provider.id } })
 }
 

@@ -24,7 +24,6 @@ export const emailFlow: Flow<EmailConfig> = {
   callback: emailCallback,
 }
 
-export { EmailSignInError, InvalidEmailAddress } from "./errors.js"
 export { MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, normalizeEmailAddress } from "./normalize-identifier.js"
 export type { NormalizeEmailOptions } from "./normalize-identifier.js"
 export { DEFAULT_EMAIL_MAX_AGE, hashToken } from "./token.js"

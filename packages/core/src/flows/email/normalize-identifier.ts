@@ -20,7 +20,7 @@
  * 8. the whole address at most 254 characters.
  */
 import type { EmailConfig } from "../../providers/types.js"
-import { InvalidEmailAddress } from "./errors.js"
+import { InvalidEmailAddress } from "../../errors.js"
 
 /** RFC 5321: at most 64 octets before the `@`. */
 export const MAX_LOCAL_PART_LENGTH = 64

@@ -12,7 +12,7 @@
  * set. Without it the origin comes from the request's (trusted) Host, so a warning is logged once.
  */
 import type { LoggerInstance } from "@authlib/jwt"
-import { Configuration } from "../../errors.js"
+import { Configuration, EmailSignInError, InvalidEmailAddress } from "../../errors.js"
 import { userCodeError } from "../../user-code.js"
 import type { AuthRequest, AuthResponse } from "../../http/types.js"
 import { routeUrl } from "../../http/urls.js"
@@ -21,7 +21,6 @@ import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "..
 import { runSignInCallback } from "../../callbacks.js"
 import type { Account, User } from "../../types.js"
 import type { FlowContext } from "../types.js"
-import { EmailSignInError, InvalidEmailAddress } from "./errors.js"
 import { identifierOf } from "./normalize-identifier.js"
 import { discardToken, newToken, storeToken } from "./token.js"
 

@@ -6,13 +6,12 @@
  */
 import { decode, encode } from "@authlib/jwt"
 import { expireCookie, type Cookie } from "../../cookies/serialize.js"
-import { InvalidCheck } from "../../errors.js"
+import { InvalidCheck, type CheckName } from "../../errors.js"
 import type { CookieOption, CookiesOptions } from "../../types.js"
 
 /** Seconds a check cookie (and the flow it protects) stays valid. */
 export const CHECK_MAX_AGE = 15 * 60
 
-export type CheckName = "pkce" | "state" | "nonce"
 
 /** What the check cookies need from the resolved configuration. */
 export interface CheckContext {
@@ -41,9 +40,9 @@ export async function createCheckCookie(ctx: CheckContext, check: CheckName, val
   return { name, value: sealed, options: { ...options, maxAge: CHECK_MAX_AGE, expires } }
 }
 
-function invalid(check: CheckName, code: string, providerId: string, err?: Error): InvalidCheck {
+function invalid(check: CheckName, code: "COOKIE_MISSING" | "COOKIE_INVALID" | "PROVIDER_MISMATCH", providerId: string, err?: Error): InvalidCheck {
   return new InvalidCheck(`${check} check failed: ${code.toLowerCase().replaceAll("_", " ")}`, {
-    code: `CHECK_${check.toUpperCase()}_${code}`,
+    code: `CHECK_${check.toUpperCase() as Uppercase<CheckName>}_${code}`,
     cause: { check, provider: providerId, ...(err ? { err } : {}) },
   })
 }

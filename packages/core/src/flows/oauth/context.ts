@@ -5,7 +5,8 @@
 import type { LoggerInstance } from "@authlib/jwt"
 import type { Context } from "../../http/types.js"
 import type { OAuthConfig } from "../../providers/types.js"
-import type { CheckContext, CheckName } from "./checks.js"
+import type { CheckName } from "../../errors.js"
+import type { CheckContext } from "./checks.js"
 import { proxyRedirectUri } from "./redirect-proxy.js"
 
 export interface OAuthFlowContext extends CheckContext {

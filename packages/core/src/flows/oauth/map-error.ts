@@ -5,10 +5,8 @@
  * cause of plain facts; the original error rides along as `cause.err` for the server log.
  */
 import * as o from "oauth4webapi"
-import { AuthError, InvalidCheck, OAuthCallbackCancelled, OAuthCallbackError } from "../../errors.js"
+import { AuthError, InvalidCheck, OAuthCallbackCancelled, OAuthCallbackError, type CallbackStep, type ErrorCode } from "../../errors.js"
 
-/** The callback steps, as they appear in error codes. */
-export type CallbackStep = "AUTHORIZATION_RESPONSE" | "TOKEN_RESPONSE" | "ID_TOKEN_SIGNATURE" | "USERINFO"
 
 function fromAuthorizationError(err: o.AuthorizationResponseError, provider: string): AuthError {
   const facts = { provider, error: err.error, error_description: err.error_description }
@@ -43,11 +41,11 @@ function fromProcessingError(err: o.OperationProcessingError, step: CallbackStep
 }
 
 /** A dedicated code for the failures an operator most needs to tell apart. */
-function specificCode(err: o.OperationProcessingError, step: CallbackStep, compared: string | undefined): string | undefined {
+function specificCode(err: o.OperationProcessingError, step: CallbackStep, compared: string | undefined): ErrorCode<"OAuthCallbackError"> | undefined {
   if (step === "AUTHORIZATION_RESPONSE" && /"iss"/.test(err.message)) return /missing/.test(err.message) ? "ISSUER_MISSING" : "ISSUER_MISMATCH"
   if (/"alg"/.test(err.message)) return "ID_TOKEN_ALG_REFUSED"
   if (step === "USERINFO" && compared === "sub") return "USERINFO_SUBJECT_MISMATCH"
-  if (compared === "iss" || compared === "aud") return `ID_TOKEN_${compared.toUpperCase()}_MISMATCH`
+  if (compared === "iss" || compared === "aud") return compared === "iss" ? "ID_TOKEN_ISS_MISMATCH" : "ID_TOKEN_AUD_MISMATCH"
   if (err.code === o.JWT_TIMESTAMP_CHECK) return "ID_TOKEN_EXPIRED"
   return undefined
 }

@@ -16,7 +16,7 @@
  */
 import { decode, encode } from "@authlib/jwt"
 import { generateRandomState } from "oauth4webapi"
-import { InvalidCheck, OAuthCallbackError } from "../../errors.js"
+import { InvalidCheck, OAuthCallbackError, type ErrorCode } from "../../errors.js"
 import { originAllowed, type OriginPattern } from "../../security/origin-patterns.js"
 import { CHECK_MAX_AGE } from "./checks.js"
 
@@ -41,7 +41,7 @@ export async function createProxyState(secret: string | string[], origin: string
 }
 
 async function originOf(secret: string | string[], state: string | undefined, providerId: string): Promise<string> {
-  const fail = (code: string, err?: Error) =>
+  const fail = (code: ErrorCode<"InvalidCheck">, err?: Error) =>
     new InvalidCheck("state check failed: the redirect proxy state is missing or invalid", {
       code,
       cause: { check: "state", provider: providerId, ...(err ? { err } : {}) },

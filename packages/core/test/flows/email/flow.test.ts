@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { Auth, AuthError, normalizeEmailAddress } from "../../../src/index.js"
-import { EmailSignInError, hashToken } from "../../../src/flows/email/index.js"
+import { EmailSignInError } from "../../../src/errors.js"
+import { hashToken } from "../../../src/flows/email/index.js"
 import { ORIGIN, recordingLogger, SECRET, setCookies } from "../../helpers/harness.js"
 import { emailSetup, followLink, formFields, requestLink } from "./helpers.js"
 
