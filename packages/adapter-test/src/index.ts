@@ -16,6 +16,7 @@ import { usersSuite } from "./users.js"
 import { usersWithoutEmailSuite } from "./users-without-email.js"
 import { accountsSuite } from "./accounts.js"
 import { sessionsSuite } from "./sessions.js"
+import { extendSessionSuite } from "./extend-session.js"
 import { verificationTokensSuite } from "./verification-tokens.js"
 import { authenticatorsSuite } from "./authenticators.js"
 import { racesSuite } from "./races.js"
@@ -26,6 +27,8 @@ export type { Fixtures, RecordFactory, SkipTest, SuiteContext, TestDb, TestOptio
 export { MemoryAdapter, MemoryAdapterError, createMemoryStore } from "./memory-adapter.js"
 export type { MemoryAdapterErrorCode, MemoryStore } from "./memory-adapter.js"
 
+const NO_EXTEND_SESSION = "the adapter has no extendSession, an optional method (core falls back to updateSession)"
+
 /**
  * Registers the conformance suite with vitest: call it at the top level of a test file.
  *
@@ -35,6 +38,8 @@ export type { MemoryAdapterErrorCode, MemoryStore } from "./memory-adapter.js"
  *   `getUserByEmail` (not even with `""` or `"null"`), any number of them beside unique addresses.
  * - Unknown ids give `null`; `useVerificationToken` is single use and returns the stored expiry;
  *   `deleteUser` removes sessions, accounts and authenticators; `unlinkAccount`, `updateSession`.
+ * - `extendSession`, when the adapter has it (it is optional; registered as skipped otherwise): extends
+ *   only a session whose stored expiry is earlier than `dueBefore`, and of N parallel calls exactly one.
  * - Duplicate keys: `createUser` (id, email), `linkAccount`, `createSession` and `createAuthenticator`
  *   with a key already taken reject and leave the first record unchanged.
  * - Races: N parallel `useVerificationToken` calls on one token (exactly one wins), parallel session
@@ -58,6 +63,8 @@ export function runBasicTests(options: TestOptions): void {
   describe("users without an e-mail address", () => usersWithoutEmailSuite(ctx))
   describe("accounts", () => accountsSuite(ctx))
   describe("sessions", () => sessionsSuite(ctx))
+  if (typeof options.adapter.extendSession === "function") describe("extendSession", () => extendSessionSuite(ctx))
+  else describe.skip(`extendSession (skipped: ${NO_EXTEND_SESSION})`, () => extendSessionSuite(ctx))
   describe("verification tokens", () => verificationTokensSuite(ctx))
   if (ctx.webauthn) describe("authenticators", () => authenticatorsSuite(ctx))
   describe("duplicate keys", () => duplicatesSuite(ctx))

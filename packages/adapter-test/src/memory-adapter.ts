@@ -159,6 +159,14 @@ function sessionMethods(store: MemoryStore): Adapter {
       store.sessions.set(updated.sessionToken, updated)
       return copy(updated)
     },
+    // Synchronous check-and-set: no other caller runs in between, so one caller extends a due session.
+    extendSession({ sessionToken, expires }, dueBefore) {
+      const current = store.sessions.get(sessionToken)
+      if (!current || current.expires.getTime() >= new Date(dueBefore).getTime()) return null
+      const updated = { ...current, expires: new Date(expires) }
+      store.sessions.set(sessionToken, updated)
+      return copy(updated)
+    },
     deleteSession(sessionToken) {
       const session = store.sessions.get(sessionToken)
       store.sessions.delete(sessionToken)

@@ -6,6 +6,8 @@
  * Race rules every adapter must keep (the conformance suite in `@authlib/adapter-test` checks them):
  * - `useVerificationToken`: under concurrent calls for one token, exactly one caller receives it;
  *   the others receive `null`. The returned record carries the stored `expires`.
+ * - `extendSession` (optional): under concurrent calls for one due session, exactly one caller
+ *   extends it; the others receive `null`.
  * - `deleteUser` removes the user's sessions, accounts and authenticators with it.
  * - Multi-record writes are atomic: a failure leaves no half-written record.
  * - Unknown ids return `null` (or `undefined` from deletes), they do not throw.
@@ -81,6 +83,20 @@ export interface Adapter {
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
   ): Awaitable<AdapterSession | null | undefined>
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  /**
+   * Optional, authlib only (Auth.js never calls it). Sets the session's `expires` to
+   * `session.expires` only while the stored `expires` is still earlier than `dueBefore` (the session
+   * is still due for its sliding extension), checked and written atomically: one conditional
+   * update, such as `UPDATE ... SET expires = $2 WHERE "sessionToken" = $1 AND expires < $3 RETURNING ...`.
+   * Returns the updated session when this call extended it; `null` when the session is no longer
+   * due (another caller extended it first) or unknown. Under concurrent calls with the same
+   * `dueBefore`, exactly one caller receives the session.
+   *
+   * Core calls it on a read of a database session whose expiry is due to slide, so that concurrent
+   * reads write once: the caller that wins re-sends the cookie, the others keep theirs. Without
+   * it core falls back to `updateSession`, which writes on every concurrent read.
+   */
+  extendSession?(session: { sessionToken: string; expires: Date }, dueBefore: Date): Awaitable<AdapterSession | null | undefined>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it, atomically: under concurrent calls exactly one caller receives it. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>

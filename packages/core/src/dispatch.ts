@@ -12,6 +12,7 @@ import { getSession, updateSession } from "./routes/session.js"
 import { signinPage, signinProvider } from "./routes/signin.js"
 import { signout, signoutPage } from "./routes/signout.js"
 import { verifyRequest } from "./routes/verify-request.js"
+import { webauthnOptionsRoute } from "./routes/webauthn-options.js"
 import { configErrorResponse, errorResponse, publicType, requestErrorResponse } from "./http/error-response.js"
 import { contextOf } from "./http/context.js"
 import { parseRequest } from "./http/parse-request.js"
@@ -28,7 +29,7 @@ const routes: Record<AuthAction, Partial<Record<"GET" | "POST", Handler>>> = {
   signout: { GET: signoutPage, POST: signout },
   "verify-request": { GET: verifyRequest },
   error: { GET: errorPage },
-  "webauthn-options": {},
+  "webauthn-options": { GET: webauthnOptionsRoute },
 }
 
 const methods = new Map(Object.entries(routes).map(([action, table]) => [action, Object.keys(table)]))

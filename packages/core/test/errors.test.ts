@@ -3,7 +3,7 @@ import * as errors from "../src/errors.js"
 import { AuthError, CredentialsSignin } from "../src/index.js"
 import { Client, config, ORIGIN, recordingLogger } from "./helpers/harness.js"
 
-const clientSafe = ["CredentialsSignin", "AccessDenied", "MissingCSRF", "Verification", "OAuthAccountNotLinked", "InvalidRequest", "MethodNotAllowed", "OAuthCallbackCancelled", "EmailSignInError", "InvalidEmailAddress"]
+const clientSafe = ["CredentialsSignin", "AccessDenied", "MissingCSRF", "Verification", "OAuthAccountNotLinked", "InvalidRequest", "MethodNotAllowed", "OAuthCallbackCancelled", "EmailSignInError", "InvalidEmailAddress", "WebAuthnVerificationError"]
 
 describe("the error catalogue", () => {
   const classes = Object.entries(errors).filter(([, v]) => typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof Error) as Array<[string, typeof AuthError]>
@@ -43,8 +43,8 @@ describe("the error catalogue", () => {
 describe("error mapping through Auth", () => {
   it("a provider type without a flow yet answers InvalidProvider, logged, shown as Configuration", async () => {
     const { logger, entries } = recordingLogger()
-    const client = new Client(config({ logger, experimental: { enableWebAuthn: true }, providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] }))
-    const res = await client.post("/auth/signin/passkey")
+    const client = new Client(config({ logger, experimental: { enableWebAuthn: true }, providers: [{ id: "saml", name: "SAML", type: "saml" as never }] }))
+    const res = await client.post("/auth/signin/saml")
     expect(res.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
     expect(entries.find((e) => e.level === "error")?.message[0]).toMatchObject({ type: "InvalidProvider", code: "FLOW_UNAVAILABLE" })
     expect(entries.some((e) => e.code === "flow-unavailable")).toBe(true)

@@ -28,6 +28,8 @@ export interface XataAdapterMethods extends Required<Adapter> {
   createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession>
   getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Promise<AdapterSession | null>
+  /** One conditional `UPDATE ... WHERE expires < dueBefore RETURNING`: of concurrent calls, one extends the session. */
+  extendSession(session: { sessionToken: string; expires: Date }, dueBefore: Date): Promise<AdapterSession | null>
   deleteSession(sessionToken: string): Promise<AdapterSession | null>
   createVerificationToken(token: VerificationToken): Promise<VerificationToken | null>
   useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>

@@ -47,7 +47,9 @@ function guarded<M extends AnyMethod>(method: M): M {
  *
  * - Every multi-record write (link + record, cascading delete) is one SQL statement, so it is atomic
  *   on all three clients, and `useVerificationToken` is a single `DELETE ... RETURNING`: under
- *   concurrent calls exactly one caller receives the token, with its stored expiry.
+ *   concurrent calls exactly one caller receives the token, with its stored expiry. `extendSession`
+ *   is a single conditional `UPDATE ... WHERE expires < dueBefore`: one of concurrent reads extends a
+ *   session, so a due session is written once.
  * - Session tokens arrive hashed from core and are stored as given.
  * - A user without an e-mail address (`email: null`, as core passes for OAuth accounts without one)
  *   is stored with a NULL e-mail (unique only when present), reads back with `email: null` and is

@@ -6,11 +6,22 @@ import type { Adapter } from "../adapters.js"
 import { runUserCode } from "../user-code.js"
 import type { LoggerInstance } from "@authlib/jwt"
 
-/** The adapter methods database sessions need: their own, then creating and finding the users they point at. */
+/**
+ * The adapter methods database sessions need: their own, then creating and finding the users they
+ * point at. `extendSession` is used when present and never required (the fallback is `updateSession`).
+ */
 export const SESSION_METHODS = ["createSession", "getSessionAndUser", "updateSession", "deleteSession", "createUser", "getUserByAccount", "linkAccount"] as const
 /** The adapter methods e-mail sign-in needs: its tokens, then finding, creating, verifying and linking the user. */
 export const VERIFICATION_METHODS = [
   "createVerificationToken", "useVerificationToken", "getUserByEmail", "createUser", "updateUser", "getUserByAccount", "linkAccount",
+] as const
+/**
+ * The adapter methods passkeys need: the authenticators, the single-use challenge records (the
+ * verification-token pair), then finding, creating and linking the user.
+ */
+export const WEBAUTHN_METHODS = [
+  "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+  "createVerificationToken", "useVerificationToken", "getUser", "createUser", "getUserByAccount", "linkAccount",
 ] as const
 
 function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: LoggerInstance) {
@@ -20,12 +31,15 @@ function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: L
   }
 }
 
-/** The 19 methods of the Auth.js adapter interface (own or inherited, so class adapters work). */
+/**
+ * The 19 methods of the Auth.js adapter interface, then authlib's optional `extendSession` (own or
+ * inherited, so class adapters work). A method left out here would be dropped by `wrapAdapter`.
+ */
 const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount",
   "unlinkAccount", "createSession", "getSessionAndUser", "updateSession", "deleteSession",
   "createVerificationToken", "useVerificationToken", "getAccount", "getAuthenticator", "createAuthenticator",
-  "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
+  "listAuthenticatorsByUserId", "updateAuthenticatorCounter", "extendSession",
 ]
 
 /** A frozen copy of `adapter` whose methods throw `AdapterError`. */

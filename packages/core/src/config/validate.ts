@@ -16,12 +16,14 @@ import {
   UntrustedHost,
 } from "../errors.js"
 import type { AuthConfig } from "../types.js"
-import { VERIFICATION_METHODS, missingMethods } from "./adapter.js"
+import { VERIFICATION_METHODS, WEBAUTHN_METHODS, missingMethods } from "./adapter.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import type { ResolvedConfig } from "./types.js"
 import { hasFlow } from "../flows/index.js"
 import { envStem } from "./env.js"
 import { compileOriginPattern } from "../security/origin-patterns.js"
+import { relyingPartyProblem, staticRelyingParty } from "../flows/webauthn/index.js"
+import type { WebAuthnConfig, WebAuthnRelyingParty } from "../providers/types.js"
 
 const printed = new Set<string>()
 
@@ -40,6 +42,7 @@ function checkProvider(resolved: ResolvedConfig, p: Provider): AuthError | undef
     return new MissingAuthorize(`Credentials provider "${p.id}" has no "authorize" function`, { code: "AUTHORIZE_MISSING", cause: { provider: p.id } })
   if (p.type === "webauthn" && !resolved.experimental.enableWebAuthn)
     return new ExperimentalFeatureNotEnabled(`Provider "${p.id}" needs "experimental.enableWebAuthn: true"`, { code: "WEBAUTHN_NOT_ENABLED", cause: { provider: p.id } })
+  if (p.type === "webauthn") return checkWebAuthnProvider(resolved, p as WebAuthnConfig)
   if (p.type === "email") return checkEmailProvider(resolved, p)
   if (p.type === "oauth" || p.type === "oidc") return checkOAuthProvider(p)
   return undefined
@@ -77,6 +80,23 @@ function checkEmailProvider(resolved: ResolvedConfig, p: Provider): AuthError | 
   if (maxAge !== undefined && !(typeof maxAge === "number" && Number.isFinite(maxAge) && maxAge > 0))
     return new Configuration(`E-mail provider "${p.id}": "maxAge" must be a positive number of seconds`, { code: "EMAIL_MAX_AGE_INVALID", cause: { provider: p.id } })
   return undefined
+}
+
+/**
+ * A passkey provider needs an adapter with the authenticator methods, its WebAuthn library, and a
+ * relying party from configuration (never from request headers): `url`, or `relyingParty`, or a
+ * `getRelyingParty` hook (checked per request).
+ */
+function checkWebAuthnProvider(resolved: ResolvedConfig, p: WebAuthnConfig): AuthError | undefined {
+  const missing = missingMethods(resolved.adapter, WEBAUTHN_METHODS)
+  if (missing.length) return new MissingAdapter(`Passkey provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
+  if (typeof p.simpleWebAuthn !== "function")
+    return new Configuration(`Passkey provider "${p.id}" has no "simpleWebAuthn" loader: build it with Passkey() from @authlib/providers/passkey`, { code: "WEBAUTHN_MODULE_MISSING", cause: { provider: p.id } })
+  if (p.getRelyingParty) return undefined
+  const rp = staticRelyingParty(p, resolved.appUrl)
+  if (rp.id === undefined || rp.origin === undefined)
+    return new Configuration(`Passkey provider "${p.id}" needs "url" (WEBAUTH_URL) or relyingParty.id and relyingParty.origin: the relying party is never taken from request headers`, { code: "RP_ID_INVALID", cause: { provider: p.id } })
+  return relyingPartyProblem(p, rp as WebAuthnRelyingParty)
 }
 
 function checkSessions(resolved: ResolvedConfig): AuthError | undefined {

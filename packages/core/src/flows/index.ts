@@ -21,6 +21,7 @@ import type { ProviderConfig } from "../providers/types.js"
 import { credentialsFlow } from "./credentials.js"
 import { emailFlow } from "./email/index.js"
 import { oauthFlow } from "./oauth/index.js"
+import { webauthnFlow } from "./webauthn/index.js"
 import type { Flow } from "./types.js"
 
 const registry: Partial<Record<ProviderType, Flow<any>>> = {
@@ -28,6 +29,7 @@ const registry: Partial<Record<ProviderType, Flow<any>>> = {
   email: emailFlow,
   oauth: oauthFlow,
   oidc: oauthFlow,
+  webauthn: webauthnFlow,
 }
 
 /** Whether this version of core can sign in with providers of `type`. */

@@ -3,6 +3,7 @@
  * e-mail, WebAuthn). Routes pick the flow from the provider's `type`; a flow never touches session
  * cookies: it returns a `SignInResult` and `sessions/issue.ts` turns that into a session.
  */
+import type { AdapterAuthenticator, AdapterUser } from "../adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import type { ProviderConfig } from "../providers/types.js"
@@ -24,6 +25,24 @@ export interface SignInResult {
   cookies?: Cookie[]
   /** OAuth: link to a user who exists with the same e-mail (`allowDangerousEmailAccountLinking`). */
   allowEmailLinking?: boolean
+  /**
+   * E-mail: the stored user with the address and the owner of the `email` account, as the flow
+   * found them before the `signIn` callback; storing the user reuses them instead of asking again.
+   */
+  emailUser?: EmailUserLookup
+  /**
+   * WebAuthn: the stored user the flow identified (the passkey's owner, or the signed-in user
+   * adding one). The account is linked to this user; no session or e-mail lookup decides.
+   */
+  knownUserId?: string
+  /** WebAuthn registration: the new credential, stored when its account is linked. */
+  authenticator?: Omit<AdapterAuthenticator, "userId">
+}
+
+/** Who holds an e-mail address: the user with it, and the owner of its `email` account (`null`: none). */
+export interface EmailUserLookup {
+  user: AdapterUser | null
+  accountOwner: AdapterUser | null
 }
 
 /** The end of a `callback` step: a sign-in to issue, or an intermediate page (e-mail confirm). */
@@ -34,6 +53,8 @@ export interface FlowContext<P extends ProviderConfig = ProviderConfig> extends 
   readonly provider: P
   /** Where the user goes after sign-in, already passed through the `redirect` callback. */
   readonly callbackUrl: string
+  /** The signed-in user's id (asked of the session strategy on demand); set by the callback route. */
+  readonly signedInUserId?: () => Promise<string | undefined>
 }
 
 /** One provider type's sign-in steps. */

@@ -13,8 +13,12 @@ import { routeUrl } from "./urls.js"
 import type { ResolvedConfig } from "../config/types.js"
 import { pageHeaders, renderErrorPage } from "../pages/index.js"
 
-const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session"])
+const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session", "webauthn-options"])
+/** Client-safe types whose `code` the JSON answer carries (the client can act on it). */
+const JSON_CODES = new Set(["CredentialsSignin", "WebAuthnVerificationError"])
 const TO_SIGNIN_PAGE = new Set(["CredentialsSignin", "MissingCSRF"])
+/** Types whose `code` the error page's URL keeps: it picks the page's text, or tells a script why. */
+const CODE_IN_REDIRECT = new Set(["EmailSignInError", "WebAuthnVerificationError"])
 
 const STATUS: Record<string, number> = {
   MissingCSRF: 403,
@@ -76,12 +80,12 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
   }
   const { type, code } = publicType(err, ctx.config.logger, logged)
   if (JSON_ACTIONS.has(action) || action === "error") {
-    return { status: STATUS[type] ?? 400, json: { error: type, ...(code && type === "CredentialsSignin" ? { code } : {}) } }
+    return { status: STATUS[type] ?? 400, json: { error: type, ...(code && JSON_CODES.has(type) ? { code } : {}) } }
   }
   if (TO_SIGNIN_PAGE.has(type)) {
     return { redirect: routeUrl(ctx, "signIn", { error: type, ...(type === "CredentialsSignin" ? { code } : {}) }) }
   }
   // A failed send keeps its code (SEND_FAILED, SMTP_REJECTED, ...): the page says the mail could
   // not be sent rather than blaming the address, and support can tell the causes apart.
-  return { redirect: routeUrl(ctx, "error", { error: type, ...(type === "EmailSignInError" && code ? { code } : {}) }) }
+  return { redirect: routeUrl(ctx, "error", { error: type, ...(code && CODE_IN_REDIRECT.has(type) ? { code } : {}) }) }
 }

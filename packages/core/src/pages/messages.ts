@@ -59,6 +59,12 @@ const TEXTS: ReadonlyMap<string, ErrorText> = new Map([
     title: SIGN_IN_FAILED,
     message: "The provider's answer could not be processed. Try again or use another method.",
   }],
+  ["WebAuthnVerificationError", {
+    status: 400,
+    title: "Passkey not accepted",
+    message: "The passkey could not be used to sign in. Try again, or sign in another way.",
+    link: "Try again",
+  }],
   ["SessionRequired", { status: 400, title: "Sign in required", message: "Please sign in to view this page." }],
 ])
 

@@ -3,7 +3,7 @@
  */
 import type { Awaitable } from "@authlib/jwt"
 import type { Account, Profile, ProviderType, Theme, User, WebAuthnProviderType } from "../model.js"
-import type { AdapterUser } from "../adapters.js"
+import type { Adapter, AdapterUser } from "../adapters.js"
 
 export type { OAuthProviderType, ProviderType, WebAuthnProviderType } from "../model.js"
 
@@ -204,9 +204,129 @@ export interface EmailConfig extends EmailProviderFields {
 /** What a user may pass to an e-mail provider: its fields (typed) plus provider-specific extras. */
 export type EmailUserConfig = Partial<EmailProviderFields> & { [key: string]: unknown }
 
-/** A WebAuthn (passkey) provider. Experimental: requires `experimental.enableWebAuthn`. */
+/** A WebAuthn credential as `@simplewebauthn/server` takes it (base64url id, COSE public key). */
+export interface WebAuthnCredentialInput {
+  id: string
+  publicKey: Uint8Array
+  counter: number
+  transports?: string[]
+}
+
+/**
+ * The four functions of `@simplewebauthn/server` (13.x/14.x) core calls, typed by the fields core
+ * passes and reads. The `Passkey` provider of `@authlib/providers` loads the real module lazily.
+ */
+export interface SimpleWebAuthnServer {
+  generateRegistrationOptions(options: {
+    rpName: string
+    rpID: string
+    userName: string
+    userID?: Uint8Array
+    userDisplayName?: string
+    timeout?: number
+    attestationType?: "direct" | "enterprise" | "none"
+    excludeCredentials?: Array<{ id: string; transports?: string[] }>
+    authenticatorSelection?: WebAuthnAuthenticatorSelection
+  }): Promise<{ challenge: string } & Record<string, unknown>>
+  generateAuthenticationOptions(options: {
+    rpID: string
+    allowCredentials?: Array<{ id: string; transports?: string[] }>
+    timeout?: number
+    userVerification?: "required" | "preferred" | "discouraged"
+  }): Promise<{ challenge: string } & Record<string, unknown>>
+  verifyRegistrationResponse(options: {
+    response: any
+    expectedChallenge: string
+    expectedOrigin: string | string[]
+    expectedRPID?: string | string[]
+    requireUserVerification?: boolean
+  }): Promise<{
+    verified: boolean
+    registrationInfo?: {
+      credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] }
+      credentialDeviceType: string
+      credentialBackedUp: boolean
+      userVerified: boolean
+    }
+  }>
+  verifyAuthenticationResponse(options: {
+    response: any
+    expectedChallenge: string
+    expectedOrigin: string | string[]
+    expectedRPID: string | string[]
+    credential: WebAuthnCredentialInput
+    requireUserVerification?: boolean
+  }): Promise<{
+    verified: boolean
+    authenticationInfo: { credentialID: string; newCounter: number; userVerified: boolean; credentialDeviceType: string; credentialBackedUp: boolean }
+  }>
+}
+
+/** `authenticatorSelection` of the registration options (WebAuthn Level 3). */
+export interface WebAuthnAuthenticatorSelection {
+  authenticatorAttachment?: "platform" | "cross-platform"
+  residentKey?: "discouraged" | "preferred" | "required"
+  requireResidentKey?: boolean
+  userVerification?: "required" | "preferred" | "discouraged"
+}
+
+/** The relying party: the site a passkey belongs to. */
+export interface WebAuthnRelyingParty {
+  /** The RP ID: a registrable domain (never a public suffix), `localhost` in development. */
+  id: string
+  /** Shown by the browser and the authenticator. */
+  name: string
+  /** Origin(s) the browser may sign for (scheme, host and port). */
+  origin: string | string[]
+}
+
+/** What `getUserInfo` tells the options route about the person asking. */
+export interface WebAuthnUserInfo {
+  /** `email` and `name` are display hints for a new passkey; `id` is a stored user's id. */
+  user: { id?: string; email?: string | null; name?: string | null }
+  /** Whether `user` is a stored user (then the answer is `authenticate` with their passkeys). */
+  exists: boolean
+}
+
+/**
+ * A WebAuthn (passkey) provider. Experimental: requires `experimental.enableWebAuthn`. Build it
+ * with `Passkey()` from `@authlib/providers/passkey`; the fields below are what core reads.
+ */
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: WebAuthnProviderType
+  /** Loads `@simplewebauthn/server` (called once, on the first passkey request). */
+  simpleWebAuthn: () => Promise<SimpleWebAuthnServer>
+  /** Relying party overrides; every field defaults from the configured app URL (`url`). */
+  relyingParty?: Partial<WebAuthnRelyingParty>
+  /** Auth.js's spelling of `relyingParty`, accepted as an alias. */
+  relayingParty?: Partial<WebAuthnRelyingParty>
+  /** Computes the relying party per request (Auth.js's hook); wins over `relyingParty`. */
+  getRelyingParty?: (options: { url: URL }, request: Request) => Awaitable<Partial<WebAuthnRelyingParty>>
+  /**
+   * Tells the options route who is asking, from the request (Auth.js's hook). Default: nobody
+   * (no lookup by a typed e-mail, so the route never reveals whether an address has an account).
+   */
+  getUserInfo?: (options: { provider: WebAuthnConfig; adapter: Adapter }, request: { query: Readonly<Record<string, string>>; headers: Headers }) => Awaitable<WebAuthnUserInfo | null>
+  /** Whether the authenticator must verify the user (PIN, biometrics). Default `"required"`. */
+  userVerification?: "required" | "preferred" | "discouraged"
+  /** Attestation conveyance. Default `"none"`. */
+  attestationType?: "none" | "direct" | "enterprise"
+  /** Milliseconds the browser gives the user. Default 300000 (the challenge's lifetime). */
+  timeout?: number
+  /** Authenticator selection of new passkeys. Default: resident key required, user verification as above. */
+  authenticatorSelection?: WebAuthnAuthenticatorSelection
+  /** Seconds a challenge lives (its cookie and its single-use record). Default 300. */
+  challengeMaxAge?: number
+  /**
+   * Whether someone who is not signed in may create a new account by registering a passkey.
+   * Default `false`. Such an account has no e-mail address (an address typed at registration is
+   * unproven and is never stored); to attach one, sign in with e-mail first and add a passkey.
+   */
+  allowNewAccounts?: boolean
+  /** Whether a host name is a public suffix (`com`, `co.uk`, `github.io`); the preset uses the PSL. */
+  isPublicSuffix?: (hostname: string) => boolean
+  /** Whether the built-in sign-in page offers passkey autofill (conditional UI). Default `true`. */
+  enableConditionalUI?: boolean
   [key: string]: unknown
 }
 

@@ -49,14 +49,28 @@ async function lookUp(token: string, ctx: Context): Promise<Found | null> {
   return null
 }
 
-/** Slides `expires` once `updateAge` has passed since the last write; returns the cookie to re-send. */
-async function slide(token: string, found: Found, ctx: Context): Promise<{ session: AdapterSession; cookies: Cookie[] }> {
+type Slid = { session: AdapterSession; cookies: Cookie[] }
+
+/**
+ * Slides `expires` once `updateAge` has passed since the last write; returns the cookie to re-send.
+ * With the adapter's `extendSession` only the first of concurrent reads writes (a conditional
+ * update on "still due"); the others answer the expiry they read and send no cookie. Without it,
+ * every concurrent read of a due session writes (`updateSession`), as in Auth.js.
+ */
+async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
   const { adapter, session: options } = ctx.config
   const now = Date.now()
-  const lastWrite = new Date(found.session.expires).getTime() - options.maxAge * 1000
-  if (now - lastWrite < options.updateAge * 1000) return { session: found.session, cookies: [] }
+  // Due once `updateAge` has passed since the last write, i.e. `expires - maxAge` lies that far back.
+  const dueBefore = now + (options.maxAge - options.updateAge) * 1000
+  const unchanged = { session: found.session, cookies: [] }
+  if (new Date(found.session.expires).getTime() > dueBefore) return unchanged
+  const sessionToken = sha256(token)
   const expires = new Date(now + options.maxAge * 1000)
-  await adapter!.updateSession!({ sessionToken: sha256(token), expires })
+  if (adapter!.extendSession) {
+    if (!(await adapter!.extendSession({ sessionToken, expires }, new Date(dueBefore)))) return unchanged
+  } else {
+    await adapter!.updateSession!({ sessionToken, expires })
+  }
   return { session: { ...found.session, expires }, cookies: [sessionCookie(token, expires, ctx)] }
 }
 

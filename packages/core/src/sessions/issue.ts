@@ -19,7 +19,8 @@ async function persistIfNeeded(req: AuthRequest, ctx: Context, result: SignInRes
   const strategy = sessionStrategy(ctx.config)
   const type = result.account.type
   if (type === "credentials" && !strategy.needsStoredUser) return undefined
-  const linkTo = type === "credentials" || type === "email" ? undefined : await strategy.currentUserId(req, ctx)
+  // WebAuthn names its user itself: a passkey's owner, or the signed-in user who added it.
+  const linkTo = type === "webauthn" ? result.knownUserId : type === "credentials" || type === "email" ? undefined : await strategy.currentUserId(req, ctx)
   return persistUser(ctx, result, linkTo)
 }
 

@@ -7,6 +7,7 @@ import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import { OAuthAccountNotLinked } from "../errors.js"
 import { emitEvent } from "../events.js"
 import type { Context } from "../http/types.js"
+import { findEmailUser } from "../flows/email/callback.js"
 import type { SignInResult } from "../flows/types.js"
 import type { User } from "../types.js"
 
@@ -25,6 +26,7 @@ function newUser(user: User, emailVerified: Date | null): AdapterUser {
 async function link(ctx: Context, user: AdapterUser, result: SignInResult): Promise<AdapterAccount> {
   const account = { ...result.account, userId: user.id } as AdapterAccount
   await ctx.config.adapter!.linkAccount!(account)
+  if (result.authenticator) await ctx.config.adapter!.createAuthenticator!({ ...result.authenticator, userId: user.id })
   await emitEvent(ctx, "linkAccount", { user, account, profile: result.user })
   return account
 }
@@ -35,17 +37,20 @@ async function create(ctx: Context, result: SignInResult, emailVerified: Date | 
   return { user, account: await link(ctx, user, result), isNewUser: true }
 }
 
-/** E-mail sign-in: the address is proven, so the user is found by it (and marked verified) or created. */
+/**
+ * E-mail sign-in: the address is proven, so the user is found by it (and marked verified) or created.
+ * The e-mail flow has already looked the user and the account's owner up (`emailUser`).
+ */
 async function persistEmail(ctx: Context, result: SignInResult): Promise<PersistedUser> {
   const adapter = ctx.config.adapter!
   const email = result.user.email ?? result.account.providerAccountId
-  let user = await adapter.getUserByEmail!(email)
-  if (!user) return create(ctx, { ...result, user: { ...result.user, email } }, new Date())
+  const { user: stored, accountOwner: owner } = result.emailUser ?? (await findEmailUser(adapter, result.account, email))
+  if (!stored) return create(ctx, { ...result, user: { ...result.user, email } }, new Date())
+  let user = stored
   if (!user.emailVerified) {
     user = await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
     await emitEvent(ctx, "updateUser", { user })
   }
-  const owner = await adapter.getUserByAccount!(result.account)
   const account = owner ? ({ ...result.account, userId: owner.id } as AdapterAccount) : await link(ctx, user, result)
   return { user, account, isNewUser: false }
 }

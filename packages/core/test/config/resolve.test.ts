@@ -32,7 +32,7 @@ describe("misconfiguration: logged once, every request answers Configuration", (
     ["trustHost false", { trustHost: false }, "UntrustedHost", "TRUST_HOST_FALSE"],
     ["credentials without authorize", { providers: [{ ...credentials(), authorize: undefined as never }] }, "MissingAuthorize", "AUTHORIZE_MISSING"],
     ["duplicate provider ids", { providers: [credentials(), credentials()] }, "DuplicateProviderId", "PROVIDER_ID_DUPLICATE"],
-    ["webauthn without the experimental flag", { providers: [{ id: "passkey", name: "Passkey", type: "webauthn" }] }, "ExperimentalFeatureNotEnabled", "WEBAUTHN_NOT_ENABLED"],
+    ["webauthn without the experimental flag", { providers: [{ id: "passkey", name: "Passkey", type: "webauthn", simpleWebAuthn: () => import("@simplewebauthn/server") as never }] }, "ExperimentalFeatureNotEnabled", "WEBAUTHN_NOT_ENABLED"],
     ["database strategy without adapter", { session: { strategy: "database" } }, "MissingAdapter", "ADAPTER_MISSING"],
     ["database strategy with an adapter lacking session methods", { adapter: { createUser: async (u) => u } }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
     ["e-mail provider without verification-token methods", { providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} }] }, "MissingAdapter", "ADAPTER_METHODS_MISSING"],

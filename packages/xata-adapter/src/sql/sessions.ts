@@ -24,7 +24,9 @@ const oneSession = (rows: Row[]) => {
   return row ? toSession(row) : null
 }
 
-export function sessionMethods(db: Executor): Pick<XataAdapterMethods, "createSession" | "getSessionAndUser" | "updateSession" | "deleteSession"> {
+type SessionMethods = "createSession" | "getSessionAndUser" | "updateSession" | "extendSession" | "deleteSession"
+
+export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMethods> {
   return {
     async createSession(session) {
       const rows = await db.query(
@@ -68,6 +70,17 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, "createSe
          )
          SELECT ${SESSION_COLUMNS} FROM s`,
         [sessionToken, timestamp(expires, "expires"), text(userId, "userId")],
+      )
+      return oneSession(rows)
+    },
+    // One conditional UPDATE: under concurrent calls Postgres re-checks `expires < $3` on the row the
+    // first writer committed, so the others match nothing. Only `expires` changes: no link to update.
+    async extendSession({ sessionToken, expires }, dueBefore) {
+      if (!lookupable(sessionToken)) return null
+      const rows = await db.query(
+        `UPDATE authlib_sessions SET expires = $2::timestamptz
+         WHERE "sessionToken" = $1::text AND expires < $3::timestamptz RETURNING ${SESSION_COLUMNS}`,
+        [sessionToken, requiredTimestamp(expires, "expires"), requiredTimestamp(dueBefore, "dueBefore")],
       )
       return oneSession(rows)
     },

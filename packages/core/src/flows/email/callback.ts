@@ -12,7 +12,9 @@ import type { AuthRequest } from "../../http/types.js"
 import { formTargets, pageHeaders, renderEmailConfirmPage } from "../../pages/index.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { csrfTokenFor } from "../../security/csrf.js"
-import type { FlowContext, FlowOutcome } from "../types.js"
+import type { Adapter } from "../../adapters.js"
+import type { Account } from "../../types.js"
+import type { EmailUserLookup, FlowContext, FlowOutcome } from "../types.js"
 import { identifierOf } from "./normalize-identifier.js"
 import { consumeToken, tokenSecrets } from "./token.js"
 
@@ -56,6 +58,17 @@ async function confirmPage(req: AuthRequest, ctx: FlowContext<EmailConfig>): Pro
   return { response: { html, headers: confirmHeaders(html, ctx), cookies: csrf.cookie ? [csrf.cookie] : [] } }
 }
 
+/**
+ * The user with `email` and the owner of its `email` account. The owner is asked first: a returning
+ * user's account is linked, and an owner who holds the address is the user with it (addresses are
+ * unique), so one read answers both. Otherwise the user is looked up by the address.
+ */
+export async function findEmailUser(adapter: Adapter, account: Pick<Account, "provider" | "providerAccountId">, email: string): Promise<EmailUserLookup> {
+  const accountOwner = await adapter.getUserByAccount!(account)
+  if (accountOwner && accountOwner.email === email) return { user: accountOwner, accountOwner }
+  return { user: await adapter.getUserByEmail!(email), accountOwner }
+}
+
 async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {
   const email = linkIdentifier(ctx, req.body.email)
   const token = linkToken(ctx, req.body.token)
@@ -65,13 +78,10 @@ async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promis
   // The adapter matched on both; an adapter that ignored the identifier must not widen the link.
   if (record.identifier !== email) throw invalidLink(ctx, "IDENTIFIER_MISMATCH", "The sign-in link belongs to another address")
   if (new Date(record.expires).getTime() <= Date.now()) throw invalidLink(ctx, "TOKEN_EXPIRED", "The sign-in link has expired")
-  const existing = await adapter.getUserByEmail!(email)
-  return {
-    signIn: {
-      user: existing ?? { email },
-      account: { provider: ctx.provider.id, providerAccountId: email, type: "email" },
-    },
-  }
+  const account = { provider: ctx.provider.id, providerAccountId: email, type: "email" } as const
+  const emailUser = await findEmailUser(adapter, account, email)
+  // A copy for the `signIn` callback: what it does to its argument does not reach the stored user.
+  return { signIn: { user: emailUser.user ? { ...emailUser.user } : { email }, account, emailUser } }
 }
 
 /** GET shows the confirm page; POST completes the sign-in. */

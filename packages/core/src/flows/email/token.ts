@@ -4,6 +4,8 @@
  * into working links. This is the construction `@auth/core` uses (hex digest of token then secret):
  * links issued just before a migration between the two keep working.
  */
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex } from "@noble/hashes/utils.js"
 import type { Adapter, VerificationToken } from "../../adapters.js"
 import { Configuration } from "../../errors.js"
 import type { EmailConfig } from "../../providers/types.js"
@@ -17,12 +19,13 @@ const MAX_TOKEN_LENGTH = 512
 
 const encoder = new TextEncoder()
 
-/** `hex(SHA-256(token + secret))`, the form in which tokens reach the adapter. */
-export async function hashToken(token: string, secret: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(`${token}${secret}`)))
-  let hex = ""
-  for (const byte of digest) hex += byte.toString(16).padStart(2, "0")
-  return hex
+/**
+ * `hex(SHA-256(token + secret))`, the form in which tokens reach the adapter. Synchronous, with the
+ * SHA-256 that hashes session tokens (`crypto.subtle.digest` would add a thread-pool round trip);
+ * the digest of the same UTF-8 bytes, so tokens stored before still match.
+ */
+export function hashToken(token: string, secret: string): string {
+  return bytesToHex(sha256(encoder.encode(`${token}${secret}`)))
 }
 
 /** The secrets a token may be hashed with: the provider's own, else the config's (newest first). */
@@ -52,7 +55,7 @@ export async function newToken(provider: EmailConfig): Promise<string> {
 export async function storeToken(ctx: FlowContext<EmailConfig>, identifier: string, token: string): Promise<{ identifier: string; token: string; expires: Date }> {
   const record = {
     identifier,
-    token: await hashToken(token, tokenSecrets(ctx)[0]!),
+    token: hashToken(token, tokenSecrets(ctx)[0]!),
     expires: new Date(Date.now() + linkMaxAge(ctx.provider) * 1000),
   }
   await ctx.config.adapter!.createVerificationToken!(record)
@@ -66,7 +69,7 @@ export async function storeToken(ctx: FlowContext<EmailConfig>, identifier: stri
 export async function consumeToken(adapter: Adapter, secrets: readonly string[], identifier: string, token: string): Promise<VerificationToken | null> {
   if (token === "" || token.length > MAX_TOKEN_LENGTH) return null
   for (const secret of secrets) {
-    const record = await adapter.useVerificationToken!({ identifier, token: await hashToken(token, secret) })
+    const record = await adapter.useVerificationToken!({ identifier, token: hashToken(token, secret) })
     if (record) return record
   }
   return null

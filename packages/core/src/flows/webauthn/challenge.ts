@@ -1,0 +1,84 @@
+/**
+ * The challenge of one passkey ceremony. It travels in an encrypted cookie bound to the provider
+ * and the action (`register` or `authenticate`) that expires with the ceremony (5 minutes by
+ * default), and its SHA-256 is stored as a verification token that the callback consumes with
+ * `useVerificationToken`: an adapter hands a token to exactly one caller, so a challenge is
+ * answered at most once, even when a cookie is copied or two instances race.
+ */
+import { decode, encode } from "@authlib/jwt"
+import { expireCookie, type Cookie } from "../../cookies/serialize.js"
+import { WebAuthnVerificationError, type ErrorCode } from "../../errors.js"
+import type { AuthRequest } from "../../http/types.js"
+import type { WebAuthnConfig } from "../../providers/types.js"
+import { sha256 } from "../../security/random.js"
+import type { FlowContext } from "../types.js"
+
+/** Seconds a challenge lives by default: the ceremony's timeout. */
+export const DEFAULT_CHALLENGE_MAX_AGE = 300
+
+export type WebAuthnAction = "register" | "authenticate"
+
+/** What the options route remembers for the callback. */
+export interface Challenge {
+  challenge: string
+  provider: string
+  action: WebAuthnAction
+  /** register: the signed-in user adding a passkey; authenticate: the user the options named. */
+  userId?: string
+  /** register of a new account: the display name the passkey was created with. */
+  name?: string
+}
+
+const refuse = (code: ErrorCode<"WebAuthnVerificationError">, message: string, provider: string) =>
+  new WebAuthnVerificationError(message, { code, cause: { provider } })
+
+export const challengeMaxAge = (provider: WebAuthnConfig) => provider.challengeMaxAge ?? DEFAULT_CHALLENGE_MAX_AGE
+
+/** The single-use record's identifier; `:` never occurs in a normalised e-mail address. */
+const identifierOf = (provider: string) => `webauthn-challenge:${provider}`
+
+/** Stores the challenge's single-use record and returns its cookie. */
+export async function issueChallenge(ctx: FlowContext<WebAuthnConfig>, challenge: Challenge): Promise<Cookie> {
+  const maxAge = challengeMaxAge(ctx.provider)
+  const expires = new Date(Date.now() + maxAge * 1000)
+  await ctx.config.adapter!.createVerificationToken!({ identifier: identifierOf(challenge.provider), token: sha256(challenge.challenge), expires })
+  const { name, options } = ctx.cookies.webauthnChallenge
+  const value = await encode({ token: { ...challenge }, secret: ctx.config.secret as string[], salt: name, maxAge })
+  return { name, value, options: { ...options, maxAge, expires } }
+}
+
+async function open(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Promise<Partial<Challenge>> {
+  const { name } = ctx.cookies.webauthnChallenge
+  const sealed = req.cookies[name]
+  if (!sealed) throw refuse("CHALLENGE_MISSING", "No passkey challenge: request the options first (it may have expired)", ctx.provider.id)
+  try {
+    const payload = await decode({ token: sealed, secret: ctx.config.secret as string[], salt: name })
+    if (payload) return payload as Partial<Challenge>
+  } catch (err) {
+    const expired = (err as { code?: unknown }).code === "TOKEN_EXPIRED"
+    throw new WebAuthnVerificationError(expired ? "The passkey challenge has expired" : "The passkey challenge cookie is invalid", {
+      code: expired ? "CHALLENGE_EXPIRED" : "CHALLENGE_INVALID",
+      cause: { provider: ctx.provider.id, err: err as Error },
+    })
+  }
+  throw refuse("CHALLENGE_INVALID", "The passkey challenge cookie is invalid", ctx.provider.id)
+}
+
+/**
+ * The request's challenge for `action`, consumed: its record is used up and the returned cookie
+ * clears it. Refused when missing, expired, tampered, minted by another provider or for the other
+ * action, or already answered.
+ */
+export async function consumeChallenge(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, action: WebAuthnAction): Promise<{ challenge: Challenge; cookie: Cookie }> {
+  const payload = await open(req, ctx)
+  const provider = ctx.provider.id
+  if (typeof payload.challenge !== "string" || payload.challenge === "") throw refuse("CHALLENGE_INVALID", "The passkey challenge cookie is invalid", provider)
+  if (payload.provider !== provider) throw refuse("CHALLENGE_PROVIDER_MISMATCH", "The passkey challenge was issued for another provider", provider)
+  if (payload.action !== action) throw refuse("CHALLENGE_ACTION_MISMATCH", `The passkey challenge was issued for "${String(payload.action)}", not "${action}"`, provider)
+  const used = await ctx.config.adapter!.useVerificationToken!({ identifier: identifierOf(provider), token: sha256(payload.challenge) })
+  if (!used) throw refuse("CHALLENGE_USED", "The passkey challenge was already answered", provider)
+  // The record's expiry is exact (the cookie's allows for clock skew between instances).
+  if (new Date(used.expires).getTime() <= Date.now()) throw refuse("CHALLENGE_EXPIRED", "The passkey challenge has expired", provider)
+  const { name, options } = ctx.cookies.webauthnChallenge
+  return { challenge: payload as Challenge, cookie: expireCookie(name, options) }
+}
