@@ -1,10 +1,12 @@
 /**
  * Response headers of every built-in page: no framing, and a Content-Security-Policy that allows
  * only what the page itself embeds. The policy is read from the rendered document, so it cannot
- * drift from the markup: the hash of its one `<style>` element, the `src` of its images and the
- * `action` of its forms. Reading our own output is sound because pages are built only through
- * `html` (see `html.ts`): every interpolated value is escaped, so each `<style>`, `<img` and
- * `<form` in the text is ours, and each attribute value is double-quoted without a `"` inside.
+ * drift from the markup: the hash of its one `<style>` element (and of its one `<script>`, the
+ * sign-in page's passkey script), the `src` of its images, the `action` of its forms and the
+ * passkey options URL the script fetches (`data-passkey-options`). Reading our own output is sound
+ * because pages are built only through `html` (see `html.ts`): every interpolated value is
+ * escaped, so each `<style>`, `<script>`, `<img` and `<form` in the text is ours, and each
+ * attribute value is double-quoted without a `"` inside.
  */
 import { sha256 } from "@noble/hashes/sha2.js"
 
@@ -32,6 +34,8 @@ function attributeValues(html: string, pattern: RegExp): string[] {
 }
 
 const STYLE = /<style>([\s\S]*?)<\/style>/
+const SCRIPT = /<script>([\s\S]*?)<\/script>/
+const FETCHED = /<form\b[^>]*?\sdata-passkey-options="([^"]*)"/g
 const IMAGE_SOURCES = /<img\b[^>]*?\ssrc="([^"]*)"/g
 const FORM_ACTIONS = /<form\b[^>]*?\saction="([^"]*)"/g
 
@@ -67,18 +71,18 @@ function sources(urls: readonly string[], always: string[] = []): string[] {
   return [...new Set([...always, ...found])]
 }
 
-/** Style hashes by stylesheet text; a config renders a handful of stylesheets, the cap bounds odd ones. */
-const styleHashes = new Map<string, string>()
-const MAX_CACHED_STYLES = 32
+/** Hashes by inline text; a config renders a handful of stylesheets (and one script), the cap bounds odd ones. */
+const inlineHashes = new Map<string, string>()
+const MAX_CACHED_INLINE = 32
 const encoder = new TextEncoder()
 
-/** `'sha256-<base64>'` of the exact `<style>` text (UTF-8), computed once per distinct text. */
-export function styleHash(css: string): string {
-  const cached = styleHashes.get(css)
+/** `'sha256-<base64>'` of the exact `<style>` or `<script>` text (UTF-8), computed once per distinct text. */
+export function inlineHash(css: string): string {
+  const cached = inlineHashes.get(css)
   if (cached !== undefined) return cached
   const hash = `'sha256-${btoa(String.fromCharCode(...sha256(encoder.encode(css))))}'`
-  if (styleHashes.size >= MAX_CACHED_STYLES) styleHashes.delete(styleHashes.keys().next().value!)
-  styleHashes.set(css, hash)
+  if (inlineHashes.size >= MAX_CACHED_INLINE) inlineHashes.delete(inlineHashes.keys().next().value!)
+  inlineHashes.set(css, hash)
   return hash
 }
 
@@ -91,10 +95,14 @@ function formAction(actions: string[], targets: FormTargets): string | undefined
 /** The Content-Security-Policy of a rendered page. */
 export function pageCsp(html: string, targets: FormTargets = []): string {
   const style = html.match(STYLE)
+  const script = html.match(SCRIPT)
   const images = sources(attributeValues(html, IMAGE_SOURCES))
+  const fetched = sources(attributeValues(html, FETCHED))
   return [
     "default-src 'none'",
-    style ? `style-src ${styleHash(style[1]!)}` : undefined,
+    style ? `style-src ${inlineHash(style[1]!)}` : undefined,
+    script ? `script-src ${inlineHash(script[1]!)}` : undefined,
+    fetched.length > 0 ? `connect-src ${fetched.join(" ")}` : undefined,
     images.length > 0 ? `img-src ${images.join(" ")}` : undefined,
     formAction(attributeValues(html, FORM_ACTIONS), targets),
     "base-uri 'none'",

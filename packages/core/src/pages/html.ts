@@ -94,6 +94,8 @@ export interface LayoutParams {
   body: SafeHtml
   /** Extra CSS rules, built only from validated values (see `theme.ts`). */
   css?: string[]
+  /** A script of ours (never user input) placed at the end of the body; its CSP hash is read from the page. */
+  script?: string
 }
 
 /**
@@ -102,7 +104,7 @@ export interface LayoutParams {
  * still carry a real `Origin` (under `no-referrer` browsers send `Origin: null`). Remote logos also
  * carry `referrerpolicy="no-referrer"` themselves.
  */
-export function layout({ title, theme = {}, body, css = [] }: LayoutParams): string {
+export function layout({ title, theme = {}, body, css = [], script }: LayoutParams): string {
   const style = new SafeHtml(themeCss(theme, css))
   return html`<!DOCTYPE html>
 <html lang="en">
@@ -121,7 +123,8 @@ ${logo(theme)}
 ${body}
 </div>
 </main>
-</body>
+${script ? html`<script>${new SafeHtml(script)}</script>
+` : ""}</body>
 </html>
 `.value
 }

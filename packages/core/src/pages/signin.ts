@@ -6,6 +6,7 @@ import type { Theme } from "../types.js"
 import { ANY_FORM_TARGET, type FormTargets } from "./headers.js"
 import { actionUrl, hiddenInputs, html, layout, safeUrl, type SafeHtml } from "./html.js"
 import { errorText } from "./messages.js"
+import { PASSKEY_SCRIPT } from "./passkey-script.js"
 import { providerCss } from "./theme.js"
 
 /** A provider as the sign-in page lists it. */
@@ -17,6 +18,8 @@ export interface SignInPageProvider {
   callbackUrl: string
   style?: OAuthProviderButtonStyles
   credentials?: Record<string, CredentialInput>
+  /** Passkey providers: where the options come from, and which prompts the page offers. */
+  webauthn?: { optionsUrl: string; autofill: boolean; register: boolean }
 }
 
 /** Parameters of `renderSignInPage`. */
@@ -54,6 +57,8 @@ interface Context {
   csrfToken: string
   callbackUrl: string
   email?: string
+  /** A passkey provider offers autofill and the page has a user-name field, whose autocomplete says `webauthn`. */
+  autofill?: boolean
 }
 
 /**
@@ -80,14 +85,29 @@ function emailForm(provider: SignInPageProvider, index: number, ctx: Context): S
   return html`<form method="POST" action="${actionUrl(provider.signinUrl)}">
 ${hiddenInputs({ csrfToken: ctx.csrfToken, callbackUrl: ctx.callbackUrl })}
 <label for="${id}">Email</label>
-<input id="${id}" type="email" name="email" autocomplete="email" required placeholder="email@example.com" value="${ctx.email ?? ""}">
+<input id="${id}" type="email" name="email" autocomplete="${ctx.autofill ? "email webauthn" : "email"}" required placeholder="email@example.com" value="${ctx.email ?? ""}">
 ${submitButton(provider, index)}
 </form>`
 }
 
-function credentialField(name: string, input: CredentialInput, id: string): SafeHtml {
+/**
+ * `username` or `email` when a credentials field names the user: by its autocomplete, or (without
+ * one) by its name. Passkey autofill needs such a field on the page.
+ */
+function userFieldToken(name: string, input: CredentialInput): string | undefined {
+  const token = input.autocomplete ?? (name === "username" || name === "email" ? name : undefined)
+  return token === "username" || token === "email" ? token : undefined
+}
+
+const hasUserField = (provider: SignInPageProvider) =>
+  provider.type === "email" || (provider.type === "credentials" && Object.entries(provider.credentials ?? {}).some(([name, input]) => userFieldToken(name, input ?? {})))
+
+function credentialField(name: string, input: CredentialInput, id: string, autofill: boolean): SafeHtml {
   const type = input.type && INPUT_TYPES.has(input.type) ? input.type : "text"
-  const autocomplete = input.autocomplete ?? (type === "password" ? "current-password" : undefined)
+  const own = input.autocomplete ?? (type === "password" ? "current-password" : undefined)
+  const user = userFieldToken(name, input)
+  // Passkey autofill attaches to a user-name field (see `userFieldToken`).
+  const autocomplete = autofill && user ? `${user} webauthn` : own
   return html`<label for="${id}">${input.label ?? name}</label>
 <input id="${id}" type="${type}" name="${name}"${
     input.placeholder ? html` placeholder="${input.placeholder}"` : ""
@@ -99,7 +119,7 @@ function credentialField(name: string, input: CredentialInput, id: string): Safe
 
 function credentialsForm(provider: SignInPageProvider, index: number, ctx: Context): SafeHtml {
   const fields = Object.entries(provider.credentials ?? {}).map(([name, input], j) =>
-    credentialField(name, input ?? {}, `p${index}-f${j}`),
+    credentialField(name, input ?? {}, `p${index}-f${j}`, ctx.autofill === true),
   )
   return html`<form method="POST" action="${actionUrl(provider.callbackUrl)}">
 ${hiddenInputs({ csrfToken: ctx.csrfToken, callbackUrl: ctx.callbackUrl })}
@@ -107,7 +127,26 @@ ${fields}${submitButton(provider, index)}
 </form>`
 }
 
+/**
+ * A passkey provider: the page's script fetches the options, runs the browser's prompt and submits
+ * this form with `action` and `data`; the POST carries the CSRF token like every other form.
+ */
+function passkeyForm(provider: SignInPageProvider, index: number, ctx: Context): SafeHtml {
+  const passkey = provider.webauthn!
+  return html`<form method="POST" action="${actionUrl(provider.callbackUrl)}" data-passkey-options="${actionUrl(passkey.optionsUrl)}"${
+    passkey.autofill && ctx.autofill ? html` data-passkey-autofill` : ""
+  }>
+${hiddenInputs({ csrfToken: ctx.csrfToken, callbackUrl: ctx.callbackUrl, action: "", data: "" })}
+<button type="submit" value="authenticate" class="button neutral provider-${index}"><span>Sign in with ${provider.name}</span></button>${
+    passkey.register ? html`
+<button type="submit" value="register" class="button neutral"><span>Create an account with a passkey</span></button>` : ""
+  }
+<p class="alert" role="alert" data-passkey-error hidden></p>
+</form>`
+}
+
 function providerForm(provider: SignInPageProvider, index: number, ctx: Context): SafeHtml {
+  if (provider.webauthn) return passkeyForm(provider, index, ctx)
   if (provider.type === "email") return emailForm(provider, index, ctx)
   if (provider.type === "credentials") return credentialsForm(provider, index, ctx)
   return redirectForm(provider, index, ctx)
@@ -138,14 +177,17 @@ function errorAlert(error: string | undefined, code: string | undefined): SafeHt
  * form hands the browser to a provider's site, whose hops nobody here knows (`ANY_FORM_TARGET`).
  */
 export function signInFormTargets(providers: readonly SignInPageProvider[], targets: readonly string[]): FormTargets {
-  return providers.some((provider) => !hasInputs(provider)) ? ANY_FORM_TARGET : targets
+  return providers.some((provider) => provider.type === "oauth" || provider.type === "oidc") ? ANY_FORM_TARGET : targets
 }
 
 /** The sign-in page as a complete HTML document. */
 export function renderSignInPage(p: SignInPageParams): string {
   const providers = Array.isArray(p.providers) ? p.providers : []
-  const ctx: Context = { csrfToken: p.csrfToken, callbackUrl: p.callbackUrl, email: p.email }
+  const passkeys = providers.filter((x) => x.webauthn)
+  const autofill = passkeys.some((x) => x.webauthn!.autofill) && providers.some(hasUserField)
+  const ctx: Context = { csrfToken: p.csrfToken, callbackUrl: p.callbackUrl, email: p.email, autofill }
   const body = html`<h1>Sign in</h1>
 ${errorAlert(p.error, p.code)}${providerList(providers, ctx)}`
-  return layout({ title: "Sign in", theme: p.theme, body, css: providers.map((x, i) => providerCss(i, x.style)) })
+  const css = providers.map((x, i) => providerCss(i, x.style))
+  return layout({ title: "Sign in", theme: p.theme, body, css, ...(passkeys.length ? { script: PASSKEY_SCRIPT } : {}) })
 }

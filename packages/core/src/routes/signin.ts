@@ -10,14 +10,18 @@ import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { routeUrl } from "../http/urls.js"
 import { formTargets, pageHeaders, renderSignInPage, signInFormTargets } from "../pages/index.js"
 import { toAppProvider } from "../providers/normalize.js"
-import type { CredentialInput, OAuthProviderButtonStyles, ProviderConfig } from "../providers/types.js"
+import type { CredentialInput, OAuthProviderButtonStyles, ProviderConfig, WebAuthnConfig } from "../providers/types.js"
 import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
 import { providerOf } from "../providers/lookup.js"
 
 function pageProvider(provider: ProviderConfig, ctx: Context) {
   const style = (provider as { style?: OAuthProviderButtonStyles }).style
   const credentials = provider.type === "credentials" ? (provider as { credentials?: Record<string, CredentialInput> }).credentials : undefined
-  return { ...toAppProvider(provider, ctx.actionBase), ...(style ? { style } : {}), ...(credentials ? { credentials } : {}) }
+  const passkey = provider.type === "webauthn" ? (provider as WebAuthnConfig) : undefined
+  const webauthn = passkey
+    ? { optionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(passkey.id)}`, autofill: passkey.enableConditionalUI !== false, register: passkey.allowNewAccounts === true }
+    : undefined
+  return { ...toAppProvider(provider, ctx.actionBase), ...(style ? { style } : {}), ...(credentials ? { credentials } : {}), ...(webauthn ? { webauthn } : {}) }
 }
 
 export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {

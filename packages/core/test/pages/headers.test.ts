@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { ANY_FORM_TARGET, cspSource, pageCsp, pageHeaders, styleHash } from "../../src/pages/headers.js"
+import { ANY_FORM_TARGET, cspSource, pageCsp, pageHeaders, inlineHash } from "../../src/pages/headers.js"
 import { html, layout } from "../../src/pages/html.js"
 import { directives, sha256Source } from "./csp.js"
 import { styleOf, theme } from "./helpers.js"
@@ -25,13 +25,13 @@ describe("cspSource", () => {
   ])("allows nothing for %j", (url) => expect(cspSource(url)).toBeUndefined())
 })
 
-describe("styleHash", () => {
+describe("inlineHash", () => {
   it("is the base64 SHA-256 of the exact text, as a CSP hash source", async () => {
-    for (const css of ["", "a{b:c}", "p::before{content:\"Zoë\"}"]) expect(styleHash(css)).toBe(await sha256Source(css))
+    for (const css of ["", "a{b:c}", "p::before{content:\"Zoë\"}"]) expect(inlineHash(css)).toBe(await sha256Source(css))
   })
 
   it("returns the same value from its cache", () => {
-    expect(styleHash("x{y:z}")).toBe(styleHash("x{y:z}"))
+    expect(inlineHash("x{y:z}")).toBe(inlineHash("x{y:z}"))
   })
 })
 

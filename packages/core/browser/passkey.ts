@@ -1,0 +1,75 @@
+/**
+ * The browser side of passkeys on the built-in sign-in page, bundled with @simplewebauthn/browser
+ * into `src/pages/passkey-script.ts` by `scripts/bundle-passkey-script.mjs` (run
+ * `pnpm --filter @authlib/core bundle:passkey` after editing; a test fails while it is stale).
+ *
+ * Each `form[data-passkey-options]` gets: on submit, the options from the URL in that attribute,
+ * the browser's passkey prompt, and a normal form POST of `action` + `data` (with the CSRF token
+ * the form already carries) to the provider's callback; with `data-passkey-autofill`, passkey
+ * autofill (conditional UI) on inputs whose autocomplete includes `webauthn`.
+ */
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnAbortService } from "@simplewebauthn/browser"
+
+type Action = "register" | "authenticate"
+
+const MESSAGES: Record<string, string> = {
+  NotAllowedError: "The passkey prompt was closed or timed out.",
+  InvalidStateError: "This passkey is already registered.",
+}
+
+function show(form: HTMLFormElement, message: string): void {
+  const alert = form.querySelector<HTMLElement>("[data-passkey-error]")
+  if (!alert) return
+  alert.textContent = message
+  alert.hidden = false
+}
+
+async function optionsFor(form: HTMLFormElement, action: Action | undefined): Promise<{ action: Action; options: any }> {
+  const url = new URL(form.dataset.passkeyOptions!, location.href)
+  if (action) url.searchParams.set("action", action)
+  const res = await fetch(url, { credentials: "same-origin", headers: { accept: "application/json" } })
+  const body = await res.json()
+  if (!res.ok) throw Object.assign(new Error("options"), { name: "OptionsError", code: body?.code })
+  return body
+}
+
+function submit(form: HTMLFormElement, action: Action, data: unknown): void {
+  ;(form.elements.namedItem("action") as HTMLInputElement).value = action
+  ;(form.elements.namedItem("data") as HTMLInputElement).value = JSON.stringify(data)
+  form.submit()
+}
+
+async function ceremony(form: HTMLFormElement, asked: Action | undefined, autofill: boolean): Promise<void> {
+  const { action, options } = await optionsFor(form, asked)
+  const data =
+    action === "authenticate"
+      ? await startAuthentication({ optionsJSON: options, useBrowserAutofill: autofill })
+      : await startRegistration({ optionsJSON: options })
+  submit(form, action, data)
+}
+
+function failed(form: HTMLFormElement, err: unknown): void {
+  const e = err as { name?: string; code?: string; cause?: { name?: string } }
+  const name = e.cause?.name ?? e.name ?? ""
+  if (name === "AbortError") return
+  show(form, MESSAGES[name] ?? (e.code ? `The passkey could not be used (${e.code}).` : "The passkey could not be used."))
+}
+
+for (const form of document.querySelectorAll<HTMLFormElement>("form[data-passkey-options]")) {
+  if (!browserSupportsWebAuthn()) {
+    show(form, "This browser does not support passkeys.")
+    form.querySelectorAll("button").forEach((b) => (b.disabled = true))
+    continue
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null
+    WebAuthnAbortService.cancelCeremony()
+    ceremony(form, (submitter?.value as Action | undefined) || "authenticate", false).catch((err) => failed(form, err))
+  })
+  if (form.dataset.passkeyAutofill !== undefined) {
+    browserSupportsWebAuthnAutofill()
+      .then((ok) => (ok ? ceremony(form, "authenticate", true) : undefined))
+      .catch((err) => failed(form, err))
+  }
+}
