@@ -16,3 +16,5 @@ export const encode: JwtFunctions["encode"] = node.encode
 export const decode: JwtFunctions["decode"] = node.decode
 /** {@inheritDoc JwtFunctions.getToken} */
 export const getToken: JwtFunctions["getToken"] = node.getToken
+/** Signature verification on node:crypto (see `signature/node.ts`). */
+export { verifySignature } from "./signature/node.js"

@@ -14,6 +14,8 @@ export type { JwtFunctions } from "./api.js"
 export type { GetTokenResult } from "./get-token.js"
 export { SESSION_COOKIE_NAME } from "./get-token.js"
 export { DEFAULT_MAX_AGE } from "./encode.js"
+export { verifySignature } from "./signature/web.js"
+export type { SignatureAlgorithm, VerifySignature, VerifySignatureParams } from "./signature/types.js"
 export {
   COOKIE_ATTRIBUTES_SIZE,
   COOKIE_MAX_SIZE,

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const NODE_ONLY = new Set(["crypto/node.ts", "index.node.ts"])
+const NODE_ONLY = new Set(["crypto/node.ts", "signature/node.ts", "index.node.ts"])
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

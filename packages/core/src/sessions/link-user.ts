@@ -76,6 +76,9 @@ async function byEmail(ctx: Context, result: SignInResult): Promise<PersistedUse
  */
 export async function persistUser(ctx: Context, result: SignInResult, currentUserId?: string): Promise<PersistedUser> {
   if (result.account.type === "email") return persistEmail(ctx, result)
+  // A passkey sign-in: the flow found the owner through the stored credential (its account's user).
+  if (result.account.type === "webauthn" && !result.authenticator && result.knownUserId !== undefined && result.account.userId === result.knownUserId)
+    return { user: result.user as AdapterUser, account: result.account as AdapterAccount, isNewUser: false }
   const adapter = ctx.config.adapter!
   const owner = await adapter.getUserByAccount!(result.account)
   if (owner) {

@@ -42,7 +42,12 @@ async function pageWithAuthenticator(): Promise<{ page: Page; present(on: boolea
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
     options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   })
-  return { page, present: (enabled) => cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled }) }
+  return {
+    page,
+    present: async (enabled) => {
+      await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled })
+    },
+  }
 }
 
 for (const strategy of ["jwt", "database"] as const) {

@@ -19,7 +19,9 @@ import type { SimpleWebAuthnServer, WebAuthnConfig, WebAuthnRelyingParty } from 
 import type { Flow, FlowContext, FlowOutcome, SignInResult } from "../types.js"
 import { consumeChallenge, type Challenge, type WebAuthnAction } from "./challenge.js"
 import { credentialIdToStored, decodeBase64, toBase64, transportsOf } from "./encoding.js"
+import { coseToJwk } from "./cose.js"
 import { relyingPartyOf } from "./relying-party.js"
+import { verifyAssertion } from "./verify-assertion.js"
 import { webAuthnServer } from "./server.js"
 
 type Code = ErrorCode<"WebAuthnVerificationError">
@@ -64,7 +66,7 @@ async function verified<T>(ctx: FlowContext<WebAuthnConfig>, run: () => Promise<
   try {
     return await run()
   } catch (err) {
-    const mapped = verificationError(ctx, err)
+    const mapped = err instanceof WebAuthnVerificationError ? err : verificationError(ctx, err)
     // A cloned authenticator is a security event: the operator must hear of it.
     if (mapped.code === "COUNTER_REGRESSION") ctx.config.logger.warn("webauthn-counter-regression", mapped)
     throw mapped
@@ -89,19 +91,24 @@ async function authenticate({ ctx, credential, challenge, server, rp, requireUse
     throw refuse(ctx, "CREDENTIAL_UNKNOWN", "This passkey is not registered here")
   const publicKey = decodeBase64(stored.credentialPublicKey)
   if (!publicKey) throw refuse(ctx, "CREDENTIAL_UNKNOWN", "The stored passkey is unreadable", { credentialID })
-  const transports = transportsOf(stored.transports)
-  const result = await verified(ctx, () =>
-    server.verifyAuthenticationResponse({
+  const newCounter = await verified(ctx, async () => {
+    const key = coseToJwk(publicKey)
+    // The key types authenticators use are verified in-process (see verify-assertion.ts).
+    if (key)
+      return (await verifyAssertion({ response: credential, expectedChallenge: challenge.challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, key, counter: stored.counter, requireUserVerification, provider: ctx.provider.id })).newCounter
+    const transports = transportsOf(stored.transports)
+    const result = await server.verifyAuthenticationResponse({
       response: credential,
       expectedChallenge: challenge.challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       credential: { id: credential.id, publicKey, counter: stored.counter, ...(transports ? { transports } : {}) },
       requireUserVerification,
-    }),
-  )
-  if (!result.verified) throw refuse(ctx, "SIGNATURE_INVALID", "The passkey signature does not verify")
-  await adapter.updateAuthenticatorCounter!(stored.credentialID, result.authenticationInfo.newCounter)
+    })
+    if (!result.verified) throw refuse(ctx, "SIGNATURE_INVALID", "The passkey signature does not verify")
+    return result.authenticationInfo.newCounter
+  })
+  await adapter.updateAuthenticatorCounter!(stored.credentialID, newCounter)
   const user = await adapter.getUser!(stored.userId)
   if (!user) throw refuse(ctx, "CREDENTIAL_UNKNOWN", "The passkey's user no longer exists", { credentialID })
   return {

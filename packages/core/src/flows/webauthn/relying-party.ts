@@ -52,14 +52,20 @@ export function staticRelyingParty(provider: WebAuthnConfig, appUrl: URL | undef
   }
 }
 
+/** Static relying parties, checked once per provider (they were checked at start-up too). */
+const checked = new WeakMap<WebAuthnConfig, WebAuthnRelyingParty>()
+
 /** The relying party of this request: `getRelyingParty` when the provider has it, else the static one. */
 export async function relyingPartyOf(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Promise<WebAuthnRelyingParty> {
   const { provider } = ctx
+  const known = checked.get(provider)
+  if (known) return known
   const base = staticRelyingParty(provider, ctx.config.appUrl)
   const hook = provider.getRelyingParty
   const own = hook ? await runUserCode("provider", `${provider.id}.getRelyingParty`, () => hook({ url: req.url }, req.request)) : {}
   const rp = { ...base, ...own } as WebAuthnRelyingParty
   const problem = relyingPartyProblem(provider, rp)
   if (problem) throw problem
+  if (!hook) checked.set(provider, rp)
   return rp
 }

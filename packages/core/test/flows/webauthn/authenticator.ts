@@ -28,6 +28,9 @@ function cbor(value: unknown): Buffer {
 }
 
 export interface Credential {
+  alg: NonNullable<Tweak["alg"]>
+  /** The COSE_Key the authenticator reported. */
+  cose: Buffer
   id: Buffer
   privateKey: KeyObject
   publicKey: KeyObject
@@ -49,7 +52,30 @@ export interface Tweak {
   tamperClientData?: boolean
   /** Present this id instead of the credential's own. */
   id?: Buffer
+  /** register: the key type (default ES256). */
+  alg?: "ES256" | "ES384" | "RS256" | "EdDSA"
 }
+
+/** A new key pair and its COSE_Key for `alg`. */
+function newKey(alg: NonNullable<Tweak["alg"]>): { privateKey: KeyObject; publicKey: KeyObject; cose: Buffer } {
+  if (alg === "RS256") {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+    const jwk = publicKey.export({ format: "jwk" }) as { n: string; e: string }
+    return { privateKey, publicKey, cose: cbor(new Map<number, unknown>([[1, 3], [3, -257], [-1, Buffer.from(jwk.n, "base64url")], [-2, Buffer.from(jwk.e, "base64url")]])) }
+  }
+  if (alg === "EdDSA") {
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519")
+    const jwk = publicKey.export({ format: "jwk" }) as { x: string }
+    return { privateKey, publicKey, cose: cbor(new Map<number, unknown>([[1, 1], [3, -8], [-1, 6], [-2, Buffer.from(jwk.x, "base64url")]])) }
+  }
+  const p384 = alg === "ES384"
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: p384 ? "P-384" : "P-256" })
+  const jwk = publicKey.export({ format: "jwk" }) as { x: string; y: string }
+  const coords: Array<[number, unknown]> = [[-2, Buffer.from(jwk.x, "base64url")], [-3, Buffer.from(jwk.y, "base64url")]]
+  return { privateKey, publicKey, cose: cbor(new Map<number, unknown>([[1, 2], [3, p384 ? -35 : -7], [-1, p384 ? 2 : 1], ...coords])) }
+}
+
+const HASH = { ES256: "sha256", ES384: "sha384", RS256: "sha256", EdDSA: null } as const
 
 export class SoftAuthenticator {
   readonly credentials: Credential[] = []
@@ -70,9 +96,8 @@ export class SoftAuthenticator {
 
   /** Answers registration `options` (the JSON the options route returned) with a new credential. */
   register(options: { challenge: string; rp: { id: string }; user: { id: string } }, tweak: Tweak = {}) {
-    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" })
-    const jwk = publicKey.export({ format: "jwk" }) as { x: string; y: string }
-    const cose = cbor(new Map<number, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x, "base64url")], [-3, Buffer.from(jwk.y, "base64url")]]))
+    const alg = tweak.alg ?? "ES256"
+    const { privateKey, publicKey, cose } = newKey(alg)
     const id = randomBytes(16)
     const length = Buffer.from([id.length >> 8, id.length & 255])
     const attested = Buffer.concat([Buffer.alloc(16), length, id, cose])
@@ -80,7 +105,7 @@ export class SoftAuthenticator {
     const authData = this.authData(tweak.rpId ?? this.rpId, 0x01 | (uv ? 0x04 : 0) | 0x40, 0, attested)
     const attestationObject = cbor(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]))
     const clientDataJSON = this.clientData(tweak.type ?? "webauthn.create", tweak.challenge ?? options.challenge, tweak.origin ?? this.origin)
-    const credential: Credential = { id: tweak.id ?? id, privateKey, publicKey, counter: 0, userHandle: Buffer.from(options.user.id, "base64url") }
+    const credential: Credential = { alg, cose, id: tweak.id ?? id, privateKey, publicKey, counter: 0, userHandle: Buffer.from(options.user.id, "base64url") }
     this.credentials.push(credential)
     return {
       id: b64url(credential.id),
@@ -98,7 +123,7 @@ export class SoftAuthenticator {
     const uv = tweak.userVerified ?? true
     const authData = this.authData(tweak.rpId ?? this.rpId, 0x01 | (uv ? 0x04 : 0), credential.counter)
     let clientDataJSON = this.clientData(tweak.type ?? "webauthn.get", tweak.challenge ?? options.challenge, tweak.origin ?? this.origin)
-    const signature = sign("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), credential.privateKey)
+    const signature = sign(HASH[credential.alg], Buffer.concat([authData, sha256(clientDataJSON)]), credential.privateKey)
     if (tweak.tamperSignature) signature[signature.length - 1]! ^= 1
     if (tweak.tamperClientData) clientDataJSON = Buffer.from(clientDataJSON.toString().replace('"crossOrigin":false', '"crossOrigin":false '))
     return {

@@ -126,3 +126,40 @@ describe("new accounts", () => {
     expect(s.adapter.users.size).toBe(2)
   })
 })
+
+describe("key types", () => {
+  // The algorithms new passkeys may use (@simplewebauthn/server's defaults), verified in-process.
+  for (const alg of ["ES256", "RS256", "EdDSA"] as const) {
+    it(`a ${alg} passkey registers and signs in; a tampered signature is refused`, async () => {
+      const s = setup("database")
+      await s.client.signIn()
+      const reg = await options(s.client, "?action=register")
+      expect((await answer(s.client, "register", s.device.register(reg.body.options, { alg }))).status).toBe(302)
+      signOutLocally(s.client)
+      const bad = await options(s.client, "?action=authenticate")
+      const refused = await answer(s.client, "authenticate", s.device.authenticate(bad.body.options, undefined, { tamperSignature: true }))
+      expect(new URL(refused.headers.get("location")!).searchParams.get("code")).toBe("SIGNATURE_INVALID")
+      expect((await signInWithPasskey(s)).headers.get("location")).toBe(`${ORIGIN}/`)
+      expect(await s.client.session()).toMatchObject({ user: { email: alice.email } })
+    })
+  }
+
+  it("a passkey of another algorithm cannot be registered; one stored before (ES384) signs in through @simplewebauthn/server", async () => {
+    const s = setup("database")
+    await s.client.signIn()
+    const reg = await options(s.client, "?action=register")
+    const refused = await answer(s.client, "register", s.device.register(reg.body.options, { alg: "ES384" }))
+    expect(new URL(refused.headers.get("location")!).searchParams.get("code")).toBe("VERIFICATION_FAILED")
+    const credential = s.device.credentials.at(-1)!
+    const id = credential.id.toString("base64")
+    s.adapter.authenticators.set(id, { credentialID: id, providerAccountId: id, userId: alice.id!, counter: 0, credentialBackedUp: false, credentialDeviceType: "singleDevice", credentialPublicKey: credential.cose.toString("base64"), transports: "internal" })
+    s.adapter.accounts.push({ provider: "passkey", providerAccountId: id, type: "webauthn", userId: alice.id! })
+    signOutLocally(s.client)
+    expect((await signInWithPasskey(s)).headers.get("location")).toBe(`${ORIGIN}/`)
+    expect(await s.client.session()).toMatchObject({ user: { email: alice.email } })
+    signOutLocally(s.client)
+    const bad = await options(s.client, "?action=authenticate")
+    const tampered = await answer(s.client, "authenticate", s.device.authenticate(bad.body.options, undefined, { tamperSignature: true }))
+    expect(new URL(tampered.headers.get("location")!).searchParams.get("code")).toBe("SIGNATURE_INVALID")
+  })
+})
