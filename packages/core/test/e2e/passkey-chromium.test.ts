@@ -31,23 +31,15 @@ afterAll(async () => {
   await rm(profile, { recursive: true, force: true })
 })
 
-/**
- * A page with a virtual platform authenticator (user verified). `present(false)` stops it from
- * answering prompts by itself, so a pending autofill request stays pending.
- */
-async function pageWithAuthenticator(): Promise<{ page: Page; present(on: boolean): Promise<void> }> {
+/** A page with a virtual platform authenticator that answers every prompt (user present and verified). */
+async function pageWithAuthenticator(): Promise<Page> {
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
   await cdp.send("WebAuthn.enable")
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
     options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   })
-  return {
-    page,
-    present: async (enabled) => {
-      await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled })
-    },
-  }
+  return page
 }
 
 for (const strategy of ["jwt", "database"] as const) {
@@ -73,7 +65,7 @@ for (const strategy of ["jwt", "database"] as const) {
 
     it("adds a passkey while signed in, signs out, signs in with the passkey button and through autofill", async () => {
       await context.clearCookies()
-      const { page, present } = await pageWithAuthenticator()
+      const page = await pageWithAuthenticator()
       await page.goto(`${server.origin}/auth/signin`)
       await page.fill('input[name="username"]', "alice")
       await page.fill('input[name="password"]', "wonderland")
@@ -85,13 +77,16 @@ for (const strategy of ["jwt", "database"] as const) {
       await page.waitForURL(`${server.origin}/?added=1`)
       expect([...adapter.authenticators.values()].map((a) => a.userId)).toEqual([alice.id])
 
-      // The button: autofill's pending request is cancelled and the passkey prompt answered.
+      // The button. The virtual authenticator would answer the autofill request the page starts
+      // on load at once, so that request's options are refused here: only the button's run.
       await context.clearCookies()
-      await present(false)
+      let optionsRequests = 0
+      await page.route("**/auth/webauthn-options/**", (route) => (optionsRequests++ === 0 ? route.abort() : route.continue()))
       await page.goto(`${server.origin}/auth/signin`)
+      await expect.poll(() => optionsRequests).toBe(1)
       await page.click('button:has-text("Sign in with Passkey")')
-      await present(true)
       await page.waitForURL(`${server.origin}/`)
+      await page.unroute("**/auth/webauthn-options/**")
       expect(await page.textContent("#who")).toBe(`Signed in as ${alice.email}`)
 
       // Autofill: the sign-in page starts a conditional request on load; the authenticator answers
