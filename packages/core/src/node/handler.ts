@@ -1,0 +1,62 @@
+/// <reference types="node" />
+/**
+ * `toNodeHandler(config)`: a `(req, res, next?)` function for `node:http`, Express 5 and Connect.
+ * Requests under `basePath` go to `Auth()`; others go to `next` (or get a 404 without one).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { Auth } from "../index.js"
+import type { AuthConfig } from "../types.js"
+import { RequestConversionError, sendWebResponse, toWebRequest, type NodeRequest } from "./convert.js"
+
+export interface NodeHandlerOptions {
+  /** Bytes of request body read at most. Default: core's limit (64 KiB). */
+  maxBodyBytes?: number
+}
+
+/** A Node request handler; `next` is Connect/Express's, called for requests that are not authlib's. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void
+
+const DEFAULT_BASE_PATH = "/auth"
+
+function underBasePath(path: string, basePath: string): boolean {
+  return path === basePath || path.startsWith(`${basePath}/`)
+}
+
+function refuse(res: ServerResponse, err: RequestConversionError): void {
+  const body = JSON.stringify({ error: "InvalidRequest", code: err.code, message: err.message })
+  res.writeHead(err.status, { "content-type": "application/json", "cache-control": "private, no-cache, no-store", ...(err.status === 413 ? { connection: "close" } : {}) })
+  res.end(body)
+}
+
+/**
+ * Mounts authlib on a Node server. The request's origin is the config's `url` when set (so a
+ * forged `Host` changes nothing), else `Host` with the socket's scheme (core then applies
+ * `X-Forwarded-*` as `trustHost` allows).
+ */
+export function toNodeHandler(config: AuthConfig, options: NodeHandlerOptions = {}): NodeHandler {
+  const basePath = (config.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, "") || DEFAULT_BASE_PATH
+  const origin = config.url ? new URL(String(config.url)).origin : undefined
+  return (req, res, next) => {
+    const path = ((req as NodeRequest).originalUrl ?? req.url ?? "/").split("?")[0]!
+    if (!underBasePath(path, basePath)) {
+      if (next) return next()
+      res.writeHead(404, { "content-type": "text/plain" })
+      res.end("Not found")
+      return
+    }
+    void (async () => {
+      let request: Request
+      try {
+        request = await toWebRequest(req as NodeRequest, { ...(origin ? { origin } : {}), ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) })
+      } catch (err) {
+        if (err instanceof RequestConversionError) return refuse(res, err)
+        throw err
+      }
+      await sendWebResponse(res, await Auth(request, config))
+    })().catch((err: unknown) => {
+      if (next) return next(err)
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" })
+      res.end(JSON.stringify({ error: "Configuration" }))
+    })
+  }
+}

@@ -1,0 +1,31 @@
+/// <reference types="node" />
+/**
+ * `getSession(req, config, res?)`: the session of a Node request, as `GET {basePath}/session`
+ * answers it (same callbacks, events and sliding refresh). With `res`, a refreshed session cookie
+ * is appended to the response.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { Auth } from "../index.js"
+import type { AuthConfig, Session } from "../types.js"
+import { Configuration } from "../errors.js"
+
+export async function getSession(req: IncomingMessage, config: AuthConfig, res?: ServerResponse): Promise<Session | null> {
+  const basePath = (config.basePath ?? "/auth").replace(/\/+$/, "") || "/auth"
+  const origin = config.url ? new URL(String(config.url)).origin : `http://${req.headers.host ?? "localhost"}`
+  const headers = new Headers()
+  for (const name of ["cookie", "host", "x-forwarded-host", "x-forwarded-proto", "authorization"]) {
+    const value = req.headers[name]
+    if (typeof value === "string") headers.set(name, value)
+  }
+  const response = await Auth(new Request(`${origin}${basePath}/session`, { headers }), config)
+  if (response.status !== 200) {
+    throw new Configuration(`GET ${basePath}/session answered ${response.status}`, { code: "SESSION_ROUTE_FAILED", cause: { status: response.status } })
+  }
+  const cookies = response.headers.getSetCookie()
+  if (res && cookies.length) {
+    const existing = res.getHeader("set-cookie")
+    const before = existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)]
+    res.setHeader("set-cookie", [...before, ...cookies])
+  }
+  return (await response.json()) as Session | null
+}

@@ -1,0 +1,162 @@
+/**
+ * `@authlib/core/node` on real servers: node:http and Express 5 (with and without body parsers in
+ * front), signing in over HTTP with a cookie jar, `getSession` from an app route, every
+ * `Set-Cookie` on its own line, the body cap on streamed and declared bodies, and the configured
+ * `url` winning over a forged `Host`.
+ */
+import { createServer, request as httpRequest, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import express from "express"
+import { afterEach, describe, expect, it } from "vitest"
+import { getSession, toNodeHandler } from "../../src/node/index.js"
+import type { AuthConfig } from "../../src/index.js"
+import { alice, credentials, SECRET } from "../helpers/harness.js"
+
+const servers: Server[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => (s.closeAllConnections(), s.close(resolve)))))
+})
+
+async function listen(server: Server): Promise<string> {
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+function config(over: Partial<AuthConfig> = {}): AuthConfig {
+  return { secret: SECRET, trustHost: true, providers: [credentials()], logger: { error: () => {}, warn: () => {}, debug: () => {} }, ...over }
+}
+
+/** fetch with a cookie jar, never following redirects. */
+function browser(origin: string) {
+  const jar = new Map<string, string>()
+  const request = async (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers)
+    if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "))
+    const res = await fetch(`${origin}${path}`, { ...init, headers, redirect: "manual" })
+    for (const line of res.headers.getSetCookie()) {
+      const pair = line.split(";")[0]!
+      const name = pair.slice(0, pair.indexOf("="))
+      if (/Max-Age=0/i.test(line)) jar.delete(name)
+      else jar.set(name, pair.slice(name.length + 1))
+    }
+    return res
+  }
+  const signIn = async () => {
+    const { csrfToken } = (await (await request("/auth/csrf")).json()) as { csrfToken: string }
+    return request("/auth/callback/credentials", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin }, body: new URLSearchParams({ csrfToken, username: "alice", password: "wonderland" }) })
+  }
+  return { jar, request, signIn }
+}
+
+/** The raw response of a request, headers as the wire has them. */
+function raw(origin: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer | string; chunks?: number } = {}) {
+  return new Promise<{ status: number; rawHeaders: string[]; body: string }>((resolve, reject) => {
+    const req = httpRequest(`${origin}${path}`, { method: options.method ?? "GET", headers: options.headers }, (res) => {
+      let body = ""
+      res.setEncoding("utf8")
+      res.on("data", (c) => (body += c))
+      res.on("end", () => resolve({ status: res.statusCode!, rawHeaders: res.rawHeaders, body }))
+    })
+    req.on("error", reject)
+    if (options.chunks) {
+      const chunk = Buffer.alloc(16 * 1024, 97)
+      let sent = 0
+      const write = () => {
+        while (sent < options.chunks!) {
+          sent++
+          if (!req.write(chunk)) return void req.once("drain", write)
+        }
+        req.end()
+      }
+      write()
+    } else req.end(options.body)
+  })
+}
+
+describe("node:http", () => {
+  it("signs in over HTTP; other paths go to the app; getSession reads the session", async () => {
+    const cfg = config()
+    const auth = toNodeHandler(cfg)
+    const origin = await listen(createServer((req, res) => auth(req, res, async () => {
+      const session = await getSession(req, cfg, res)
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end(JSON.stringify({ app: true, session }))
+    })))
+    const b = browser(origin)
+    expect(await (await b.request("/dashboard")).json()).toEqual({ app: true, session: null })
+    const res = await b.signIn()
+    expect(res.status).toBe(302)
+    expect(res.headers.get("location")).toBe(`${origin}/`)
+    expect(await (await b.request("/auth/session")).json()).toMatchObject({ user: { name: alice.name, email: alice.email } })
+    expect(await (await b.request("/dashboard")).json()).toMatchObject({ app: true, session: { user: { email: alice.email } } })
+  })
+
+  it("without next, a path outside basePath is a 404", async () => {
+    const origin = await listen(createServer(toNodeHandler(config())))
+    expect((await fetch(`${origin}/elsewhere`)).status).toBe(404)
+  })
+
+  it("writes each Set-Cookie on its own header line", async () => {
+    const origin = await listen(createServer(toNodeHandler(config())))
+    const csrf = await fetch(`${origin}/auth/csrf`)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!
+    // A sign-in that also clears the remembered callback URL answers two cookies.
+    const res = await raw(origin, "/auth/callback/credentials", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin, cookie: `${csrfCookie}; authlib.callback-url=${encodeURIComponent(origin)}` },
+      body: new URLSearchParams({ csrfToken, username: "alice", password: "wonderland" }).toString(),
+    })
+    const lines = res.rawHeaders.flatMap((h, i) => (i % 2 === 0 && h.toLowerCase() === "set-cookie" ? [res.rawHeaders[i + 1]!] : []))
+    expect(lines).toHaveLength(2)
+    expect(lines.some((l) => l.startsWith("authlib.session-token="))).toBe(true)
+    expect(lines.some((l) => l.startsWith("authlib.callback-url=;"))).toBe(true)
+  })
+
+  it("caps the body: a declared or a streamed body over 64 KiB is 413 without buffering it", async () => {
+    const origin = await listen(createServer(toNodeHandler(config())))
+    const declared = await raw(origin, "/auth/callback/credentials", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(1 << 20) }, body: Buffer.alloc(1 << 20, 97) })
+    expect(declared.status).toBe(413)
+    expect(JSON.parse(declared.body)).toMatchObject({ error: "InvalidRequest", code: "BODY_TOO_LARGE" })
+    const streamed = await raw(origin, "/auth/callback/credentials", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked" }, chunks: 64 })
+    expect(streamed.status).toBe(413)
+  })
+
+  it("with url configured, a forged Host changes no URL the handler builds", async () => {
+    const origin = await listen(createServer(toNodeHandler(config({ url: "https://app.example.com" }))))
+    const res = await raw(origin, "/auth/signin/credentials", { method: "POST", headers: { host: "evil.example", "content-type": "application/x-www-form-urlencoded", origin: "https://app.example.com" }, body: "" })
+    const location = res.rawHeaders[res.rawHeaders.findIndex((h) => h.toLowerCase() === "location") + 1] ?? ""
+    expect(location.startsWith("https://app.example.com/")).toBe(true)
+  })
+})
+
+describe("Express 5", () => {
+  for (const parsers of [false, true]) {
+    it(`mounted at /auth ${parsers ? "after express.urlencoded() and express.json()" : "with no body parser"}: sign-in, session, sign-out`, async () => {
+      const cfg = config()
+      const app = express()
+      if (parsers) app.use(express.urlencoded({ extended: false }), express.json())
+      app.use("/auth", toNodeHandler(cfg))
+      app.get("/me", async (req, res) => {
+        res.json({ session: await getSession(req, cfg, res) })
+      })
+      const origin = await listen(createServer(app))
+      const b = browser(origin)
+      expect((await b.signIn()).headers.get("location")).toBe(`${origin}/`)
+      expect(await (await b.request("/me")).json()).toMatchObject({ session: { user: { email: alice.email } } })
+      const { csrfToken } = (await (await b.request("/auth/csrf")).json()) as { csrfToken: string }
+      const out = await b.request("/auth/signout", { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ csrfToken }) })
+      expect(out.status).toBe(302)
+      expect(await (await b.request("/me")).json()).toEqual({ session: null })
+    })
+  }
+
+  it("an app route after the handler still runs for its own paths", async () => {
+    const app = express()
+    app.use(toNodeHandler(config()))
+    app.get("/health", (_req, res) => void res.send("ok"))
+    const origin = await listen(createServer(app))
+    expect(await (await fetch(`${origin}/health`)).text()).toBe("ok")
+  })
+})
