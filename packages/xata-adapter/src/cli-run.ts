@@ -4,6 +4,7 @@
  * `postgres://`/`postgresql://` -> pg; `http(s)://` (a Xata database URL) -> @xata.io/client;
  * `file:<dir>` -> PGlite persisted in that folder.
  */
+import { mkdir } from "node:fs/promises"
 import { parseArgs } from "node:util"
 import { migrate, type MigrateResult } from "./migrate.js"
 import { schemaSql } from "./schema.js"
@@ -37,6 +38,8 @@ async function migratePostgres(url: string): Promise<MigrateResult> {
 
 async function migratePGlite(dir: string): Promise<MigrateResult> {
   const { PGlite } = await import("@electric-sql/pglite")
+  // PGlite creates only the last folder of the path (`./.data/auth` failed with ENOENT).
+  await mkdir(dir, { recursive: true })
   const db = new PGlite(dir)
   try {
     return await migrate(db)

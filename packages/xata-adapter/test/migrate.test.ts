@@ -48,6 +48,16 @@ test("authlib-xata migrate --database-url file:<dir> creates a PGlite database i
   }
 })
 
+test("authlib-xata migrate --database-url file:<dir> creates missing parent folders (./.data/auth)", async () => {
+  const root = mkdtempSync(join(tmpdir(), "authlib-pglite-"))
+  try {
+    const io = { out: () => {}, err: () => {}, env: {} }
+    expect(await runCli(["migrate", "--database-url", `file:${join(root, ".data", "auth")}`], io)).toBe(0)
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+})
+
 if (url === null) test.skip("PostgreSQL server: no DATABASE_URL and no PostgreSQL binaries (see the warning above)", () => {})
 else migrationTests(url)
 
