@@ -5,7 +5,9 @@
  *
  * @module
  */
-export { serializeCookie } from "./cookies/serialize.js"
+export { authResult } from "./auth-result.js"
+export { encodeCookieValue, serializeCookie } from "./cookies/serialize.js"
+export { toResponse, wantsRedirectAsJson } from "./http/to-response.js"
 export { defaultCookies } from "./cookies/names.js"
 export type { AuthAction, AuthRequest, AuthResponse, Context } from "./http/types.js"
 export type { Flow, FlowContext, FlowOutcome, SignInResult } from "./flows/types.js"

@@ -32,12 +32,18 @@ const signOutShape = {
 }
 
 /**
- * Input core refused as malformed (a form over 64 KiB, headers over 16 KiB) is invalid input as
- * much as a wrong type: the spec's failure shape with core's status (413, 431, 400), not a 500.
+ * The one builder of the binding's failure shape (`{ failed: true, fieldErrors, formErrors }`,
+ * as `zod$` answers invalid input), for the failures the actions recognise:
+ * - an id no provider has: invalid input (a form field can say anything), under `providerId`;
+ * - input core refused as malformed (a form over 64 KiB, headers over 16 KiB): invalid input as
+ *   much as a wrong type, with core's status (413, 431, 400), not a 500.
+ * Anything else is rethrown.
  */
-function refusedInput(ev: RequestEventAction, err: unknown) {
-  if (!(err instanceof InvalidRequest)) throw err
-  return ev.fail(err.status, { fieldErrors: {} as Record<string, string>, formErrors: [err.message] })
+function failure(ev: RequestEventAction, err: unknown) {
+  if (err instanceof InvalidProvider && err.code === "UNKNOWN_PROVIDER")
+    return ev.fail(400, { fieldErrors: { providerId: err.message } as Record<string, string>, formErrors: [] as string[] })
+  if (err instanceof InvalidRequest) return ev.fail(err.status, { fieldErrors: {} as Record<string, string>, formErrors: [err.message] })
+  throw err
 }
 
 /** Builds `useSignIn` for the configuration function given to `QwikAuth$`. */
@@ -50,11 +56,7 @@ export function createUseSignIn(configQrl: QRL<QwikAuthConfigFn>) {
         ...(input.options ? { options: input.options as { redirectTo?: string } } : {}),
       })
     } catch (err) {
-      // An id no provider has is invalid input (a form field can say anything): the spec's failure shape.
-      if (err instanceof InvalidProvider && err.code === "UNKNOWN_PROVIDER") {
-        return ev.fail(400, { fieldErrors: { providerId: err.message }, formErrors: [] as string[] })
-      }
-      return refusedInput(ev, err)
+      return failure(ev, err)
     }
   }, zod$(signInShape))
 }
@@ -65,7 +67,7 @@ export function createUseSignOut(configQrl: QRL<QwikAuthConfigFn>) {
     try {
       return await runSignOut(ev, await authContext(ev, configQrl), input)
     } catch (err) {
-      return refusedInput(ev, err)
+      return failure(ev, err)
     }
   }, zod$(signOutShape))
 }

@@ -3,10 +3,11 @@
  * redirect that ends an action. Each call carries the request's cookie jar, so a CSRF cookie core
  * sets in the first call is the one the next call presents.
  */
-import { Auth, Configuration, ERROR_CODES, InvalidRequest, type AuthError, type ProviderType } from "@authlib/core"
+import { Configuration, ERROR_CODES, InvalidRequest, type AuthError, type AuthResult, type ProviderType } from "@authlib/core"
+import { authResult } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, isUnderBasePath, type AuthContext } from "./context.js"
-import { applySetCookies } from "./cookies.js"
+import { applyCookies } from "./cookies.js"
 
 /**
  * The error for an in-process answer that lacks what the caller needs (a redirect, a token). A
@@ -29,12 +30,20 @@ export function failedCall(what: string, status: number | undefined, body: unkno
   })
 }
 
+/**
+ * One in-process call to core: its internal result (JSON as a value, cookies as objects, applied
+ * to the jar and the response here), never a `Response` to parse.
+ */
+export async function coreCall(ev: RequestEventCommon, ctx: AuthContext, action: string, init?: Parameters<typeof internalRequest>[3]): Promise<AuthResult> {
+  const result = await authResult(internalRequest(ev, ctx, action, init), ctx.config)
+  applyCookies(ev, result.cookies)
+  return result
+}
+
 async function getJson(ev: RequestEventCommon, ctx: AuthContext, action: string): Promise<unknown> {
-  const res = await Auth(internalRequest(ev, ctx, action), ctx.config)
-  applySetCookies(ev, res.headers.getSetCookie())
-  const body: unknown = await res.json().catch(() => undefined)
-  if (res.status !== 200) throw failedCall(`GET ${ctx.basePath}/${action}`, res.status, body)
-  return body
+  const result = await coreCall(ev, ctx, action)
+  if ((result.status ?? 200) !== 200) throw failedCall(`GET ${ctx.basePath}/${action}`, result.status, result.json)
+  return result.json
 }
 
 /**

@@ -3,38 +3,34 @@
  * back to the browser; every other request only gets the per-request context, so loaders can read
  * the session later (lazily, in-process).
  */
-import { Auth } from "@authlib/core"
+import { authResult, toResponse, wantsRedirectAsJson } from "@authlib/core/internal"
+import type { AuthResult } from "@authlib/core"
 import type { QRL } from "@builder.io/qwik"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { authContext, isUnderBasePath } from "./context.js"
-import { applySetCookies } from "./cookies.js"
+import { applyCookies } from "./cookies.js"
 import type { QwikAuthConfigFn } from "./env.js"
 
 type RedirectCode = Parameters<RequestEventCommon["redirect"]>[0]
 const REDIRECTS: readonly number[] = [300, 301, 302, 303, 305, 307, 308]
 
-/** Headers of core's response other than Set-Cookie (which goes through `ev.cookie`). */
-function plainHeaders(res: Response): Headers {
-  const headers = new Headers(res.headers)
-  headers.delete("set-cookie")
-  return headers
-}
-
 /**
- * Sends core's response through Qwik City: every Set-Cookie through `ev.cookie` with its
- * attributes, redirects through `ev.redirect` with core's status, anything else (pages, JSON)
- * through `ev.send` with core's status, headers and body.
+ * Sends core's result through Qwik City: its cookies (objects) through `ev.cookie` with their
+ * attributes, then the rest as core's own `Response` would carry it: redirects through
+ * `ev.redirect` with core's status, anything else (pages, JSON) through `ev.send` with core's
+ * status, headers and body.
  */
-export function sendAuthResponse(ev: RequestEventCommon, res: Response): void {
-  applySetCookies(ev, res.headers.getSetCookie())
+export function sendAuthResult(ev: RequestEventCommon, result: AuthResult): void {
+  applyCookies(ev, result.cookies)
+  const res = toResponse({ ...result, cookies: [] }, wantsRedirectAsJson(ev.request))
   const location = res.headers.get("location")
   if (location !== null && REDIRECTS.includes(res.status)) {
-    plainHeaders(res).forEach((value, name) => {
+    res.headers.forEach((value, name) => {
       if (name !== "location") ev.headers.set(name, value)
     })
     throw ev.redirect(res.status as RedirectCode, location)
   }
-  ev.send(new Response(res.body, { status: res.status, headers: plainHeaders(res) }))
+  ev.send(res)
 }
 
 /** Builds the `onRequest` of `QwikAuth$`. */
@@ -42,6 +38,6 @@ export function createOnRequest(configQrl: QRL<QwikAuthConfigFn>): (ev: RequestE
   return async (ev) => {
     const ctx = await authContext(ev, configQrl)
     if (!isUnderBasePath(ev.url.pathname, ctx.basePath)) return
-    sendAuthResponse(ev, await Auth(ev.request, ctx.config))
+    sendAuthResult(ev, await authResult(ev.request, ctx.config))
   }
 }

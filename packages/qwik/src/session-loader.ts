@@ -3,25 +3,26 @@
  * then core's session route runs in-process (no HTTP round trip) once per request; every later
  * ask in the same request gets the same promise.
  */
-import { Auth, Configuration, type Session } from "@authlib/core"
+import { Configuration, type Session } from "@authlib/core"
+import { serializeCookie } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { requireContext, internalRequest, type AuthContext } from "./context.js"
-import { applySetCookies } from "./cookies.js"
+import { requireContext, type AuthContext } from "./context.js"
+import { coreCall } from "./core-calls.js"
 import type { GetSessionResult } from "./types.js"
 
 async function readSession(ev: RequestEventCommon, ctx: AuthContext): GetSessionResult {
-  const res = await Auth(internalRequest(ev, ctx, "session"), ctx.config)
-  const cookie = res.headers.getSetCookie()
-  applySetCookies(ev, cookie)
-  if (res.status !== 200) {
+  const result = await coreCall(ev, ctx, "session")
+  // `cookie` is the spec's list of Set-Cookie values; the cookies themselves are applied already.
+  const cookie = (result.cookies ?? []).map(serializeCookie)
+  const status = result.status ?? 200
+  if (status !== 200) {
     // Core has logged the cause through the logger; the page must not pass it off as "signed out".
-    throw new Configuration(`GET ${ctx.basePath}/session answered ${res.status}`, {
+    throw new Configuration(`GET ${ctx.basePath}/session answered ${status}`, {
       code: "SESSION_ROUTE_FAILED",
-      cause: { status: res.status, body: (await res.text()).slice(0, 500) },
+      cause: { status, body: JSON.stringify(result.json ?? result.html ?? null).slice(0, 500) },
     })
   }
-  const data = (await res.json()) as Session | null
-  return { cookie, data }
+  return { cookie, data: (result.json ?? null) as Session | null }
 }
 
 /** The request's session read, started on first call and shared by every later one. */

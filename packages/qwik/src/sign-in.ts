@@ -11,11 +11,10 @@
  * - Without `providerId`: the sign-in page.
  */
 import { Auth, InvalidProvider, raw, type AuthConfig } from "@authlib/core"
-import { serializeCookie } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, requireContext, type AuthContext } from "./context.js"
-import { applySetCookies } from "./cookies.js"
-import { csrfToken, currentPage, failedCall, providerType, redirectFromAction } from "./core-calls.js"
+import { applyCookies } from "./cookies.js"
+import { coreCall, csrfToken, currentPage, failedCall, providerType, redirectFromAction } from "./core-calls.js"
 import type { QwikAuthConfig } from "./env.js"
 import type { SignInInput } from "./types.js"
 
@@ -45,7 +44,7 @@ function formBody(input: SignInInput, fields: Record<string, string>): URLSearch
 async function credentialsSignIn(ev: RequestEventCommon, ctx: AuthContext, id: string, body: URLSearchParams): Promise<string> {
   const request = internalRequest(ev, ctx, `callback/${encodeURIComponent(id)}`, { method: "POST", body })
   const result = await Auth(request, rawConfig(ctx.config))
-  applySetCookies(ev, (result.cookies ?? []).map(serializeCookie))
+  applyCookies(ev, result.cookies)
   // A later session read in this request must see the new session cookie, not a cached result.
   ctx.session = undefined
   // Raw mode resolves (not throws) a request core refused as malformed (413, 431): that is a
@@ -56,12 +55,9 @@ async function credentialsSignIn(ev: RequestEventCommon, ctx: AuthContext, id: s
 
 async function redirectingSignIn(ev: RequestEventCommon, ctx: AuthContext, id: string, body: URLSearchParams, input: SignInInput): Promise<string> {
   const search = new URLSearchParams(input.authorizationParams ?? "")
-  const request = internalRequest(ev, ctx, `signin/${encodeURIComponent(id)}`, { method: "POST", body, search })
-  const res = await Auth(request, ctx.config)
-  applySetCookies(ev, res.headers.getSetCookie())
-  const location = res.headers.get("location")
-  if (location === null) throw failedCall(`POST ${ctx.basePath}/signin/${id}`, res.status, await res.json().catch(() => undefined))
-  return location
+  const result = await coreCall(ev, ctx, `signin/${encodeURIComponent(id)}`, { method: "POST", body, search })
+  if (result.redirect === undefined) throw failedCall(`POST ${ctx.basePath}/signin/${id}`, result.status, result.json)
+  return result.redirect
 }
 
 function signInPage(ctx: AuthContext, callbackUrl: string): string {

@@ -3,21 +3,18 @@
  * core, then core's POST /signout in-process; core clears the session (and its database record),
  * the action redirects to `redirectTo`.
  */
-import { Auth } from "@authlib/core"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { internalRequest, requireContext, type AuthContext } from "./context.js"
-import { applySetCookies } from "./cookies.js"
-import { csrfToken, currentPage, failedCall, redirectFromAction } from "./core-calls.js"
+import { requireContext, type AuthContext } from "./context.js"
+import { coreCall, csrfToken, currentPage, failedCall, redirectFromAction } from "./core-calls.js"
 import type { SignOutInput } from "./types.js"
 
 /** Runs a sign-out within the request's context; ends with a redirect (see `redirectFromAction`). */
 export async function runSignOut(ev: RequestEventCommon, ctx: AuthContext, input: SignOutInput): Promise<void> {
   const callbackUrl = input.redirectTo ?? currentPage(ev)
   const body = new URLSearchParams({ csrfToken: await csrfToken(ev, ctx), callbackUrl })
-  const res = await Auth(internalRequest(ev, ctx, "signout", { method: "POST", body }), ctx.config)
-  applySetCookies(ev, res.headers.getSetCookie())
-  const location = res.headers.get("location")
-  if (location === null) throw failedCall(`POST ${ctx.basePath}/signout`, res.status, await res.json().catch(() => undefined))
+  const result = await coreCall(ev, ctx, "signout", { method: "POST", body })
+  const location = result.redirect
+  if (location === undefined) throw failedCall(`POST ${ctx.basePath}/signout`, result.status, result.json)
   // A later read in this request asks core again, through the jar: signed out when core cleared
   // the session cookie, still signed in when it refused the request (a cross-site POST).
   ctx.session = undefined

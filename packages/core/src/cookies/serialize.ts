@@ -26,7 +26,7 @@ const PATH = /^[\u0020-\u003A\u003D-\u007E]*$/
  * callback URL) is percent-encoded, and `parseCookieHeader` decodes only values containing `%`.
  * Either way the result holds cookie-octets only, so it needs no second check.
  */
-function encodeValue(value: string): string {
+export function encodeCookieValue(value: string): string {
   return SAFE_VALUE.test(value) ? value : encodeURIComponent(value)
 }
 
@@ -84,7 +84,7 @@ function attributes(o: CookieOption["options"] & { priority?: unknown }): string
 export function serializeCookie(cookie: Cookie): string {
   if (!NAME.test(cookie.name)) throw new TypeError(`argument name is invalid: ${cookie.name}`)
   const raw = String(cookie.value)
-  const value = raw ? encodeValue(raw) : ""
+  const value = raw ? encodeCookieValue(raw) : ""
   return `${cookie.name}=${value}${attributes(cookie.options)}`
 }
 
