@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+/**
+ * What `npm publish` would ship, per package (`npm pack --dry-run --json --ignore-scripts`, run
+ * after the build): LICENSE, README.md and package.json, every file the `exports` map, `main`,
+ * `types` and `bin` point at, and a `prepack` script that builds (so an unbuilt checkout never
+ * packs an empty tarball). Run by `pnpm test` after the packages are built.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+
+const root = join(import.meta.dirname, "..")
+const problems = []
+
+/** Every path string in an exports map (conditions nested at any depth). */
+function targets(value) {
+  if (typeof value === "string") return [value]
+  if (value && typeof value === "object") return Object.values(value).flatMap(targets)
+  return []
+}
+
+for (const name of readdirSync(join(root, "packages"))) {
+  const dir = join(root, "packages", name)
+  if (!existsSync(join(dir, "package.json"))) continue
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+  if (pkg.private) continue
+  const [report] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }))
+  const files = new Set(report.files.map((f) => f.path))
+  const wanted = ["LICENSE", "README.md", "package.json", ...targets(pkg.exports), ...targets(pkg.main), ...targets(pkg.types), ...targets(pkg.bin)]
+  for (const file of wanted.map((f) => f.replace(/^\.\//, ""))) if (!files.has(file)) problems.push(`${pkg.name}: the tarball lacks ${file}`)
+  if (!/\bbuild\b/.test(pkg.scripts?.prepack ?? "")) problems.push(`${pkg.name}: no "prepack" script that builds`)
+}
+
+if (problems.length) {
+  for (const p of problems) console.error(p)
+  process.exit(1)
+}
+console.log("pack check: every package ships LICENSE, README.md and every file its exports, main, types and bin name")
