@@ -3,10 +3,13 @@
  * What `npm publish` would ship, per package (`npm pack --dry-run --json --ignore-scripts`, run
  * after the build): LICENSE, README.md and package.json, every file the `exports` map, `main`,
  * `types` and `bin` point at, and a `prepack` script that builds (so an unbuilt checkout never
- * packs an empty tarball). Run by `pnpm test` after the packages are built.
+ * packs an empty tarball). Then each tarball goes through `@arethetypeswrong/cli` with the ESM-only
+ * profile (types resolve for `node16` and `bundler` on every entry; `require` is not offered).
+ * Run by `pnpm test` after the packages are built.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 const root = join(import.meta.dirname, "..")
@@ -29,10 +32,27 @@ for (const name of readdirSync(join(root, "packages"))) {
   const wanted = ["LICENSE", "README.md", "package.json", ...targets(pkg.exports), ...targets(pkg.main), ...targets(pkg.types), ...targets(pkg.bin)]
   for (const file of wanted.map((f) => f.replace(/^\.\//, ""))) if (!files.has(file)) problems.push(`${pkg.name}: the tarball lacks ${file}`)
   if (!/\bbuild\b/.test(pkg.scripts?.prepack ?? "")) problems.push(`${pkg.name}: no "prepack" script that builds`)
+  problems.push(...typesProblems(dir, pkg))
+}
+
+/** `attw` on the packed tarball; entries that are not modules (`./schema.sql`) are left out. */
+function typesProblems(dir, pkg) {
+  const out = mkdtempSync(join(tmpdir(), "authlib-pack-"))
+  try {
+    const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", out], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }))
+    const nonModules = Object.keys(pkg.exports ?? {}).filter((k) => /\.(sql|css|txt)$/.test(k)).map((k) => k.replace(/^\.\//, ""))
+    const args = [join(out, packed.filename), "--profile", "esm-only", "--ignore-rules", "cjs-resolves-to-esm", "--format", "ascii", ...(nonModules.length ? ["--exclude-entrypoints", ...nonModules] : [])]
+    execFileSync(join(root, "node_modules/.bin/attw"), args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+    return []
+  } catch (err) {
+    return [`${pkg.name}: @arethetypeswrong/cli found problems:\n${err.stdout ?? err.message}`]
+  } finally {
+    rmSync(out, { recursive: true, force: true })
+  }
 }
 
 if (problems.length) {
   for (const p of problems) console.error(p)
   process.exit(1)
 }
-console.log("pack check: every package ships LICENSE, README.md and every file its exports, main, types and bin name")
+console.log("pack check: every package ships LICENSE, README.md and every file its exports, main, types and bin name; types resolve (attw, ESM-only)")
