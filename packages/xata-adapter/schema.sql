@@ -111,3 +111,13 @@ CREATE UNIQUE INDEX IF NOT EXISTS authlib_authenticators_credential_key ON authl
 
 CREATE INDEX IF NOT EXISTS authlib_authenticators_user_idx ON authlib_authenticators ("user");
 INSERT INTO authlib_migrations (version, name) VALUES (1, 'spec 2.7 tables, authenticators, indexes') ON CONFLICT (version) DO NOTHING;
+
+-- migration 2: authenticators: name, createdAt, lastUsedAt
+ALTER TABLE authlib_authenticators ADD COLUMN IF NOT EXISTS name text;
+
+ALTER TABLE authlib_authenticators ADD COLUMN IF NOT EXISTS "createdAt" timestamptz;
+
+ALTER TABLE authlib_authenticators ADD COLUMN IF NOT EXISTS "lastUsedAt" timestamptz;
+
+UPDATE authlib_authenticators SET "createdAt" = xata_createdat WHERE "createdAt" IS NULL;
+INSERT INTO authlib_migrations (version, name) VALUES (2, 'authenticators: name, createdAt, lastUsedAt') ON CONFLICT (version) DO NOTHING;

@@ -1,7 +1,7 @@
 import { expect } from "vitest"
 import type { AdapterUser } from "@authlib/core"
 import type { SuiteContext } from "./types.js"
-import { expectAccount, storedAuthenticator } from "./shapes.js"
+import { expectAccount, expectAuthenticator } from "./shapes.js"
 
 /** Calls `write` and returns what it rejected with; fails the test when it resolves. */
 async function rejection(write: () => unknown): Promise<unknown> {
@@ -82,8 +82,8 @@ export function duplicatesSuite(ctx: SuiteContext): void {
       counter: 9,
     })
     expect(await rejection(() => adapter.createAuthenticator(stolen))).toBeInstanceOf(Error)
-    expect(await db.authenticator?.(passkey.credentialID)).toStrictEqual(storedAuthenticator(passkey))
-    expect(await adapter.getAuthenticator(passkey.credentialID)).toStrictEqual(storedAuthenticator(passkey))
+    expectAuthenticator(await db.authenticator?.(passkey.credentialID), passkey)
+    expectAuthenticator(await adapter.getAuthenticator(passkey.credentialID), passkey)
     expect(await adapter.listAuthenticatorsByUserId(intruder.id)).toStrictEqual([])
   })
 }

@@ -19,8 +19,11 @@ import { sessionsSuite } from "./sessions.js"
 import { extendSessionSuite } from "./extend-session.js"
 import { verificationTokensSuite } from "./verification-tokens.js"
 import { authenticatorsSuite } from "./authenticators.js"
+import { deleteAuthenticatorSuite, updateAuthenticatorSuite } from "./passkey-management.js"
+import { listAccountsSuite } from "./list-accounts.js"
 import { racesSuite } from "./races.js"
 import { duplicatesSuite } from "./duplicates.js"
+import type { Adapter } from "@authlib/core"
 import type { TestOptions } from "./types.js"
 
 export type { Fixtures, RecordFactory, SkipTest, SuiteContext, TestDb, TestOptions, UserWithEmail } from "./types.js"
@@ -28,6 +31,15 @@ export { MemoryAdapter, MemoryAdapterError, createMemoryStore } from "./memory-a
 export type { MemoryAdapterErrorCode, MemoryStore } from "./memory-adapter.js"
 
 const NO_EXTEND_SESSION = "the adapter has no extendSession, an optional method (core falls back to updateSession)"
+const NO_DELETE_AUTHENTICATOR = "the adapter has no deleteAuthenticator, an optional method (core cannot delete passkeys with it)"
+const NO_UPDATE_AUTHENTICATOR = "the adapter has no updateAuthenticator, an optional method (core cannot rename passkeys with it)"
+const NO_LIST_ACCOUNTS = "the adapter has no listAccountsByUserId, an optional method (core then refuses more deletions of a last passkey)"
+
+/** The suite of an optional method: registered when the adapter has it, else listed as skipped with the reason. */
+function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite: () => void): void {
+  if (typeof adapter[method] === "function") describe(method, suite)
+  else describe.skip(`${method} (skipped: ${reason})`, suite)
+}
 
 /**
  * Registers the conformance suite with vitest: call it at the top level of a test file.
@@ -44,11 +56,17 @@ const NO_EXTEND_SESSION = "the adapter has no extendSession, an optional method 
  *   with a key already taken reject and leave the first record unchanged.
  * - Races: N parallel `useVerificationToken` calls on one token (exactly one wins), parallel session
  *   writes, `deleteUser` racing `createSession`.
- * - The WebAuthn methods when `testWebAuthnMethods` is on (then `db.authenticator` is required).
+ * - The WebAuthn methods when `testWebAuthnMethods` is on (then `db.authenticator` is required), with
+ *   the optional passkey-management methods when the adapter has them (else listed as skipped):
+ *   `deleteAuthenticator` (only the named credential; of N parallel calls exactly one gets it),
+ *   `updateAuthenticator` (the name; `createdAt` stamped by `createAuthenticator`, `lastUsedAt` by
+ *   `updateAuthenticatorCounter`).
+ * - `listAccountsByUserId`, optional: exactly the user's accounts.
  *
  * Throws at once when a `skipTests` entry lacks a reason; fails the run when it names no test.
  */
 export function runBasicTests(options: TestOptions): void {
+  const optionalSuite = (method: keyof Adapter, reason: string, suite: () => void) => optional(options.adapter, method, reason, suite)
   if (options.testWebAuthnMethods && !options.db.authenticator) {
     throw new TypeError("testWebAuthnMethods needs db.authenticator to read authenticators directly")
   }
@@ -63,10 +81,14 @@ export function runBasicTests(options: TestOptions): void {
   describe("users without an e-mail address", () => usersWithoutEmailSuite(ctx))
   describe("accounts", () => accountsSuite(ctx))
   describe("sessions", () => sessionsSuite(ctx))
-  if (typeof options.adapter.extendSession === "function") describe("extendSession", () => extendSessionSuite(ctx))
-  else describe.skip(`extendSession (skipped: ${NO_EXTEND_SESSION})`, () => extendSessionSuite(ctx))
+  optionalSuite("extendSession", NO_EXTEND_SESSION, () => extendSessionSuite(ctx))
   describe("verification tokens", () => verificationTokensSuite(ctx))
-  if (ctx.webauthn) describe("authenticators", () => authenticatorsSuite(ctx))
+  if (ctx.webauthn) {
+    describe("authenticators", () => authenticatorsSuite(ctx))
+    optionalSuite("deleteAuthenticator", NO_DELETE_AUTHENTICATOR, () => deleteAuthenticatorSuite(ctx))
+    optionalSuite("updateAuthenticator", NO_UPDATE_AUTHENTICATOR, () => updateAuthenticatorSuite(ctx))
+  }
+  optionalSuite("listAccountsByUserId", NO_LIST_ACCOUNTS, () => listAccountsSuite(ctx))
   describe("duplicate keys", () => duplicatesSuite(ctx))
   describe("races", () => racesSuite(ctx))
   describe("skipTests", () => {

@@ -133,6 +133,7 @@ function accountMethods(store: MemoryStore): Adapter {
       return account ? copy(account) : undefined
     },
     getAccount: (providerAccountId, provider) => orNull(store.accounts.get(store.accountKey(provider, providerAccountId))),
+    listAccountsByUserId: (userId) => [...store.accounts.values()].filter((a) => a.userId === userId).map(copy),
   }
 }
 
@@ -192,8 +193,13 @@ function tokenMethods(store: MemoryStore): Adapter {
   }
 }
 
+/** A passkey as stored: `transports`, `name`, `lastUsedAt` `null` when not given, `createdAt` stamped when absent. */
+function storedAuthenticator(a: AdapterAuthenticator): AdapterAuthenticator {
+  const date = (d: Date | null | undefined) => (d === null || d === undefined ? null : new Date(d))
+  return { ...a, transports: a.transports ?? null, name: a.name ?? null, createdAt: date(a.createdAt) ?? new Date(), lastUsedAt: date(a.lastUsedAt) }
+}
+
 function authenticatorMethods(store: MemoryStore): Adapter {
-  const stored = (a: AdapterAuthenticator): AdapterAuthenticator => ({ ...a, transports: a.transports ?? null })
   return {
     createAuthenticator(authenticator) {
       if (!store.users.has(authenticator.userId)) throw new MemoryAdapterError("no such user", "UNKNOWN_USER")
@@ -201,8 +207,9 @@ function authenticatorMethods(store: MemoryStore): Adapter {
       if (store.authenticators.has(authenticator.credentialID)) {
         throw new MemoryAdapterError("an authenticator with this credential ID exists", "DUPLICATE_KEY")
       }
-      store.authenticators.set(authenticator.credentialID, stored(authenticator))
-      return copy(stored(authenticator))
+      const stored = storedAuthenticator(authenticator)
+      store.authenticators.set(authenticator.credentialID, stored)
+      return copy(stored)
     },
     getAuthenticator: (credentialID) => orNull(store.authenticators.get(credentialID)),
     listAuthenticatorsByUserId: (userId) =>
@@ -210,7 +217,21 @@ function authenticatorMethods(store: MemoryStore): Adapter {
     updateAuthenticatorCounter(credentialID, counter) {
       const current = store.authenticators.get(credentialID)
       if (!current) throw new MemoryAdapterError(`no authenticator ${credentialID}`, "UNKNOWN_CREDENTIAL")
-      const updated = { ...current, counter }
+      // The sign-in's one write also records when the passkey was last used.
+      const updated = { ...current, counter, lastUsedAt: new Date() }
+      store.authenticators.set(credentialID, updated)
+      return copy(updated)
+    },
+    // Synchronous get-and-delete: of concurrent calls exactly one receives the passkey.
+    deleteAuthenticator(credentialID) {
+      const current = store.authenticators.get(credentialID)
+      store.authenticators.delete(credentialID)
+      return orNull(current)
+    },
+    updateAuthenticator(credentialID, patch) {
+      const current = store.authenticators.get(credentialID)
+      if (!current) return null
+      const updated = patch.name === undefined ? current : { ...current, name: patch.name }
       store.authenticators.set(credentialID, updated)
       return copy(updated)
     },

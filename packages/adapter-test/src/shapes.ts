@@ -22,6 +22,24 @@ export function storedAuthenticator(input: AdapterAuthenticator): AdapterAuthent
   return { ...input, transports: input.transports ?? null }
 }
 
+/**
+ * An authenticator must come back with exactly the eight Auth.js fields that went in (`transports`
+ * `null` when not given) and no other key, except the optional management fields, which an
+ * adapter may store or not: `name` (a string or `null`), `createdAt` and `lastUsedAt` (`Date`s or
+ * `null`). Their exact values are checked by the management suite, for adapters that have it.
+ */
+export function expectAuthenticator(actual: AdapterAuthenticator | null | undefined, input: AdapterAuthenticator): void {
+  expect(actual).toBeTypeOf("object")
+  expect(actual).not.toBeNull()
+  const { name, createdAt, lastUsedAt, ...fields } = actual as AdapterAuthenticator
+  const { name: _name, createdAt: _createdAt, lastUsedAt: _lastUsedAt, ...expected } = storedAuthenticator(input)
+  expect(fields).toStrictEqual(expected)
+  expect(name === undefined || name === null || typeof name === "string", "authenticator.name is a string or null").toBe(true)
+  for (const [key, value] of [["createdAt", createdAt], ["lastUsedAt", lastUsedAt]] as const) {
+    expect(value === undefined || value === null || value instanceof Date, `authenticator.${key} is a Date or null`).toBe(true)
+  }
+}
+
 function withoutEmpty(record: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null && value !== undefined))
 }

@@ -23,7 +23,10 @@ export interface TestDb {
   session: (sessionToken: string) => Awaitable<AdapterSession | null>
   account: (key: { provider: string; providerAccountId: string }) => Awaitable<AdapterAccount | null>
   verificationToken: (key: { identifier: string; token: string }) => Awaitable<VerificationToken | null>
-  /** Required when `testWebAuthnMethods` is on. */
+  /**
+   * Required when `testWebAuthnMethods` is on. For an adapter with `updateAuthenticator`, it returns
+   * the stored `name`, `createdAt` and `lastUsedAt` too.
+   */
   authenticator?: (credentialID: string) => Awaitable<AdapterAuthenticator | null>
 }
 

@@ -9,6 +9,8 @@
  * - `extendSession` (optional): under concurrent calls for one due session, exactly one caller
  *   extends it; the others receive `null`.
  * - `deleteUser` removes the user's sessions, accounts and authenticators with it.
+ * - `deleteAuthenticator` (optional): under concurrent calls for one credential, exactly one caller
+ *   receives the deleted authenticator; the others receive `null`.
  * - Multi-record writes are atomic: a failure leaves no half-written record.
  * - Unknown ids return `null` (or `undefined` from deletes), they do not throw.
  *
@@ -51,7 +53,19 @@ export interface VerificationToken {
   token: string
 }
 
-/** A WebAuthn credential (passkey) as stored by an adapter. */
+/**
+ * A WebAuthn credential (passkey) as stored by an adapter. The first eight fields are Auth.js's;
+ * `name`, `createdAt` and `lastUsedAt` are authlib's optional additions for managing passkeys, and
+ * a row without them (every Auth.js adapter) keeps working: the passkey list shows them as `null`.
+ *
+ * Core never sends the three additions to `createAuthenticator` or `updateAuthenticatorCounter`
+ * (an Auth.js adapter may refuse keys it does not know), so an adapter that stores them writes
+ * them itself, with no extra write per sign-in:
+ * - `createAuthenticator` stamps `createdAt` (now) when the record has none;
+ * - `updateAuthenticatorCounter`, which core calls exactly once per passkey sign-in, also stamps
+ *   `lastUsedAt` (now) in the same write;
+ * - `updateAuthenticator` sets `name`.
+ */
 export interface AdapterAuthenticator {
   credentialID: string
   userId: string
@@ -61,6 +75,12 @@ export interface AdapterAuthenticator {
   credentialPublicKey: string
   credentialDeviceType: string
   transports?: string | null
+  /** The name its owner gave the passkey (`updateAuthenticator`); `null` or absent until then. */
+  name?: string | null
+  /** When the passkey was registered: stamped by `createAuthenticator`; `null` or absent when unknown. */
+  createdAt?: Date | null
+  /** When the passkey last signed someone in: stamped by `updateAuthenticatorCounter`. */
+  lastUsedAt?: Date | null
 }
 
 export interface Adapter {
@@ -104,6 +124,32 @@ export interface Adapter {
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>
-  /** Rejects when the credential is unknown. */
+  /**
+   * Rejects when the credential is unknown. An adapter that stores `lastUsedAt` stamps it here, in
+   * the same write (core calls this once per passkey sign-in).
+   */
   updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
+  /**
+   * Optional, authlib only (Auth.js never calls it): deletes the authenticator and returns it as it
+   * was, or `null` when no authenticator has `credentialID`. One atomic delete (such as
+   * `DELETE ... RETURNING`): under concurrent calls for one credential exactly one caller receives
+   * the record. It removes the authenticator only; core unlinks the passkey's `webauthn` account
+   * with `unlinkAccount`. Keyed by credential id alone: core has already checked that the passkey
+   * belongs to the signed-in user. Needed to delete passkeys (`deletePasskey`, POST `passkeys`).
+   */
+  deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  /**
+   * Optional, authlib only: sets the fields `patch` names (today `name`; a key left out is kept) and
+   * returns the updated authenticator, or `null` when no authenticator has `credentialID` (nothing
+   * is created). Keyed by credential id alone, like `deleteAuthenticator`. Needed to rename
+   * passkeys (`renamePasskey`, POST `passkeys`).
+   */
+  updateAuthenticator?(credentialID: string, patch: { name?: string | null }): Awaitable<AdapterAuthenticator | null>
+  /**
+   * Optional, authlib only: every account linked to the user, in any order (`[]` for an unknown
+   * user). Core reads it before deleting a user's last passkey, to tell whether another linked
+   * account (OAuth, OIDC, e-mail, credentials) still lets them sign in; without it only an e-mail
+   * address counts, so deleting the last passkey is refused more often, never allowed wrongly.
+   */
+  listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
 }

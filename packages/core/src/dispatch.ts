@@ -3,7 +3,7 @@
  * the single catch: every error raised by a route or flow is mapped here.
  */
 import type { ResolvedConfig } from "./config/types.js"
-import { AuthError, Configuration } from "./errors.js"
+import { AuthError } from "./errors.js"
 import { callback } from "./routes/callback.js"
 import { csrf } from "./routes/csrf.js"
 import { errorPage } from "./routes/error.js"
@@ -13,7 +13,8 @@ import { signinPage, signinProvider } from "./routes/signin.js"
 import { signout, signoutPage } from "./routes/signout.js"
 import { verifyRequest } from "./routes/verify-request.js"
 import { webauthnOptionsRoute } from "./routes/webauthn-options.js"
-import { configErrorResponse, errorResponse, publicType, requestErrorResponse } from "./http/error-response.js"
+import { changePasskeyRoute, listPasskeysRoute } from "./routes/passkeys.js"
+import { configErrorResponse, errorResponse, rawError, requestErrorResponse } from "./http/error-response.js"
 import { contextOf } from "./http/context.js"
 import { parseRequest } from "./http/parse-request.js"
 import type { AuthAction, AuthRequest, AuthResponse, Context } from "./http/types.js"
@@ -30,6 +31,7 @@ const routes: Record<AuthAction, Partial<Record<"GET" | "POST", Handler>>> = {
   "verify-request": { GET: verifyRequest },
   error: { GET: errorPage },
   "webauthn-options": { GET: webauthnOptionsRoute },
+  passkeys: { GET: listPasskeysRoute, POST: changePasskeyRoute },
 }
 
 const methods = new Map(Object.entries(routes).map(([action, table]) => [action, Object.keys(table)]))
@@ -55,11 +57,4 @@ export async function dispatch(request: Request, config: ResolvedConfig): Promis
     if (config.raw) throw rawError(err, ctx)
     return errorResponse(err, req.action, ctx)
   }
-}
-
-/** `raw` callers (server-side bindings) receive the error itself; unknown errors are logged first. */
-function rawError(err: unknown, ctx: Context): AuthError {
-  if (err instanceof AuthError && (err.constructor as typeof AuthError).clientSafe) return err
-  publicType(err, ctx.config.logger)
-  return err instanceof AuthError ? err : new Configuration("Unexpected error", { code: "UNEXPECTED", cause: { ...(err instanceof Error ? { err } : {}) } })
 }

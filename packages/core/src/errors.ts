@@ -148,6 +148,32 @@ export class WebAuthnVerificationError extends CataloguedError<"WebAuthnVerifica
   static override clientSafe = true
 }
 
+/**
+ * The request needs a signed-in user and carries no valid session (managing passkeys). Client-safe;
+ * the JSON answer is 401.
+ */
+export class SessionRequired extends CataloguedError<"SessionRequired"> {
+  static override type = "SessionRequired"
+  declare type: "SessionRequired"
+  static override clientSafe = true
+}
+
+/**
+ * A passkey-management request that cannot be done: no such passkey among the signed-in user's
+ * (`PASSKEY_UNKNOWN`, 404: another user's passkey answers exactly the same), a name that is empty
+ * once cleaned (`PASSKEY_NAME_INVALID`), a missing id or unknown action (400), or the deletion of
+ * the user's last way to sign in (`LAST_SIGN_IN_METHOD`, 409). Client-safe: `code` says why.
+ */
+export class PasskeyManagementError extends CataloguedError<"PasskeyManagementError"> {
+  static override type = "PasskeyManagementError"
+  declare type: "PasskeyManagementError"
+  static override clientSafe = true
+  /** The HTTP status of the JSON answer, from `code`. */
+  get status(): number {
+    return this.code === "PASSKEY_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" ? 409 : 400
+  }
+}
+
 /** A PKCE, state or nonce check failed in an OAuth callback. */
 export class InvalidCheck extends CataloguedError<"InvalidCheck"> {
   static override type = "InvalidCheck"
@@ -297,6 +323,8 @@ export type AnyAuthError =
   | EmailSignInError
   | InvalidEmailAddress
   | WebAuthnVerificationError
+  | SessionRequired
+  | PasskeyManagementError
 
 /** The `type` strings of the catalogue. */
 export type ErrorType = AnyAuthError["type"]

@@ -12,6 +12,8 @@
  * | `callback/:provider` | GET / POST | finishes it, sets the session, redirects |
  * | `signout` | GET / POST | confirm page / signs out (CSRF) |
  * | `verify-request`, `error` | GET | pages |
+ * | `webauthn-options/:provider` | GET | passkey options (+ challenge cookie) |
+ * | `passkeys` | GET / POST | the signed-in user's passkeys / rename or delete one (CSRF) |
  *
  * @example
  * ```ts
@@ -58,6 +60,9 @@ export * from "./types.js"
 export * from "./adapters.js"
 export * from "./providers/types.js"
 export * from "./errors.js"
+export { listPasskeys, renamePasskey, deletePasskey } from "./passkey-functions.js"
+export { MAX_PASSKEY_NAME_LENGTH } from "./passkeys/info.js"
+export type { PasskeyInfo } from "./passkeys/info.js"
 export { skipCSRFCheck } from "./security/skip-csrf.js"
 export { raw } from "./raw.js"
 export { setEnvDefaults } from "./config/env.js"

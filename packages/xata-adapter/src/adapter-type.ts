@@ -37,6 +37,12 @@ export interface XataAdapterMethods extends Required<Adapter> {
   getAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null>
   createAuthenticator(authenticator: AdapterAuthenticator): Promise<AdapterAuthenticator>
   listAuthenticatorsByUserId(userId: string): Promise<AdapterAuthenticator[]>
-  /** Throws `UNKNOWN_CREDENTIAL` when no authenticator has `credentialID`. */
+  /** Throws `UNKNOWN_CREDENTIAL` when no authenticator has `credentialID`. Stamps `lastUsedAt` (now) in the same statement. */
   updateAuthenticatorCounter(credentialID: string, newCounter: number): Promise<AdapterAuthenticator>
+  /** One `DELETE ... RETURNING`: of concurrent calls for one credential exactly one receives it; `null` when unknown. */
+  deleteAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null>
+  /** Sets `name` (`null` clears it; an absent `name` changes nothing); `null` when unknown. */
+  updateAuthenticator(credentialID: string, patch: { name?: string | null }): Promise<AdapterAuthenticator | null>
+  /** The user's accounts, oldest first; `[]` for an unknown user. */
+  listAccountsByUserId(userId: string): Promise<AdapterAccount[]>
 }

@@ -70,6 +70,18 @@ function tableStatements(): string[] {
   ])
 }
 
+/**
+ * Migration 2: what managing passkeys shows, as nullable columns (a passkey stored by other tools
+ * without them still reads). Passkeys stored before get `createdAt` from their record's
+ * `xata_createdat`, which is when they were registered; `lastUsedAt` stays unknown until their next use.
+ */
+const PASSKEY_MANAGEMENT: readonly string[] = [
+  `ALTER TABLE authlib_authenticators ADD COLUMN IF NOT EXISTS name text`,
+  `ALTER TABLE authlib_authenticators ADD COLUMN IF NOT EXISTS "createdAt" timestamptz`,
+  `ALTER TABLE authlib_authenticators ADD COLUMN IF NOT EXISTS "lastUsedAt" timestamptz`,
+  `UPDATE authlib_authenticators SET "createdAt" = xata_createdat WHERE "createdAt" IS NULL`,
+]
+
 /** The table that records applied migrations. Created first, outside the versioned steps. */
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
   version integer PRIMARY KEY,
@@ -83,6 +95,7 @@ export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
  */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "spec 2.7 tables, authenticators, indexes", statements: [TOUCH_FUNCTION, ...tableStatements(), ...INDEXES] },
+  { version: 2, name: "authenticators: name, createdAt, lastUsedAt", statements: PASSKEY_MANAGEMENT },
 ]
 
 /** The whole schema as one SQL script (what `schema.sql` contains). */

@@ -70,6 +70,9 @@ export const tables = [
       { name: "credentialPublicKey", type: "text" },
       { name: "credentialDeviceType", type: "string" },
       { name: "transports", type: "string" },
+      { name: "name", type: "string" },
+      { name: "createdAt", type: "datetime" },
+      { name: "lastUsedAt", type: "datetime" },
     ],
   },
 ] as const

@@ -126,10 +126,10 @@ function behaviourTests(schema: PgSchema): void {
       await expect(adapter.createUser(newUser({ id: owner.id }))).rejects.toMatchObject({ code: "DUPLICATE_KEY" })
       expect(await adapter.getUser(owner.id)).toStrictEqual(owner)
       const passkey = { credentialID: crypto.randomUUID(), userId: owner.id, providerAccountId: "p", counter: 3, credentialBackedUp: false, credentialPublicKey: "k", credentialDeviceType: "singleDevice", transports: null }
-      await adapter.createAuthenticator(passkey)
+      const stored = await adapter.createAuthenticator(passkey)
       const stolen = adapter.createAuthenticator({ ...passkey, userId: intruder.id, credentialPublicKey: "attacker", counter: 0 })
       await expect(stolen).rejects.toMatchObject({ type: "XataAdapterError", code: "DUPLICATE_KEY" })
-      expect(await adapter.getAuthenticator(passkey.credentialID)).toStrictEqual(passkey)
+      expect(await adapter.getAuthenticator(passkey.credentialID)).toStrictEqual({ ...passkey, name: null, createdAt: stored.createdAt, lastUsedAt: null })
       expect(await adapter.listAuthenticatorsByUserId(intruder.id)).toStrictEqual([])
     })
 
@@ -228,7 +228,7 @@ function behaviourTests(schema: PgSchema): void {
       expect(() => XataAdapter({} as never)).toThrow(expect.objectContaining({ code: "UNSUPPORTED_CLIENT" }))
     })
 
-    test("each table has exactly the spec 2.7 fields (all nullable) plus Xata's metadata", async () => {
+    test("each table has exactly the spec 2.7 fields (all nullable; passkeys with the management fields of migration 2) plus Xata's metadata", async () => {
       const rows = await query(
         `SELECT table_name, column_name, is_nullable FROM information_schema.columns
          WHERE table_schema = current_schema() AND table_name LIKE 'authlib\\_%' AND table_name <> 'authlib_migrations'
@@ -245,7 +245,7 @@ function behaviourTests(schema: PgSchema): void {
       const withMeta = (fields: string[]) => [...fields, ...meta].sort()
       expect(layout).toStrictEqual({
         authlib_accounts: withMeta(["access_token", "expires_at", "id_token", "provider", "providerAccountId", "refresh_token", "scope", "session_state", "token_type", "type", "user"]),
-        authlib_authenticators: withMeta(["counter", "credentialBackedUp", "credentialDeviceType", "credentialID", "credentialPublicKey", "providerAccountId", "transports", "user"]),
+        authlib_authenticators: withMeta(["counter", "createdAt", "credentialBackedUp", "credentialDeviceType", "credentialID", "credentialPublicKey", "lastUsedAt", "name", "providerAccountId", "transports", "user"]),
         authlib_sessions: withMeta(["expires", "sessionToken", "user"]),
         authlib_users: withMeta(["email", "emailVerified", "image", "name"]),
         authlib_users_accounts: withMeta(["account", "user"]),

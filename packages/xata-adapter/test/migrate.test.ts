@@ -1,15 +1,17 @@
 /**
  * Migrations: idempotent, versioned (a later release adds a column without touching data), finished
- * by a re-run after an interruption; `schema.sql` is what `migrate` applies; the CLI drives it all.
- * Runs on the PostgreSQL server of the test run, one schema per case.
+ * by a re-run after an interruption; `schema.sql` is what `migrate` applies; the CLI drives it all;
+ * migration 2 (the passkey management fields) upgrades a version-1 database on PGlite and on the
+ * PostgreSQL server of the test run (one schema per case there).
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { PGlite } from "@electric-sql/pglite"
 import { afterAll, describe, expect, inject, test } from "vitest"
-import { XataAdapter, migrate, schemaSql, MIGRATIONS } from "../src/index.js"
+import { XataAdapter, migrate, schemaSql, MIGRATIONS, type AdapterClient } from "../src/index.js"
 import { applyMigrations } from "../src/migrate.js"
 import { toExecutor } from "../src/executors/index.js"
 import { runCli } from "../src/cli-run.js"
@@ -42,7 +44,7 @@ test("authlib-xata migrate --database-url file:<dir> creates a PGlite database i
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l), env: {} }
     expect(await runCli(["migrate", "--database-url", `file:${dir}`], io)).toBe(0)
     expect(await runCli(["migrate", "--database-url", `file:${dir}`], io)).toBe(0)
-    expect(lines).toStrictEqual(["applied migrations 1; schema version 1", "schema is up to date (version 1)"])
+    expect(lines).toStrictEqual(["applied migrations 1, 2; schema version 2", "schema is up to date (version 2)"])
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -55,6 +57,43 @@ test("authlib-xata migrate --database-url file:<dir> creates missing parent fold
     expect(await runCli(["migrate", "--database-url", `file:${join(root, ".data", "auth")}`], io)).toBe(0)
   } finally {
     rmSync(root, { recursive: true, force: true })
+  }
+})
+
+type Query = (statement: string, params?: unknown[]) => Promise<Record<string, unknown>[]>
+
+/**
+ * A database at version 1 holding a passkey, upgraded by `migrate`: migration 2 alone is applied,
+ * the passkey keeps every field, gets `createdAt` from its record's `xata_createdat` and reads
+ * `name` and `lastUsedAt` as null; then the management methods work on it.
+ */
+async function upgradeFromVersion1(client: AdapterClient, query: Query): Promise<void> {
+  expect(await applyMigrations(toExecutor(client), MIGRATIONS.filter((m) => m.version === 1))).toStrictEqual({ applied: [1], version: 1 })
+  await query(`INSERT INTO authlib_users (xata_id, email) VALUES ('u1', 'a@example.com')`)
+  await query(
+    `INSERT INTO authlib_authenticators ("credentialID", "user", "providerAccountId", counter, "credentialBackedUp", "credentialPublicKey", "credentialDeviceType", transports)
+     VALUES ('c1', 'u1', 'c1', 5, true, 'k', 'multiDevice', 'internal')`,
+  )
+  const [row] = await query(`SELECT xata_createdat FROM authlib_authenticators WHERE "credentialID" = 'c1'`)
+  await expect(XataAdapter(client).getAuthenticator("c1")).rejects.toMatchObject({ code: "SCHEMA_MISSING", message: /run migrate\(\)/ })
+  expect(await migrate(client)).toStrictEqual({ applied: [2], version: 2 })
+  expect(await migrate(client)).toStrictEqual({ applied: [], version: 2 })
+  const adapter = XataAdapter(client)
+  const before = { credentialID: "c1", userId: "u1", providerAccountId: "c1", counter: 5, credentialBackedUp: true, credentialPublicKey: "k", credentialDeviceType: "multiDevice", transports: "internal" }
+  expect(await adapter.getAuthenticator("c1")).toStrictEqual({ ...before, name: null, createdAt: new Date(row!.xata_createdat as string), lastUsedAt: null })
+  const used = await adapter.updateAuthenticatorCounter("c1", 6)
+  expect(used.lastUsedAt).toBeInstanceOf(Date)
+  expect((await adapter.updateAuthenticator("c1", { name: "Laptop" }))?.name).toBe("Laptop")
+  expect(await adapter.deleteAuthenticator("c1")).toStrictEqual({ ...before, counter: 6, name: "Laptop", createdAt: new Date(row!.xata_createdat as string), lastUsedAt: used.lastUsedAt })
+  expect(await adapter.listAuthenticatorsByUserId("u1")).toStrictEqual([])
+}
+
+test("PGlite: migration 2 upgrades a version-1 database; its passkeys keep their data", async () => {
+  const pglite = new PGlite()
+  try {
+    await upgradeFromVersion1(pglite, async (sql, params) => (await pglite.query<Record<string, unknown>>(sql, params)).rows)
+  } finally {
+    await pglite.close()
   }
 })
 
@@ -72,10 +111,15 @@ function migrationTests(url: string): void {
   afterAll(() => Promise.all(schemas.map((s) => s.drop())))
 
   describe("migrate", () => {
-    test("applies version 1 once, then reports the schema as current", async () => {
+    test("applies versions 1 and 2 once, then reports the schema as current", async () => {
       const { pool } = await fresh()
-      expect(await migrate(pool)).toStrictEqual({ applied: [1], version: 1 })
-      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 1 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [1, 2], version: 2 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 2 })
+    })
+
+    test("migration 2 upgrades a version-1 database; its passkeys keep their data", async () => {
+      const { pool, query } = await fresh()
+      await upgradeFromVersion1(pool, query)
     })
 
     test("a run interrupted before recording its version is finished by running again, data intact", async () => {
@@ -83,7 +127,7 @@ function migrationTests(url: string): void {
       await migrate(pool)
       const user = await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
       await query("DELETE FROM authlib_migrations")
-      expect(await migrate(pool)).toStrictEqual({ applied: [1], version: 1 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [1, 2], version: 2 })
       expect(await XataAdapter(pool).getUser("u1")).toStrictEqual(user)
     })
 
@@ -91,18 +135,18 @@ function migrationTests(url: string): void {
       const { pool, query } = await fresh()
       await migrate(pool)
       await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
-      const next = { version: 2, name: "users.locale", statements: [`ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS locale text`] }
+      const next = { version: 3, name: "users.locale", statements: [`ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS locale text`] }
       const db = toExecutor(pool)
-      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [2], version: 2 })
-      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [], version: 2 })
-      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 2 })
+      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [3], version: 3 })
+      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [], version: 3 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 3 })
       expect(await query(`SELECT email, locale FROM authlib_users`)).toStrictEqual([{ email: "a@example.com", locale: null }])
     })
 
     test("schema.sql applied by hand gives the same schema, which migrate then leaves alone", async () => {
       const { pool } = await fresh()
       await pool.query(readFileSync(`${packageDir}/schema.sql`, "utf8"))
-      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 1 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 2 })
       const adapter = XataAdapter(pool)
       const user = await adapter.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
       expect(await adapter.getUserByEmail("a@example.com")).toStrictEqual(user)
@@ -121,8 +165,8 @@ function migrationTests(url: string): void {
       const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l), env: {} }
       expect(await runCli(["migrate", "--database-url", schema.url], io)).toBe(0)
       expect(await runCli(["migrate"], { ...io, env: { DATABASE_URL: schema.url } })).toBe(0)
-      expect(out).toStrictEqual(["applied migrations 1; schema version 1", "schema is up to date (version 1)"])
-      expect(await schema.query("SELECT version FROM authlib_migrations")).toStrictEqual([{ version: 1 }])
+      expect(out).toStrictEqual(["applied migrations 1, 2; schema version 2", "schema is up to date (version 2)"])
+      expect(await schema.query("SELECT version FROM authlib_migrations ORDER BY version")).toStrictEqual([{ version: 1 }, { version: 2 }])
     })
 
     test.skipIf(!existsSync(`${packageDir}/dist/cli.js`))("the built bin runs with its shebang", async () => {
@@ -131,7 +175,7 @@ function migrationTests(url: string): void {
         encoding: "utf8",
         timeout: 20_000,
       })
-      expect(output.trim()).toBe("applied migrations 1; schema version 1")
+      expect(output.trim()).toBe("applied migrations 1, 2; schema version 2")
     })
   })
 }

@@ -33,10 +33,11 @@ describe("row mappers never turn a missing column into text", () => {
     expect(await XataAdapter(answering([record])).getAccount("1", "github")).toStrictEqual({ userId: "rec_1", type: "oauth", provider: "github", providerAccountId: "1" })
   })
 
-  test("an authenticator record lacking a required field reads as none; a missing transports reads as null", async () => {
+  test("an authenticator record lacking a required field reads as none; missing transports and management fields read as null", async () => {
     const full = { credentialID: "c", user: "rec_1", providerAccountId: "p", counter: "7", credentialBackedUp: true, credentialPublicKey: "k", credentialDeviceType: "singleDevice" }
     expect(await XataAdapter(answering([full])).getAuthenticator("c")).toStrictEqual({
       credentialID: "c", userId: "rec_1", providerAccountId: "p", counter: 7, credentialBackedUp: true, credentialPublicKey: "k", credentialDeviceType: "singleDevice", transports: null,
+      name: null, createdAt: null, lastUsedAt: null,
     })
     for (const field of ["credentialID", "user", "providerAccountId", "counter", "credentialBackedUp", "credentialPublicKey", "credentialDeviceType"]) {
       const adapter = XataAdapter(answering([{ ...full, [field]: null }]))

@@ -31,7 +31,7 @@ const newUser = async () => {
   return { ...(await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: null })), email }
 }
 
-/** Calls each of the 19 adapter methods once; returns how many calls reached the database. */
+/** Calls each of the 19 Auth.js adapter methods and the 3 passkey-management ones once; returns how many calls reached the database. */
 async function everyMethodOnce(): Promise<number> {
   const user = await newUser()
   await adapter.getUser(user.id)
@@ -53,9 +53,12 @@ async function everyMethodOnce(): Promise<number> {
   await adapter.getAuthenticator(passkey.credentialID)
   await adapter.listAuthenticatorsByUserId(user.id)
   await adapter.updateAuthenticatorCounter(passkey.credentialID, 1)
+  await adapter.updateAuthenticator(passkey.credentialID, { name: "Laptop" })
+  await adapter.deleteAuthenticator(passkey.credentialID)
+  await adapter.listAccountsByUserId(user.id)
   await adapter.unlinkAccount(account)
   await adapter.deleteUser(user.id)
-  return 19
+  return 22
 }
 
 describe("against our emulation of Xata's SQL endpoint", () => {
@@ -96,12 +99,13 @@ describe("against our emulation of Xata's SQL endpoint", () => {
     test("a taken credential ID through the SQL endpoint is a typed DUPLICATE_KEY error and the passkey stays", async () => {
       const [owner, intruder] = await Promise.all([newUser(), newUser()])
       const passkey = { ...PASSKEY, credentialID: crypto.randomUUID(), userId: owner.id }
-      await adapter.createAuthenticator(passkey)
+      const stored = await adapter.createAuthenticator(passkey)
       await expect(adapter.createAuthenticator({ ...passkey, userId: intruder.id })).rejects.toMatchObject({
         type: "XataAdapterError",
         code: "DUPLICATE_KEY",
       })
-      expect(await adapter.getAuthenticator(passkey.credentialID)).toStrictEqual(passkey)
+      expect(stored.createdAt).toBeInstanceOf(Date)
+      expect(await adapter.getAuthenticator(passkey.credentialID)).toStrictEqual({ ...passkey, name: null, createdAt: stored.createdAt, lastUsedAt: null })
     })
 
     test("a duplicate e-mail through the SQL endpoint is a typed DUPLICATE_EMAIL error", async () => {
@@ -128,7 +132,7 @@ describe("against our emulation of Xata's SQL endpoint", () => {
       const env = { XATA_API_KEY: emulation.apiKey, XATA_BRANCH: "main" }
       expect(await runCli(["migrate", "--database-url", emulation.databaseURL], { ...io, env })).toBe(0)
       expect(await runCli(["migrate", "--database-url", emulation.databaseURL, "--api-key", "xau_wrong"], { ...io, env })).toBe(1)
-      expect(lines).toStrictEqual(["schema is up to date (version 1)", "migrate failed: invalid API key"])
+      expect(lines).toStrictEqual(["schema is up to date (version 2)", "migrate failed: invalid API key"])
     })
 
     test("an unknown branch is an error, not an empty result", async () => {

@@ -32,14 +32,16 @@ function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: L
 }
 
 /**
- * The 19 methods of the Auth.js adapter interface, then authlib's optional `extendSession` (own or
- * inherited, so class adapters work). A method left out here would be dropped by `wrapAdapter`.
+ * The 19 methods of the Auth.js adapter interface, then authlib's optional `extendSession`,
+ * `deleteAuthenticator`, `updateAuthenticator` and `listAccountsByUserId` (own or inherited, so
+ * class adapters work). A method left out here would be dropped by `wrapAdapter`.
  */
 const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount",
   "unlinkAccount", "createSession", "getSessionAndUser", "updateSession", "deleteSession",
   "createVerificationToken", "useVerificationToken", "getAccount", "getAuthenticator", "createAuthenticator",
-  "listAuthenticatorsByUserId", "updateAuthenticatorCounter", "extendSession",
+  "listAuthenticatorsByUserId", "updateAuthenticatorCounter", "extendSession", "deleteAuthenticator", "updateAuthenticator",
+  "listAccountsByUserId",
 ]
 
 /** A frozen copy of `adapter` whose methods throw `AdapterError`. */

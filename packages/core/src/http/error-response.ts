@@ -1,21 +1,21 @@
 /**
  * How an error becomes a response. Malformed requests: 4xx JSON. Otherwise client-safe errors keep
  * their type and every other error is logged in full and shown as `Configuration`. JSON actions
- * (providers, csrf, session) answer `{ error, code? }` with a status; page actions redirect:
- * `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything else to the error page.
+ * (providers, csrf, session, webauthn-options, passkeys) answer `{ error, code? }` with a status;
+ * page actions redirect: `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything
+ * else to the error page.
  */
-import { InvalidRequest, MethodNotAllowed, UnknownAction, isClientSafe } from "../errors.js"
+import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, UnknownAction, isClientSafe } from "../errors.js"
 import { logError } from "../logger.js"
 import type { LoggerInstance } from "@authlib/jwt"
-import type { AuthError } from "../errors.js"
 import type { AuthAction, AuthResponse, Context } from "./types.js"
 import { routeUrl } from "./urls.js"
 import type { ResolvedConfig } from "../config/types.js"
 import { pageHeaders, renderErrorPage } from "../pages/index.js"
 
-const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session", "webauthn-options"])
+const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session", "webauthn-options", "passkeys"])
 /** Client-safe types whose `code` the JSON answer carries (the client can act on it). */
-const JSON_CODES = new Set(["CredentialsSignin", "WebAuthnVerificationError"])
+const JSON_CODES = new Set(["CredentialsSignin", "WebAuthnVerificationError", "PasskeyManagementError", "SessionRequired"])
 const TO_SIGNIN_PAGE = new Set(["CredentialsSignin", "MissingCSRF"])
 /** Types whose `code` the error page's URL keeps: it picks the page's text, or tells a script why. */
 const CODE_IN_REDIRECT = new Set(["EmailSignInError", "WebAuthnVerificationError"])
@@ -23,8 +23,11 @@ const CODE_IN_REDIRECT = new Set(["EmailSignInError", "WebAuthnVerificationError
 const STATUS: Record<string, number> = {
   MissingCSRF: 403,
   AccessDenied: 403,
+  SessionRequired: 401,
   Configuration: 500,
 }
+
+const statusOf = (err: unknown, type: string) => STATUS[type] ?? (err instanceof PasskeyManagementError ? err.status : 400)
 
 /** The 4xx answer to a request that could not be parsed or routed. */
 export function requestErrorResponse(err: AuthError): AuthResponse {
@@ -80,7 +83,7 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
   }
   const { type, code } = publicType(err, ctx.config.logger, logged)
   if (JSON_ACTIONS.has(action) || action === "error") {
-    return { status: STATUS[type] ?? 400, json: { error: type, ...(code && JSON_CODES.has(type) ? { code } : {}) } }
+    return { status: statusOf(err, type), json: { error: type, ...(code && JSON_CODES.has(type) ? { code } : {}) } }
   }
   if (TO_SIGNIN_PAGE.has(type)) {
     return { redirect: routeUrl(ctx, "signIn", { error: type, ...(type === "CredentialsSignin" ? { code } : {}) }) }
@@ -88,4 +91,14 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
   // A failed send keeps its code (SEND_FAILED, SMTP_REJECTED, ...): the page says the mail could
   // not be sent rather than blaming the address, and support can tell the causes apart.
   return { redirect: routeUrl(ctx, "error", { error: type, ...(code && CODE_IN_REDIRECT.has(type) ? { code } : {}) }) }
+}
+
+/**
+ * What a server-side caller (`raw` mode, server functions) receives for `err`: a client-safe error
+ * itself; any other error is logged in full first, and a non-`AuthError` becomes `Configuration`.
+ */
+export function rawError(err: unknown, ctx: Context): AuthError {
+  if (isClientSafe(err)) return err
+  publicType(err, ctx.config.logger)
+  return err instanceof AuthError ? err : new Configuration("Unexpected error", { code: "UNEXPECTED", cause: { ...(err instanceof Error ? { err } : {}) } })
 }

@@ -9,7 +9,7 @@ import type { AuthAction, AuthRequest } from "./types.js"
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
 
 
-const ACTIONS = new Set<string>(["providers", "csrf", "session", "signin", "callback", "signout", "verify-request", "error", "webauthn-options"])
+const ACTIONS = new Set<string>(["providers", "csrf", "session", "signin", "callback", "signout", "verify-request", "error", "webauthn-options", "passkeys"])
 const WITH_PROVIDER = new Set<string>(["signin", "callback", "webauthn-options"])
 
 const bad = (message: string, code: ErrorCode<"InvalidRequest">, status = 400) => new InvalidRequest(message, { code, status })
@@ -192,4 +192,14 @@ export async function parseRequest(
   } catch {
     return bad("The request could not be read", "REQUEST_UNREADABLE")
   }
+}
+
+/**
+ * The request of a server function (`listPasskeys(request, config)`, ...): the app's own request,
+ * at any path, read for its cookies and headers only (its body is not read, no route applies).
+ */
+export function serverCallRequest(request: Request, action: AuthAction): AuthRequest {
+  const url = new URL(request.url)
+  const cookies = parseCookieHeader(request.headers.get("cookie"))
+  return { request, method: "GET", action, providerId: undefined, url, query: {}, body: {}, rawBody: undefined, cookies, headers: request.headers }
 }

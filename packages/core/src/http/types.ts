@@ -17,6 +17,7 @@ export type AuthAction =
   | "verify-request"
   | "error"
   | "webauthn-options"
+  | "passkeys"
 
 /** A parsed, validated request. */
 export interface AuthRequest {

@@ -323,6 +323,16 @@ export interface WebAuthnConfig extends CommonProviderOptions {
    * unproven and is never stored); to attach one, sign in with e-mail first and add a passkey.
    */
   allowNewAccounts?: boolean
+  /**
+   * Whether a signed-in user may delete their last passkey when nothing else lets them sign in
+   * (no other passkey, no other linked account of a configured provider, no e-mail address with an
+   * e-mail provider configured). Default `false`: such a deletion is refused with
+   * `PasskeyManagementError` `LAST_SIGN_IN_METHOD`, so nobody locks themselves out. Set it when
+   * users have a way in that authlib cannot see (a password checked by your own `authorize` under
+   * JWT sessions, account recovery by support). With several passkey providers, every one of them
+   * must allow it.
+   */
+  allowDeletingLastPasskey?: boolean
   /** Whether a host name is a public suffix (`com`, `co.uk`, `github.io`); the preset uses the PSL. */
   isPublicSuffix?: (hostname: string) => boolean
   /** Whether the built-in sign-in page offers passkey autofill (conditional UI). Default `true`. */

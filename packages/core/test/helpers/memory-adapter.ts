@@ -7,6 +7,7 @@ import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Verification
 export const WRITE_METHODS = new Set([
   "createUser", "updateUser", "deleteUser", "linkAccount", "unlinkAccount", "createSession", "updateSession",
   "deleteSession", "createVerificationToken", "useVerificationToken", "createAuthenticator", "updateAuthenticatorCounter",
+  "deleteAuthenticator", "updateAuthenticator",
 ])
 
 export interface MemoryAdapter extends Adapter {

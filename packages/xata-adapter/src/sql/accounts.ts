@@ -1,4 +1,4 @@
-/** `authlib_accounts` and `authlib_users_accounts`: linkAccount, unlinkAccount, getAccount. */
+/** `authlib_accounts` and `authlib_users_accounts`: linkAccount, unlinkAccount, getAccount, listAccountsByUserId. */
 import type { AdapterAccount, AdapterAccountType } from "@authlib/core"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
@@ -50,7 +50,9 @@ function accountParams(account: AdapterAccount) {
   ]
 }
 
-export function accountMethods(db: Executor): Pick<XataAdapterMethods, "linkAccount" | "unlinkAccount" | "getAccount"> {
+const isAccount = (a: AdapterAccount | null): a is AdapterAccount => a !== null
+
+export function accountMethods(db: Executor): Pick<XataAdapterMethods, "linkAccount" | "unlinkAccount" | "getAccount" | "listAccountsByUserId"> {
   return {
     async linkAccount(account) {
       // The account and its users_accounts link are written by one statement: both or neither.
@@ -88,6 +90,14 @@ export function accountMethods(db: Executor): Pick<XataAdapterMethods, "linkAcco
         [provider, providerAccountId],
       )
       return oneAccount(rows)
+    },
+    async listAccountsByUserId(userId) {
+      if (!lookupable(userId)) return []
+      const rows = await db.query(
+        `SELECT ${ACCOUNT_COLUMNS} FROM authlib_accounts WHERE "user" = $1::text ORDER BY xata_createdat, provider, "providerAccountId"`,
+        [userId],
+      )
+      return rows.map(toAccount).filter(isAccount)
     },
   }
 }

@@ -124,6 +124,8 @@ const STATE_CODES: Record<string, XataAdapterErrorCode> = {
   "23503": "UNKNOWN_USER",
   "23514": "INVALID_INPUT",
   "42P01": "SCHEMA_MISSING",
+  // An undefined column: a database migrated by an older release (run migrate again).
+  "42703": "SCHEMA_MISSING",
 }
 
 /** Maps any failure to a `XataAdapterError` (an adapter error passes through unchanged). */

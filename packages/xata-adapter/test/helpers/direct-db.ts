@@ -67,6 +67,9 @@ export function directDb(query: Query, hooks: Pick<TestDb, "connect" | "disconne
         credentialPublicKey: String(row.credentialPublicKey),
         credentialDeviceType: String(row.credentialDeviceType),
         transports: optional(row.transports),
+        name: optional(row.name),
+        createdAt: date(row.createdAt),
+        lastUsedAt: date(row.lastUsedAt),
       }
     },
   }

@@ -3,7 +3,7 @@
  * real `@simplewebauthn/server`, a credentials provider to sign in with first, and helpers that
  * run a ceremony through `Auth()` the way a browser would (options, then the POST with CSRF).
  */
-import type { AdapterAuthenticator } from "../../../src/adapters.js"
+import type { AdapterAccount, AdapterAuthenticator } from "../../../src/adapters.js"
 import type { AuthConfig, WebAuthnConfig } from "../../../src/index.js"
 import { alice, Client, config, ORIGIN, recordingLogger } from "../../helpers/harness.js"
 import { memoryAdapter, type MemoryAdapter } from "../../helpers/memory-adapter.js"
@@ -13,20 +13,47 @@ export interface PasskeyAdapter extends MemoryAdapter {
   authenticators: Map<string, AdapterAuthenticator>
 }
 
-/** The core test adapter plus the four authenticator methods (in memory). */
+/**
+ * The core test adapter plus the authenticator methods (in memory), stamping `createdAt` and
+ * `lastUsedAt` as the contract describes, and the optional management methods
+ * (`deleteAuthenticator`, `updateAuthenticator`, `listAccountsByUserId`, `unlinkAccount`).
+ */
 export function passkeyAdapter(): PasskeyAdapter {
   const base = memoryAdapter()
   const authenticators = new Map<string, AdapterAuthenticator>()
   const log = <A extends unknown[], R>(method: string, fn: (...args: A) => R) => async (...args: A) => (base.calls.push({ method, args }), fn(...args))
+  const accountIndex = (key: Pick<AdapterAccount, "provider" | "providerAccountId">) =>
+    base.accounts.findIndex((a) => a.provider === key.provider && a.providerAccountId === key.providerAccountId)
   return Object.assign(base, {
     authenticators,
     getAuthenticator: log("getAuthenticator", (id: string) => authenticators.get(id) ?? null),
-    createAuthenticator: log("createAuthenticator", (a: AdapterAuthenticator) => (authenticators.set(a.credentialID, { ...a }), { ...a })),
-    listAuthenticatorsByUserId: log("listAuthenticatorsByUserId", (userId: string) => [...authenticators.values()].filter((a) => a.userId === userId)),
+    createAuthenticator: log("createAuthenticator", (a: AdapterAuthenticator) => {
+      const stored = { ...a, createdAt: a.createdAt ?? new Date() }
+      authenticators.set(a.credentialID, stored)
+      return { ...stored }
+    }),
+    listAuthenticatorsByUserId: log("listAuthenticatorsByUserId", (userId: string) => [...authenticators.values()].filter((a) => a.userId === userId).map((a) => ({ ...a }))),
     updateAuthenticatorCounter: log("updateAuthenticatorCounter", (id: string, counter: number) => {
-      const next = { ...authenticators.get(id)!, counter }
+      const next = { ...authenticators.get(id)!, counter, lastUsedAt: new Date() }
       authenticators.set(id, next)
       return next
+    }),
+    deleteAuthenticator: log("deleteAuthenticator", (id: string) => {
+      const found = authenticators.get(id)
+      authenticators.delete(id)
+      return found ? { ...found } : null
+    }),
+    updateAuthenticator: log("updateAuthenticator", (id: string, patch: { name?: string | null }) => {
+      const found = authenticators.get(id)
+      if (!found) return null
+      const next = { ...found, ...("name" in patch ? { name: patch.name ?? null } : {}) }
+      authenticators.set(id, next)
+      return { ...next }
+    }),
+    listAccountsByUserId: log("listAccountsByUserId", (userId: string) => base.accounts.filter((a) => a.userId === userId).map((a) => ({ ...a }))),
+    unlinkAccount: log("unlinkAccount", (key: Pick<AdapterAccount, "provider" | "providerAccountId">) => {
+      const i = accountIndex(key)
+      return i < 0 ? undefined : base.accounts.splice(i, 1)[0]
     }),
   })
 }
