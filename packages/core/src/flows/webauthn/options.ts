@@ -17,21 +17,13 @@ import { runUserCode } from "../../user-code.js"
 import type { FlowContext } from "../types.js"
 import { challengeMaxAge, issueChallenge, type Challenge, type WebAuthnAction } from "./challenge.js"
 import { storedIdToBase64url, transportsOf } from "./encoding.js"
+import { cleanPasskeyName } from "./names.js"
 import { relyingPartyOf } from "./relying-party.js"
 import { webAuthnServer } from "./server.js"
 
-/** A display name typed for a new passkey account: trimmed, one line, at most 64 characters. */
-const MAX_NAME_LENGTH = 64
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu
 
 const refuse = (ctx: FlowContext<WebAuthnConfig>, code: ErrorCode<"WebAuthnVerificationError">, message: string) =>
   new WebAuthnVerificationError(message, { code, cause: { provider: ctx.provider.id } })
-
-function displayName(input: unknown): string | undefined {
-  if (typeof input !== "string") return undefined
-  const name = input.replace(INVISIBLE, "").trim().slice(0, MAX_NAME_LENGTH)
-  return name === "" ? undefined : name
-}
 
 async function userInfo(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Promise<WebAuthnUserInfo | null> {
   const hook = ctx.provider.getUserInfo
@@ -62,7 +54,7 @@ async function plan(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, signedIn
     return { action: "authenticate", userId: info.user.id }
   }
   if (ctx.provider.allowNewAccounts) {
-    if (asked === "register" || info) return { action: "register", name: displayName(info?.user.name ?? req.query.name) ?? "Passkey user" }
+    if (asked === "register" || info) return { action: "register", name: cleanPasskeyName(info?.user.name ?? req.query.name) ?? "Passkey user" }
     return { action: "authenticate" }
   }
   if (asked === "register") throw refuse(ctx, "REGISTRATION_REQUIRES_SESSION", "Sign in to add a passkey: new accounts cannot be created with a passkey here")
