@@ -58,6 +58,7 @@ export const QwikAuth$ = /*#__PURE__*/ implicit$FirstArg(QwikAuthQrl)
 export { getSession } from "./session-loader.js"
 export { signIn } from "./sign-in.js"
 export { signOut } from "./sign-out.js"
+export { deletePasskey, listPasskeys, renamePasskey } from "./passkeys.js"
 export { setEnvDefaults } from "./env.js"
 export type { QwikAuthConfig, QwikAuthConfigFn } from "./env.js"
 export type { GetSessionResult, SessionResult, SignInInput, SignOutInput } from "./types.js"
@@ -70,6 +71,9 @@ export {
   Verification,
   OAuthAccountNotLinked,
   UntrustedHost,
+  SessionRequired,
+  PasskeyManagementError,
+  WebAuthnVerificationError,
 } from "@authlib/core"
 export type {
   AnyAuthError,
@@ -83,4 +87,5 @@ export type {
   Provider,
   AdapterUser,
   AdapterSession,
+  PasskeyInfo,
 } from "@authlib/core"
