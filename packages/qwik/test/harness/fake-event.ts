@@ -12,6 +12,14 @@ export interface SetCall {
   options: Record<string, unknown>
 }
 
+/** Thrown by the fake `error`, as Qwik's `ServerError` is. */
+export class Errored {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+  ) {}
+}
+
 /** Thrown by the fake `redirect`, as Qwik's `RedirectMessage` is. */
 export class Redirected {
   constructor(
@@ -78,6 +86,10 @@ export function fakeEvent(url: string, init: FakeInit = {}): FakeEvent {
     redirect(status: number, location: string) {
       recorded.status = status
       return (recorded.redirect = new Redirected(status, location))
+    },
+    error(status: number, message: string) {
+      recorded.status = status
+      return new Errored(status, message)
     },
     send(response: Response) {
       recorded.sent = response
