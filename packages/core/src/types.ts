@@ -21,6 +21,14 @@ export interface SessionOptions {
   updateAge: number
   /** Generates the database session token. Default: 256 random bits, base64url. */
   generateSessionToken: () => string
+  /**
+   * JWT strategy: a request with no authlib session cookie but an Auth.js v5 one
+   * (`authjs.session-token`, `__Secure-authjs.session-token`, `next-auth.session-token`,
+   * `__Secure-next-auth.session-token`, chunked or not) is read with the same secrets and that
+   * cookie's name as salt, then re-issued under authlib's name while the old cookie is cleared, so
+   * moving from Auth.js signs no one out. Default `true`; `false` ignores those cookies.
+   */
+  acceptAuthJsSessions: boolean
 }
 
 /** Attributes of one cookie. */

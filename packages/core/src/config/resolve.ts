@@ -40,6 +40,7 @@ function sessionOptions(config: AuthConfig): SessionOptions {
     maxAge: s.maxAge ?? 30 * DAY,
     updateAge: s.updateAge ?? DAY,
     generateSessionToken: s.generateSessionToken ?? (() => randomToken(32)),
+    acceptAuthJsSessions: s.acceptAuthJsSessions !== false,
   })
 }
 

@@ -18,7 +18,7 @@ import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import { runUserCode } from "../user-code.js"
 import { publicUser } from "./public-user.js"
-import { clearSessionCookie, readSessionCookie } from "./session-cookie.js"
+import { clearSessionCookie, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import type { NewSession, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
@@ -45,16 +45,28 @@ async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{
   return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + config.jwt.maxAge) * 1000) }
 }
 
-/** Decodes the session token. Rejects (JWTSessionError) on a token that does not decode. */
-async function decodeToken(raw: string, ctx: Context): Promise<JWT | null> {
-  const { config, cookies } = ctx
-  return config.jwt.decode({ token: raw, secret: [...config.secret], salt: cookies.sessionToken.name })
+/** Decodes the session token (salt: the cookie's name). Rejects (JWTSessionError) on a token that does not decode. */
+async function decodeToken(raw: string, ctx: Context, salt = ctx.cookies.sessionToken.name): Promise<JWT | null> {
+  const { config } = ctx
+  return config.jwt.decode({ token: raw, secret: [...config.secret], salt })
+}
+
+/**
+ * The request's session token in wire form: ours, else (when accepted) an Auth.js one, which is
+ * re-issued under our name on this read (`carried`).
+ */
+function sessionTokenOf(req: AuthRequest, ctx: Context): { raw: string; salt?: string; carried: boolean } | undefined {
+  const raw = readSessionCookie(req, ctx)
+  if (raw) return { raw, carried: false }
+  if (!ctx.config.session.acceptAuthJsSessions) return undefined
+  const theirs = readAuthJsSessionCookie(req)
+  return theirs ? { raw: theirs.value, salt: theirs.name, carried: true } : undefined
 }
 
 /** The request's token, or `null` when it has none or it does not decode. */
 async function currentToken(req: AuthRequest, ctx: Context): Promise<JWT | null> {
-  const raw = readSessionCookie(req, ctx)
-  return raw ? await decodeToken(raw, ctx).catch(() => null) : null
+  const found = sessionTokenOf(req, ctx)
+  return found ? await decodeToken(found.raw, ctx, found.salt).catch(() => null) : null
 }
 
 type JwtParams = Parameters<CallbacksOptions["jwt"]>[0]
@@ -71,15 +83,22 @@ async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promis
   if (signIn.profile) params.profile = signIn.profile
   const next = await runUserCode("callback", "jwt", () => ctx.config.callbacks.jwt(params))
   if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
-  return (await writeToken(next, req, ctx)).cookies
+  const { cookies } = await writeToken(next, req, ctx)
+  return [...cookies, ...foreignSessionCookies(req, ctx)]
+}
+
+/** Expiries for the Auth.js session cookies the request still carries (ours are being written). */
+function foreignSessionCookies(req: AuthRequest, ctx: Context): Cookie[] {
+  const ours = ctx.cookies.sessionToken.name
+  return clearSessionCookie(req, ctx).filter((c) => c.name !== ours && !c.name.startsWith(`${ours}.`))
 }
 
 async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>> {
-  const raw = readSessionCookie(req, ctx)
-  if (!raw) return { json: null }
+  const found = sessionTokenOf(req, ctx)
+  if (!found) return { json: null }
   let token: JWT | null
   try {
-    token = await decodeToken(raw, ctx)
+    token = await decodeToken(found.raw, ctx, found.salt)
   } catch (err) {
     ctx.config.logger.debug("session-token-invalid", err)
     return { json: null, cookies: clearSessionCookie(req, ctx) }
@@ -96,7 +115,9 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   // A custom `jwt.decode` may return a token without `exp`: then it lives `maxAge` from now.
   let expires = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + config.session.maxAge * 1000)
   let cookies: AuthResponse["cookies"] = []
-  if (changed || due || update) ({ cookies, expires } = await writeToken(next, req, ctx))
+  if (changed || due || update || found.carried) ({ cookies, expires } = await writeToken(next, req, ctx))
+  // Carried over from Auth.js: from now on the session lives in our cookie only.
+  if (found.carried) cookies = [...cookies, ...foreignSessionCookies(req, ctx)]
   const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
   const session = await runUserCode("callback", "session", () =>
     config.callbacks.session(update ? { session: base, token: next, newSession: update.data, trigger: "update" } : { session: base, token: next }))

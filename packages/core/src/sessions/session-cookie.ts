@@ -1,17 +1,42 @@
 /**
  * The session cookie, read and cleared in one place for both strategies: a JWT may be split into
  * chunks (`.0`, `.1`, ...), a database token never is, and the same reader and clearer serve both.
+ * Auth.js v5's session cookies are read here too (JWT strategy, `session.acceptAuthJsSessions`)
+ * and cleared with ours, so a sign-out also ends a session carried over from Auth.js.
  */
 import { clearChunked, readChunked } from "../cookies/chunks.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, Context } from "../http/types.js"
+import type { CookieOption } from "../types.js"
 
 /** The request's session cookie value (joined from chunks), if any. */
 export function readSessionCookie(req: AuthRequest, ctx: Context): string | undefined {
   return readChunked(ctx.cookies.sessionToken.name, req.cookies) || undefined
 }
 
-/** Expiries for the session cookie and every chunk of it the request carries. */
+/** Auth.js v5's session cookie names (its `authjs` prefix, and the `next-auth` one some apps kept). */
+const AUTHJS_SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token", "__Secure-next-auth.session-token", "next-auth.session-token"]
+
+/** One of Auth.js's session cookies, with the attributes Auth.js set it with (to clear it). */
+function authJsCookie(name: string): CookieOption {
+  return { name, options: { httpOnly: true, sameSite: "lax", path: "/", secure: name.startsWith("__Secure-") } }
+}
+
+/** The Auth.js session cookie the request carries (joined from chunks): its name is the token's salt. */
+export function readAuthJsSessionCookie(req: AuthRequest): { name: string; value: string } | undefined {
+  for (const name of AUTHJS_SESSION_COOKIES) {
+    const value = readChunked(name, req.cookies)
+    if (value) return { name, value }
+  }
+  return undefined
+}
+
+/** Expiries for the session cookie and every chunk of it the request carries, Auth.js's included. */
 export function clearSessionCookie(req: AuthRequest, ctx: Context): Cookie[] {
-  return clearChunked(ctx.cookies.sessionToken, req.cookies)
+  const ours = clearChunked(ctx.cookies.sessionToken, req.cookies)
+  if (!ctx.config.session.acceptAuthJsSessions) return ours
+  const names = Object.keys(req.cookies)
+  const present = (name: string) => names.some((n) => n === name || n.startsWith(`${name}.`))
+  const theirs = AUTHJS_SESSION_COOKIES.filter(present).flatMap((name) => clearChunked(authJsCookie(name), req.cookies))
+  return theirs.length ? [...ours, ...theirs] : ours
 }
