@@ -17,9 +17,11 @@ export default defineConfig({
     outDir: "lib",
     emptyOutDir: true,
     lib: {
-      entry: "./src/index.ts",
+      // The Qwik entry keeps `.qwik.mjs` (the app's optimizer processes it again); the passkey
+      // helpers have no `$` closures and are a plain module.
+      entry: { index: "./src/index.ts", passkey: "./src/passkey.ts" },
       formats: ["es"],
-      fileName: () => "index.qwik.mjs",
+      fileName: (_format, name) => (name === "index" ? "index.qwik.mjs" : `${name}.mjs`),
     },
     rollupOptions: { external: [/^node:/, ...external] },
   },

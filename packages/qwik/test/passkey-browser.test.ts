@@ -1,0 +1,132 @@
+/**
+ * `@authlib/qwik/passkey` in a stand-in browser: `fetch` goes to core's `Auth()` in-process with a
+ * cookie jar, `navigator.credentials` is answered by core's software authenticator (real
+ * signatures), and `location` records where the helper navigates. Success, a refused passkey and a
+ * cancelled prompt each come back as documented.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { Auth, type AuthConfig } from "@authlib/core"
+import { MemoryAdapter } from "@authlib/adapter-test/memory-adapter"
+import { SoftAuthenticator } from "../../core/test/flows/webauthn/authenticator.js"
+import { registerPasskey, signInWithPasskey, supportsPasskeys } from "../src/passkey.js"
+
+const ORIGIN = "http://localhost:3000"
+const SECRET = "qwik-passkey-helper-secret-0123456789abcdef"
+const jar = new Map<string, string>()
+const visited: string[] = []
+let device: SoftAuthenticator
+let mode: "answer" | "cancel" | "tamper" = "answer"
+let config: AuthConfig
+
+const b64 = (s: string) => Uint8Array.from(Buffer.from(s, "base64url")).buffer
+const text = (buffer: ArrayBuffer | Uint8Array) => Buffer.from(buffer as ArrayBuffer).toString("base64url")
+
+/** The browser's `PublicKeyCredential` for a response JSON the software authenticator made. */
+function credentialOf(json: { id: string; type: string; response: Record<string, unknown>; authenticatorAttachment: string }) {
+  const r = json.response as Record<string, string | string[]>
+  const response = r.attestationObject
+    ? { clientDataJSON: b64(r.clientDataJSON as string), attestationObject: b64(r.attestationObject as string), getTransports: () => r.transports }
+    : { clientDataJSON: b64(r.clientDataJSON as string), authenticatorData: b64(r.authenticatorData as string), signature: b64(r.signature as string), userHandle: b64(r.userHandle as string) }
+  return { id: json.id, rawId: b64(json.id), type: json.type, response, authenticatorAttachment: json.authenticatorAttachment, getClientExtensionResults: () => ({}) }
+}
+
+async function fakeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const url = new URL(String(input instanceof Request ? input.url : input), ORIGIN)
+  const headers = new Headers(init.headers)
+  headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "))
+  if (init.method === "POST") headers.set("origin", ORIGIN)
+  const res = await Auth(new Request(url, { ...init, headers }), config)
+  for (const line of res.headers.getSetCookie()) {
+    const pair = line.split(";")[0]!
+    const name = pair.slice(0, pair.indexOf("="))
+    if (/Max-Age=0/i.test(line)) jar.delete(name)
+    else jar.set(name, pair.slice(name.length + 1))
+  }
+  return res
+}
+
+const saved: Record<string, PropertyDescriptor | undefined> = {}
+function stub(name: string, value: unknown) {
+  saved[name] = Object.getOwnPropertyDescriptor(globalThis, name)
+  Object.defineProperty(globalThis, name, { value, configurable: true, writable: true })
+}
+
+beforeAll(() => {
+  stub("fetch", fakeFetch)
+  stub("location", { href: `${ORIGIN}/account`, hostname: "localhost", assign: (to: string) => void visited.push(to) })
+  stub("window", globalThis)
+  stub("PublicKeyCredential", function PublicKeyCredential() {})
+  stub("navigator", {
+    credentials: {
+      async create({ publicKey }: { publicKey: { challenge: ArrayBuffer; rp: { id: string }; user: { id: ArrayBuffer } } }) {
+        if (mode === "cancel") throw Object.assign(new Error("The operation either timed out or was not allowed."), { name: "NotAllowedError" })
+        return credentialOf(device.register({ challenge: text(publicKey.challenge), rp: publicKey.rp, user: { id: text(publicKey.user.id) } }) as never)
+      },
+      async get({ publicKey }: { publicKey: { challenge: ArrayBuffer } }) {
+        if (mode === "cancel") throw Object.assign(new Error("The operation either timed out or was not allowed."), { name: "NotAllowedError" })
+        return credentialOf(device.authenticate({ challenge: text(publicKey.challenge) }, undefined, { tamperSignature: mode === "tamper" }) as never)
+      },
+    },
+  })
+})
+afterAll(() => {
+  for (const [name, descriptor] of Object.entries(saved)) {
+    if (descriptor) Object.defineProperty(globalThis, name, descriptor)
+    else delete (globalThis as Record<string, unknown>)[name]
+  }
+})
+
+beforeEach(async () => {
+  jar.clear()
+  visited.length = 0
+  mode = "answer"
+  device = new SoftAuthenticator("localhost", ORIGIN)
+  const adapter = MemoryAdapter()
+  await adapter.createUser({ id: "ada", name: "Ada", email: "ada@example.test", emailVerified: null })
+  config = {
+    url: ORIGIN,
+    secret: SECRET,
+    trustHost: true,
+    adapter,
+    session: { strategy: "jwt" },
+    experimental: { enableWebAuthn: true },
+    logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    providers: [
+      { id: "password", name: "Password", type: "credentials", credentials: {}, authorize: async () => ({ id: "ada", name: "Ada", email: "ada@example.test" }) },
+      { id: "passkey", name: "Passkey", type: "webauthn", simpleWebAuthn: () => import("@simplewebauthn/server") as never },
+    ],
+  }
+})
+
+async function signInWithPassword() {
+  const { csrfToken } = (await (await fakeFetch("/auth/csrf")).json()) as { csrfToken: string }
+  await fakeFetch("/auth/callback/password", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }) })
+}
+
+describe("@authlib/qwik/passkey", () => {
+  it("registers a passkey for the signed-in user, then signs in with it, navigating each time", async () => {
+    expect(await supportsPasskeys()).toBe(true)
+    await signInWithPassword()
+    expect(await registerPasskey({ callbackUrl: `${ORIGIN}/account?added=1` })).toEqual({ ok: true, url: `${ORIGIN}/account?added=1` })
+    jar.clear()
+    expect(await signInWithPasskey({ callbackUrl: `${ORIGIN}/welcome` })).toEqual({ ok: true, url: `${ORIGIN}/welcome` })
+    expect(visited).toEqual([`${ORIGIN}/account?added=1`, `${ORIGIN}/welcome`])
+    expect(await (await fakeFetch("/auth/session")).json()).toMatchObject({ user: { name: "Ada" } })
+  })
+
+  it("a refused passkey comes back in the failure shape with core's code; nothing navigates", async () => {
+    await signInWithPassword()
+    await registerPasskey({ redirect: false })
+    jar.clear()
+    mode = "tamper"
+    expect(await signInWithPasskey()).toEqual({ failed: true, fieldErrors: {}, formErrors: ["The passkey could not be used."], error: "WebAuthnVerificationError", code: "SIGNATURE_INVALID" })
+    expect(visited).toEqual([])
+  })
+
+  it("a cancelled prompt and a refused options request are failures, not throws", async () => {
+    mode = "cancel"
+    expect(await signInWithPasskey()).toMatchObject({ failed: true, error: "PasskeyError", code: "PROMPT_CANCELLED", formErrors: ["The passkey prompt was closed or timed out."] })
+    mode = "answer"
+    expect(await registerPasskey()).toMatchObject({ failed: true, error: "WebAuthnVerificationError", code: "REGISTRATION_REQUIRES_SESSION", formErrors: ["Sign in first to add a passkey."] })
+  })
+})
