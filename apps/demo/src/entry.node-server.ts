@@ -50,6 +50,7 @@ server.listen(port, host, () => {
   const address = server.address()
   const shown = typeof address === "object" && address ? `${address.address}:${address.port}` : `${host}:${port}`
   console.log(`authlib demo listening on http://${shown}/`)
+  if (!appUrl) console.log(`[demo] open http://localhost:${typeof address === "object" && address ? address.port : port}/ for passkeys (browsers refuse them on an IP address)`)
 })
 
 // The mail server, the Demo IdP and the database keep the process alive on their own: stop

@@ -18,8 +18,11 @@ import type { SimpleWebAuthnServer, WebAuthnConfig } from "@authlib/core"
 import { getPublicSuffix } from "tldts"
 import { withOptions } from "./shared/merge.js"
 
-/** What `Passkey()` takes: every field of the WebAuthn provider config, all optional. */
-export type PasskeyUserConfig = Partial<Omit<WebAuthnConfig, "type" | "options">>
+/** The named fields of a type (its index signature left out, which `Omit` would keep alone). */
+type Named<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] }
+
+/** What `Passkey()` takes: every named field of the WebAuthn provider config, all optional. */
+export type PasskeyUserConfig = Partial<Omit<Named<WebAuthnConfig>, "type">>
 
 /** The module specifier, in a variable so bundlers leave the optional peer alone. */
 const SERVER_MODULE = "@simplewebauthn/server"

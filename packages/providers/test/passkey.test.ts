@@ -102,3 +102,12 @@ describe("the preset", () => {
     for (const domain of ["example.com", "me.github.io", "app.example.co.uk"]) expect(isPublicSuffix(domain), domain).toBe(false)
   })
 })
+
+describe("PasskeyUserConfig", () => {
+  it("types the hooks' parameters (a wrong option does not compile)", () => {
+    const provider = Passkey({ getRelyingParty: ({ url }) => ({ id: url.hostname, name: "x", origin: url.origin }) })
+    // @ts-expect-error userVerification takes one of three strings
+    Passkey({ userVerification: "sometimes" })
+    expect(typeof provider.getRelyingParty).toBe("function")
+  })
+})

@@ -19,6 +19,11 @@ const methods = [
     title: "Magic link",
     text: "A local SMTP server receives the sign-in e-mail. Open it from the inbox page and follow the link to sign in.",
   },
+  {
+    id: "passkey",
+    title: "Passkey",
+    text: "Sign in once another way, add a passkey on your account page, then sign in with your device's screen lock: no password. Use http://localhost:3000 (browsers refuse passkeys on an IP address).",
+  },
 ]
 
 /** Whether the Demo IdP is offered (it is left out when WEBAUTH_URL is not on loopback). */

@@ -14,12 +14,13 @@ import GitLab from "@authlib/providers/gitlab"
 import Google from "@authlib/providers/google"
 import Nodemailer from "@authlib/providers/nodemailer"
 import OIDC from "@authlib/providers/oidc"
+import Passkey from "@authlib/providers/passkey"
 import { demoAdapter } from "./database.js"
 import { IDP_CLIENT, startIdp } from "./idp.js"
 import { startInbox } from "./inbox.js"
 import { isLoopbackHost } from "./local-only.js"
 import { demoSecret } from "./secret.js"
-import { findUser } from "./users.js"
+import { demoUsers, findUser } from "./users.js"
 
 type Env = { get(name: string): string | undefined }
 
@@ -53,6 +54,32 @@ function realProviders(env: Env): Provider[] {
     .map(([, preset]) => preset())
 }
 
+/**
+ * Passkeys belong to a domain name: with `WEBAUTH_URL` the relying party is its host; without it
+ * the demo runs on loopback and the relying party is `localhost` on the port the browser used
+ * (the server answers loopback Host names only). At http://127.0.0.1:3000 browsers refuse
+ * passkeys: use http://localhost:3000.
+ */
+function passkeyProvider(env: Env) {
+  if (env.get("WEBAUTH_URL")) return Passkey({ name: "Passkey" })
+  return Passkey({
+    name: "Passkey",
+    getRelyingParty: ({ url }) => ({ id: "localhost", name: "authlib demo", origin: `http://localhost:${url.port || "80"}` }),
+  })
+}
+
+/**
+ * The password users live in the app's user table too (the adapter's), with the ids `authorize`
+ * returns: a passkey is stored against a user, and under JWT sessions a credentials sign-in stores
+ * nobody by itself. A user whose e-mail is already taken (an older data folder) is left as it is.
+ */
+async function storeDemoUsers(adapter: Awaited<ReturnType<typeof demoAdapter>>): Promise<void> {
+  for (const user of demoUsers()) {
+    if ((await adapter.getUser!(user.id)) || (await adapter.getUserByEmail!(user.email))) continue
+    await adapter.createUser!({ ...user, emailVerified: null })
+  }
+}
+
 function sessionStrategy(env: Env): "jwt" | "database" {
   const value = env.get("AUTH_SESSION_STRATEGY") ?? "jwt"
   if (value !== "jwt" && value !== "database") throw new Error(`AUTH_SESSION_STRATEGY must be "jwt" or "database", not "${value}"`)
@@ -72,6 +99,7 @@ async function build(env: Env): Promise<QwikAuthConfig> {
   const withIdp = idpUsable(env)
   if (!withIdp) console.warn("[demo] WEBAUTH_URL is not on loopback: the Demo IdP (127.0.0.1 only) is left out")
   const [adapter, smtp, idp] = await Promise.all([demoAdapter(env), startInbox(env), withIdp ? startIdp(env) : undefined])
+  await storeDemoUsers(adapter)
   return {
     secret: demoSecret(env),
     // Origins come from WEBAUTH_URL when set; otherwise from the Host header, which the server
@@ -79,10 +107,12 @@ async function build(env: Env): Promise<QwikAuthConfig> {
     trustHost: true,
     adapter,
     session: { strategy: sessionStrategy(env) },
+    experimental: { enableWebAuthn: true },
     providers: [
       passwordProvider(),
       ...(idp ? [demoIdpProvider(idp.issuer)] : []),
       Nodemailer({ name: "E-mail link", server: `smtp://127.0.0.1:${smtp.port}`, from: "authlib demo <sign-in@demo.authlib.local>" }),
+      passkeyProvider(env),
       ...realProviders(env),
     ],
     theme: { brandColor: "#3b5bdb" },

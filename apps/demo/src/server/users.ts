@@ -24,6 +24,11 @@ const users: readonly DemoUser[] = [
   },
 ]
 
+/** The demo's password users without their hashes (the adapter stores them too, see auth-config.ts). */
+export function demoUsers(): Array<Omit<DemoUser, "passwordHash">> {
+  return users.map(({ passwordHash: _hash, ...safe }) => safe)
+}
+
 /** Checks `password` against a stored hash in constant time. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split("$")

@@ -1,13 +1,109 @@
-import { component$ } from "@builder.io/qwik"
-import type { DocumentHead, RequestHandler } from "@builder.io/qwik-city"
-import { getSession } from "@authlib/qwik"
+import { component$, useSignal } from "@builder.io/qwik"
+import { Form, routeAction$, routeLoader$, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
+import { AuthError, deletePasskey, listPasskeys, protectRoute, renamePasskey } from "@authlib/qwik"
+import { registerPasskey } from "@authlib/qwik/passkey"
 import { useSession } from "../plugin@auth"
 
 /** Signed-out visitors go to the sign-in page and come back here afterwards. */
-export const onRequest: RequestHandler = async (ev) => {
-  const { data } = await getSession(ev)
-  if (!data) throw ev.redirect(302, `/sign-in/?${new URLSearchParams({ callbackUrl: ev.url.pathname })}`)
+export const onRequest = protectRoute({ signInPage: "/sign-in/" })
+
+/** The signed-in user's passkeys (names, dates, synced or not; never a key). */
+export const usePasskeys = routeLoader$(async (ev) => {
+  const passkeys = await listPasskeys(ev)
+  return passkeys.map((p) => ({ id: p.id, name: p.name, createdAt: p.createdAt?.toISOString() ?? null, lastUsedAt: p.lastUsedAt?.toISOString() ?? null, backedUp: p.backedUp }))
+})
+
+/** Core's refusal (an unknown passkey, the last way to sign in, a bad name) as a message on this page. */
+function refusal(err: unknown): string {
+  if (!(err instanceof AuthError)) throw err
+  if (err.code === "LAST_SIGN_IN_METHOD") return "This is your only way to sign in: add another passkey or sign-in method first."
+  if (err.code === "PASSKEY_NAME_INVALID") return "Give the passkey a name."
+  return "That passkey could not be changed."
 }
+
+export const useRenamePasskey = routeAction$(
+  async (form, ev) => {
+    try {
+      await renamePasskey(ev, { id: form.id, name: form.name })
+    } catch (err) {
+      return ev.fail(400, { message: refusal(err) })
+    }
+  },
+  zod$({ id: z.string(), name: z.string() }),
+)
+
+export const useDeletePasskey = routeAction$(
+  async (form, ev) => {
+    try {
+      await deletePasskey(ev, { id: form.id })
+    } catch (err) {
+      return ev.fail(409, { message: refusal(err) })
+    }
+  },
+  zod$({ id: z.string() }),
+)
+
+const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "never")
+
+const Passkeys = component$(() => {
+  const passkeys = usePasskeys()
+  const rename = useRenamePasskey()
+  const remove = useDeletePasskey()
+  const adding = useSignal("")
+  const failure = rename.value?.failed ? rename.value.message : remove.value?.failed ? remove.value.message : adding.value
+  return (
+    <section aria-labelledby="passkeys-title" class="passkeys">
+      <h2 id="passkeys-title">Passkeys</h2>
+      <p class="muted">Sign in with your device's screen lock or a security key instead of a password.</p>
+      {failure && (
+        <p class="alert" role="alert">
+          {failure}
+        </p>
+      )}
+      {passkeys.value.length === 0 ? (
+        <p class="hint">No passkeys yet.</p>
+      ) : (
+        <ul class="passkey-list">
+          {passkeys.value.map((p) => (
+            <li key={p.id} class="passkey">
+              <Form action={rename} class="passkey-name">
+                <input type="hidden" name="id" value={p.id} />
+                <label for={`name-${p.id}`} class="visually-hidden">
+                  Name
+                </label>
+                <input id={`name-${p.id}`} name="name" value={p.name ?? ""} placeholder="Unnamed passkey" maxLength={64} />
+                <button type="submit" class="button small">
+                  Rename
+                </button>
+              </Form>
+              <p class="hint passkey-facts">
+                Added {date(p.createdAt)} · last used {date(p.lastUsedAt)}
+                {p.backedUp ? " · synced" : ""}
+              </p>
+              <Form action={remove}>
+                <input type="hidden" name="id" value={p.id} />
+                <button type="submit" class="button small">
+                  Delete
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
+        type="button"
+        class="button primary"
+        onClick$={async () => {
+          adding.value = ""
+          const result = await registerPasskey({ callbackUrl: "/account/?added=1" })
+          if ("failed" in result) adding.value = result.formErrors[0] ?? "The passkey could not be added."
+        }}
+      >
+        Add a passkey
+      </button>
+    </section>
+  )
+})
 
 export default component$(() => {
   const session = useSession()
@@ -24,6 +120,7 @@ export default component$(() => {
         <dt>Session expires</dt>
         <dd>{session.value?.expires}</dd>
       </dl>
+      <Passkeys />
     </section>
   )
 })

@@ -1,4 +1,5 @@
-import { component$ } from "@builder.io/qwik"
+import { component$, useSignal, useVisibleTask$ } from "@builder.io/qwik"
+import { signInWithPasskey, startPasskeyAutofill } from "@authlib/qwik/passkey"
 import { Form, routeAction$, routeLoader$, useLocation, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
 import { CredentialsSignin, signIn } from "@authlib/qwik"
 import { DEMO_LOGIN, IDP_ACCOUNTS, IDP_PASSWORD } from "../../lib/demo-login"
@@ -42,7 +43,49 @@ const errorText: Record<string, string> = {
   MissingCSRF: "The form expired. Please try again.",
   OAuthAccountNotLinked: "This e-mail is already linked to another sign-in method.",
   AccessDenied: "Access was denied.",
+  WebAuthnVerificationError: "The passkey could not be used. Try again, or sign in another way.",
 }
+
+/**
+ * Passkeys: a button, and autofill on the e-mail field (its autocomplete says `webauthn`). Browsers
+ * accept passkeys only on a domain name, so at 127.0.0.1 the section says where to go instead.
+ */
+const PasskeySignIn = component$((props: { callbackUrl: string }) => {
+  const error = useSignal("")
+  const host = useSignal<string>()
+  // Autofill starts once the page is visible: the browser then offers passkeys in the e-mail field.
+  useVisibleTask$(() => {
+    host.value = location.hostname
+    if (location.hostname !== "localhost") return
+    // Autofill is an offer: when it cannot run (no passkeys here, a request cancelled), the button stays.
+    void startPasskeyAutofill({ callbackUrl: props.callbackUrl })
+  })
+  return (
+    <div class="stack">
+      <button
+        type="button"
+        class="button wide"
+        onClick$={async () => {
+          error.value = ""
+          const result = await signInWithPasskey({ callbackUrl: props.callbackUrl })
+          if ("failed" in result) error.value = result.formErrors[0] ?? "The passkey could not be used."
+        }}
+      >
+        Sign in with a passkey
+      </button>
+      {error.value && (
+        <p class="alert" role="alert">
+          {error.value}
+        </p>
+      )}
+      {host.value && host.value !== "localhost" && (
+        <p class="hint">
+          Passkeys need a domain name: open this page at <a href={`http://localhost:${location.port}/sign-in/`}>localhost</a> instead of {host.value}.
+        </p>
+      )}
+    </div>
+  )
+})
 
 export default component$(() => {
   const loc = useLocation()
@@ -89,10 +132,12 @@ export default component$(() => {
         </p>
       )}
       <p class="divider">or</p>
+      <PasskeySignIn callbackUrl={callbackUrl} />
+      <p class="divider">or</p>
       <Form action={login} class="stack">
         <input type="hidden" name="redirectTo" value={callbackUrl} />
         <label for="email">E-mail</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value={login.formData?.get("email") ?? ""} />
+        <input id="email" name="email" type="email" autocomplete="username webauthn" required value={login.formData?.get("email") ?? ""} />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit" class="button primary" disabled={login.isRunning}>

@@ -45,7 +45,8 @@ async function plan(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, signedIn
   if (signedInUserId !== undefined) {
     if (asked === undefined) throw refuse(ctx, "ACTION_REQUIRED", 'A signed-in user must ask for an action ("register" to add a passkey)')
     const user = await ctx.config.adapter!.getUser!(signedInUserId)
-    if (!user) throw refuse(ctx, "REGISTRATION_REQUIRES_SESSION", "The signed-in user no longer exists")
+    if (!user)
+      throw refuse(ctx, "USER_NOT_STORED", "A passkey belongs to a user the adapter stores; the signed-in user is not stored (credentials sign-ins under the jwt strategy are not): store your users with the adapter")
     return { action: "register", user }
   }
   const info = await userInfo(req, ctx)

@@ -1,0 +1,75 @@
+/**
+ * The passkey journey on the demo, in Chromium with the DevTools virtual authenticator (CTAP2,
+ * internal, resident keys, user verification): sign in with the password, add a passkey on the
+ * account page, rename it, sign out, sign in with the passkey button and through autofill, delete
+ * it. Passkeys need a domain name, so the browser uses `localhost` (the demo answers loopback names).
+ */
+import { expect } from "vitest"
+import type { Page } from "playwright-core"
+import { screenshot } from "./browser.js"
+import type { DemoFixture } from "./use-demo.js"
+
+async function withAuthenticator(demo: DemoFixture): Promise<Page> {
+  const page = await demo.browser.newPage()
+  const cdp = await demo.browser.context.newCDPSession(page)
+  await cdp.send("WebAuthn.enable")
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  })
+  return page
+}
+
+export async function passkeyJourney(demo: DemoFixture, label: string): Promise<void> {
+  const origin = demo.server.origin.replace("127.0.0.1", "localhost")
+  await demo.browser.context.clearCookies()
+  const page = await withAuthenticator(demo)
+  const errors: string[] = []
+  // Qwik City's client navigations use View Transitions; Chromium rejects one that a resize or a
+  // slow DOM update interrupts ("Transition was aborted ..."), which is the browser's, not the app's.
+  page.on("pageerror", (err) => void (/^Transition was aborted/.test(err.message) || errors.push(err.message)))
+
+  await page.goto(`${origin}/sign-in/?callbackUrl=%2Faccount%2F`)
+  await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com")
+  await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
+  await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+  await page.waitForURL(`${origin}/account/`)
+  expect(await page.locator(".passkey").count()).toBe(0)
+
+  await page.getByRole("button", { name: "Add a passkey" }).click()
+  await page.waitForURL(`${origin}/account/?added=1`)
+  await expect.poll(() => page.locator(".passkey").count()).toBe(1)
+  await page.locator(".passkey input[name=name]").fill("Laptop")
+  await page.getByRole("button", { name: "Rename" }).click()
+  await expect.poll(() => page.locator(".passkey input[name=name]").inputValue()).toBe("Laptop")
+  await screenshot(page, `account-passkeys-${label}`)
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshot(page, `account-passkeys-${label}-phone`)
+  // At phone width nothing scrolls sideways (the header wraps).
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+  await page.setViewportSize({ width: 1280, height: 860 })
+
+  // The button. The sign-in page starts autofill on load, which the virtual authenticator would
+  // answer at once: that request's options are refused here, so only the button's run.
+  await demo.browser.context.clearCookies()
+  let optionsRequests = 0
+  await page.route("**/auth/webauthn-options/**", (route) => (optionsRequests++ === 0 ? route.abort() : route.continue()))
+  await page.goto(`${origin}/sign-in/?callbackUrl=%2Faccount%2F`)
+  await expect.poll(() => optionsRequests).toBe(1)
+  await screenshot(page, `sign-in-passkey-${label}`)
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click()
+  await page.waitForURL(`${origin}/account/`)
+  await page.unroute("**/auth/webauthn-options/**")
+  expect(await page.locator(".facts dd").first().textContent()).toBe("Ada Lovelace")
+
+  // Autofill: the e-mail field offers the passkey; the virtual authenticator picks it.
+  await demo.browser.context.clearCookies()
+  await page.goto(`${origin}/sign-in/?callbackUrl=%2Faccount%2F`)
+  await page.waitForURL(`${origin}/account/`)
+  expect(await page.locator(".facts dd").first().textContent()).toBe("Ada Lovelace")
+
+  // Ada has an e-mail address and the demo offers e-mail links: deleting her only passkey is allowed.
+  await page.getByRole("button", { name: "Delete" }).click()
+  await expect.poll(() => page.locator(".passkey").count()).toBe(0)
+  expect(errors, errors.join("\n")).toEqual([])
+  await page.close()
+}
