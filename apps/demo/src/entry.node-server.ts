@@ -44,7 +44,14 @@ const server = createServer((req, res) => {
 
 // Open the embedded database and start the mail server before taking requests, so the first page
 // view does not wait for them (PGlite's first start creates the database: several seconds).
-await demoAuthConfig({ get: (name) => process.env[name] })
+try {
+  await demoAuthConfig({ get: (name) => process.env[name] })
+} catch (err) {
+  // A setting the demo cannot use (a mistyped AUTH_SESSION_STRATEGY, an unreachable DATABASE_URL):
+  // say which and how to fix it, without a stack trace of the bundled server.
+  console.error(`[demo] refusing to start: ${err instanceof Error ? err.message : String(err)}`)
+  process.exit(1)
+}
 
 server.listen(port, host, () => {
   const address = server.address()

@@ -58,6 +58,13 @@ describe("the built server", () => {
     expect(Date.now() - started).toBeLessThan(10_000)
   })
 
+  it("exits with a one-line reason, no stack, for a mistyped AUTH_SESSION_STRATEGY", async () => {
+    const attempt = startDemo({ AUTH_SESSION_STRATEGY: "sql" }, 30_000)
+    const err = await attempt.then(() => undefined, (e: unknown) => e as Error)
+    expect(err?.message).toMatch(/exited with 1[\s\S]*refusing to start: AUTH_SESSION_STRATEGY must be "jwt" \(the default\) or "database", not "sql"/)
+    expect(err?.message).not.toMatch(/\n\s+at /)
+  })
+
   it("with WEBAUTH_URL, takes every origin from it whatever the Host; keeps the inbox local; leaves out the Demo IdP off loopback", async () => {
     const port = await freePort()
     const dataDir = await mkdtemp(join(tmpdir(), "authlib-demo-data-"))

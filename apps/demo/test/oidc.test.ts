@@ -61,7 +61,10 @@ describe("sign-in with the Demo IdP (local OpenID provider, authorization code +
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("button", { name: "Cancel" }).click()
     await page.waitForURL((url) => url.origin === demo.server.origin && url.pathname.startsWith("/auth/error"))
-    expect(new URL(page.url()).searchParams.get("error")).toBeTruthy()
+    expect(new URL(page.url()).searchParams.get("error")).toBe("OAuthCallbackCancelled")
+    // It reads as cancelled (not "you do not have permission") and offers to try again.
+    await page.getByRole("heading", { name: "Sign-in cancelled" }).waitFor()
+    expect(await page.getByRole("link", { name: "Try again" }).count()).toBe(1)
     expect((await demo.browser.context.cookies(demo.server.origin)).some((c) => c.name === "authlib.session-token")).toBe(false)
     await screenshot(page, "idp-cancelled")
     await page.close()

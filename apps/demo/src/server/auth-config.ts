@@ -82,7 +82,7 @@ async function storeDemoUsers(adapter: Awaited<ReturnType<typeof demoAdapter>>):
 
 function sessionStrategy(env: Env): "jwt" | "database" {
   const value = env.get("AUTH_SESSION_STRATEGY") ?? "jwt"
-  if (value !== "jwt" && value !== "database") throw new Error(`AUTH_SESSION_STRATEGY must be "jwt" or "database", not "${value}"`)
+  if (value !== "jwt" && value !== "database") throw new Error(`AUTH_SESSION_STRATEGY must be "jwt" (the default) or "database", not "${value}"`)
   return value
 }
 

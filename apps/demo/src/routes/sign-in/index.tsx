@@ -43,6 +43,7 @@ const errorText: Record<string, string> = {
   MissingCSRF: "The form expired. Please try again.",
   OAuthAccountNotLinked: "This e-mail is already linked to another sign-in method.",
   AccessDenied: "Access was denied.",
+  OAuthCallbackCancelled: "You cancelled the sign-in at the provider. Try again when you are ready.",
   WebAuthnVerificationError: "The passkey could not be used. Try again, or sign in another way.",
 }
 
