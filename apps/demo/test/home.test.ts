@@ -18,7 +18,7 @@ describe("GET / (built demo in Chromium)", () => {
     expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).getAttribute("aria-current")).toBe("page")
     expect(await page.getByRole("main").count()).toBe(1)
     expect(await page.getByRole("region", { name: "Your session" }).textContent()).toContain("You are not signed in.")
-    expect(await page.getByRole("heading", { level: 3 }).allTextContents()).toEqual(["E-mail and password", "Demo IdP", "Magic link"])
+    expect(await page.getByRole("heading", { level: 3 }).allTextContents()).toEqual(["E-mail and password", "Demo IdP", "Magic link", "Passkey"])
     await screenshot(page, "home")
     expect(errors).toEqual([])
     await page.close()
