@@ -120,6 +120,18 @@ export interface Adapter {
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it, atomically: under concurrent calls exactly one caller receives it. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /**
+   * Optional, authlib only: deletes the verification tokens of `identifier` except the `keep` with
+   * the latest `expires` (ties broken by any stable order) and answers how many it deleted. Tokens of
+   * other identifiers are untouched; `keep` is at least 1. One statement (such as `DELETE ... WHERE
+   * identifier = $1 AND token NOT IN (SELECT ... ORDER BY expires DESC LIMIT $2)`): concurrent calls
+   * for one identifier may delete fewer, never one of the `keep` newest.
+   *
+   * Core calls it after storing a new e-mail sign-in token, so that at most
+   * `rateLimit.email.maxLiveTokens` links per address work at any time (the oldest are retired).
+   * Without it, the per-address send limits alone bound the live tokens.
+   */
+  retireVerificationTokens?(identifier: string, keep: number): Awaitable<number>
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
