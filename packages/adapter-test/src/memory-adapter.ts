@@ -190,6 +190,17 @@ function tokenMethods(store: MemoryStore): Adapter {
       store.verificationTokens.delete(key)
       return orNull(stored)
     },
+    // Synchronous: no other call runs in between, so the `keep` newest are never deleted.
+    retireVerificationTokens(identifier, keep) {
+      if (!Number.isInteger(keep) || keep < 1) throw new RangeError(`keep must be an integer >= 1, got ${keep}`)
+      const newestFirst = [...store.verificationTokens.values()]
+        .filter((t) => t.identifier === identifier)
+        // Ties broken by token, so which of two equally old tokens goes does not depend on insertion order.
+        .sort((a, b) => b.expires.getTime() - a.expires.getTime() || (a.token < b.token ? -1 : 1))
+      const retired = newestFirst.slice(keep)
+      for (const t of retired) store.verificationTokens.delete(store.tokenKey(t.identifier, t.token))
+      return retired.length
+    },
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The passkey-management methods are optional: an Auth.js-shaped adapter (no `deleteAuthenticator`,
  * `updateAuthenticator` or `listAccountsByUserId`, authenticators without `name`, `createdAt`,
- * `lastUsedAt`) passes the suite, WebAuthn included, with those tests registered as skipped.
+ * `lastUsedAt`; nor `retireVerificationTokens`) passes the suite, WebAuthn included, with those tests
+ * registered as skipped.
  */
 import type { Adapter, AdapterAuthenticator } from "@authlib/core"
 import { MemoryAdapter, createMemoryStore, runBasicTests } from "../src/index.js"
@@ -26,7 +27,7 @@ function memoryDb(store: MemoryStore): TestDb {
 }
 
 const store = createMemoryStore()
-const { deleteAuthenticator: _d, updateAuthenticator: _u, listAccountsByUserId: _l, ...memory } = MemoryAdapter(store)
+const { deleteAuthenticator: _d, updateAuthenticator: _u, listAccountsByUserId: _l, retireVerificationTokens: _r, ...memory } = MemoryAdapter(store)
 const adapter: Adapter = {
   ...memory,
   createAuthenticator: async (a) => authJsShaped(await memory.createAuthenticator(a)),
