@@ -70,11 +70,11 @@ function factory(fixtures: Fixtures): RecordFactory {
   }
 }
 
-function checkSkips(skips: readonly SkipTest[]): Map<string, string> {
+function checkSkips(skips: readonly SkipTest[], option: string): Map<string, string> {
   const byName = new Map<string, string>()
   for (const skip of skips) {
     if (typeof skip.reason !== "string" || skip.reason.trim() === "") {
-      throw new TypeError(`skipTests: "${skip.name}" needs a non-empty reason`)
+      throw new TypeError(`${option}: "${skip.name}" needs a non-empty reason`)
     }
     byName.set(skip.name, skip.reason)
   }
@@ -92,36 +92,55 @@ const vitestRegistrar: Registrar = {
   skip: (name, fn) => void vitestTest.skip(name, fn),
 }
 
+/** Registers tests honouring a skip list; `assertSkipsUsed` reports entries that named no test. */
+export interface SkipAwareRegistrar {
+  test(name: string, fn: () => Promise<void>): void
+  assertSkipsUsed(): void
+}
+
 /**
- * Builds the context shared by the suites. Skips are checked eagerly: an entry naming no test is
- * reported by `assertSkipsUsed`, so a typo cannot silently disable nothing while seeming to skip.
+ * Registers tests, skipping (with the reason in the name) those `skips` lists. Skips are checked
+ * eagerly: an entry naming no test is reported by `assertSkipsUsed`, so a typo cannot silently
+ * disable nothing while seeming to skip. `option` names the option in the error messages.
  */
+export function skipAwareRegistrar(
+  skips: readonly SkipTest[],
+  registrar: Registrar = vitestRegistrar,
+  option = "skipTests",
+): SkipAwareRegistrar {
+  const byName = checkSkips(skips, option)
+  const used = new Set<string>()
+  return {
+    test(name, fn) {
+      const reason = byName.get(name)
+      if (reason === undefined) return registrar.run(name, fn)
+      used.add(name)
+      registrar.skip(`${name} (skipped: ${reason})`, fn)
+    },
+    assertSkipsUsed() {
+      const unused = [...byName.keys()].filter((name) => !used.has(name))
+      if (unused.length > 0) throw new TypeError(`${option} names no test: ${unused.map((n) => `"${n}"`).join(", ")}`)
+    },
+  }
+}
+
+/** Builds the context shared by the suites. */
 export function createContext(
   options: TestOptions,
   registrar: Registrar = vitestRegistrar,
 ): SuiteContext & { assertSkipsUsed(): void } {
-  const skips = checkSkips(options.skipTests ?? [])
+  const registry = skipAwareRegistrar(options.skipTests ?? [], registrar)
   const concurrency = options.concurrency ?? 16
   if (!Number.isInteger(concurrency) || concurrency < 2 || concurrency % 2 !== 0) {
     throw new TypeError(`concurrency must be an even integer >= 2, got ${concurrency}`)
   }
-  const used = new Set<string>()
-  const test = (name: string, fn: () => Promise<void>) => {
-    const reason = skips.get(name)
-    if (reason === undefined) return registrar.run(name, fn)
-    used.add(name)
-    registrar.skip(`${name} (skipped: ${reason})`, fn)
-  }
   return {
     adapter: options.adapter as Required<Adapter>,
     db: options.db,
-    test,
+    test: registry.test,
     webauthn: options.testWebAuthnMethods === true,
     concurrency,
     make: factory(options.fixtures ?? {}),
-    assertSkipsUsed() {
-      const unused = [...skips.keys()].filter((name) => !used.has(name))
-      if (unused.length > 0) throw new TypeError(`skipTests names no test: ${unused.map((n) => `"${n}"`).join(", ")}`)
-    },
+    assertSkipsUsed: registry.assertSkipsUsed,
   }
 }

@@ -18,6 +18,7 @@ import { accountsSuite } from "./accounts.js"
 import { sessionsSuite } from "./sessions.js"
 import { extendSessionSuite } from "./extend-session.js"
 import { verificationTokensSuite } from "./verification-tokens.js"
+import { retireVerificationTokensSuite } from "./retire-verification-tokens.js"
 import { authenticatorsSuite } from "./authenticators.js"
 import { deleteAuthenticatorSuite, updateAuthenticatorSuite } from "./passkey-management.js"
 import { listAccountsSuite } from "./list-accounts.js"
@@ -28,11 +29,14 @@ import type { TestOptions } from "./types.js"
 
 export type { Fixtures, RecordFactory, SkipTest, SuiteContext, TestDb, TestOptions, UserWithEmail } from "./types.js"
 export { MemoryAdapter, MemoryAdapterError, createMemoryStore } from "./memory-adapter.js"
+export { runRateLimitStoreTests, type RateLimitStoreTestOptions } from "./rate-limit-store.js"
 export type { MemoryAdapterErrorCode, MemoryStore } from "./memory-adapter.js"
 
 const NO_EXTEND_SESSION = "the adapter has no extendSession, an optional method (core falls back to updateSession)"
 const NO_DELETE_AUTHENTICATOR = "the adapter has no deleteAuthenticator, an optional method (core cannot delete passkeys with it)"
 const NO_UPDATE_AUTHENTICATOR = "the adapter has no updateAuthenticator, an optional method (core cannot rename passkeys with it)"
+const NO_RETIRE_TOKENS =
+  "the adapter has no retireVerificationTokens, an optional method (core then bounds live e-mail links by its send limits alone)"
 const NO_LIST_ACCOUNTS = "the adapter has no listAccountsByUserId, an optional method (core then refuses more deletions of a last passkey)"
 
 /** The suite of an optional method: registered when the adapter has it, else listed as skipped with the reason. */
@@ -62,6 +66,9 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  *   `updateAuthenticator` (the name; `createdAt` stamped by `createAuthenticator`, `lastUsedAt` by
  *   `updateAuthenticatorCounter`).
  * - `listAccountsByUserId`, optional: exactly the user's accounts.
+ * - `retireVerificationTokens`, optional: keeps the `keep` newest tokens of an identifier (by
+ *   `expires`), answers how many it deleted, never touches other identifiers, and under concurrent
+ *   calls never deletes one of the `keep` newest.
  *
  * Throws at once when a `skipTests` entry lacks a reason; fails the run when it names no test.
  */
@@ -83,6 +90,7 @@ export function runBasicTests(options: TestOptions): void {
   describe("sessions", () => sessionsSuite(ctx))
   optionalSuite("extendSession", NO_EXTEND_SESSION, () => extendSessionSuite(ctx))
   describe("verification tokens", () => verificationTokensSuite(ctx))
+  optionalSuite("retireVerificationTokens", NO_RETIRE_TOKENS, () => retireVerificationTokensSuite(ctx))
   if (ctx.webauthn) {
     describe("authenticators", () => authenticatorsSuite(ctx))
     optionalSuite("deleteAuthenticator", NO_DELETE_AUTHENTICATOR, () => deleteAuthenticatorSuite(ctx))
