@@ -33,6 +33,12 @@ export interface XataAdapterMethods extends Required<Adapter> {
   deleteSession(sessionToken: string): Promise<AdapterSession | null>
   createVerificationToken(token: VerificationToken): Promise<VerificationToken | null>
   useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
+  /**
+   * One `DELETE` (in a CTE that counts it): deletes the tokens of `identifier` but the `keep` with the
+   * latest `expires` and answers how many it deleted; concurrent calls never delete one of the
+   * `keep` newest. Throws `INVALID_INPUT` when `keep` is not an integer >= 1.
+   */
+  retireVerificationTokens(identifier: string, keep: number): Promise<number>
   getAccount(providerAccountId: string, provider: string): Promise<AdapterAccount | null>
   getAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null>
   createAuthenticator(authenticator: AdapterAuthenticator): Promise<AdapterAuthenticator>

@@ -2,7 +2,8 @@
 import type { VerificationToken } from "@authlib/core"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
-import { asDate, asString, first, lookupable, requiredText, requiredTimestamp } from "./values.js"
+import { XataAdapterError } from "../errors.js"
+import { asDate, asNumber, asString, first, lookupable, requiredText, requiredTimestamp } from "./values.js"
 
 /** A token row, or `null` when it lacks a field the type requires (only rows written by other tools can). */
 function toToken(row: Row): VerificationToken | null {
@@ -12,7 +13,31 @@ function toToken(row: Row): VerificationToken | null {
   return identifier === null || token === null || expires === null ? null : { identifier, token, expires }
 }
 
-export function verificationTokenMethods(db: Executor): Pick<XataAdapterMethods, "createVerificationToken" | "useVerificationToken"> {
+/**
+ * Deletes every token of the identifier but the `keep` latest expiring (ties by `xata_id`, a stable
+ * order; NULL expiries, written by other tools, count as the oldest) and counts them, in one statement.
+ * Each concurrent call keeps the `keep` newest of its own snapshot, which always includes the
+ * `keep` newest overall; a row another call deleted first is skipped, so it is counted once.
+ */
+const RETIRE = `WITH retired AS (
+  DELETE FROM "authlib_verificationTokens"
+  WHERE identifier = $1::text AND xata_id NOT IN (
+    SELECT xata_id FROM "authlib_verificationTokens" WHERE identifier = $1::text
+    ORDER BY expires DESC NULLS LAST, xata_id DESC LIMIT $2::integer)
+  RETURNING 1)
+SELECT count(*)::integer AS deleted FROM retired`
+
+/** `keep` as the contract states it: an integer of at least 1 (0 would delete every live link). */
+function keepCount(keep: number): number {
+  if (!Number.isSafeInteger(keep) || keep < 1) {
+    throw new XataAdapterError(`"keep" must be an integer >= 1`, { code: "INVALID_INPUT", cause: { field: "keep", received: keep } })
+  }
+  return keep
+}
+
+export function verificationTokenMethods(
+  db: Executor,
+): Pick<XataAdapterMethods, "createVerificationToken" | "useVerificationToken" | "retireVerificationTokens"> {
   return {
     async createVerificationToken({ identifier, token, expires }) {
       const rows = await db.query(
@@ -34,6 +59,12 @@ export function verificationTokenMethods(db: Executor): Pick<XataAdapterMethods,
       )
       const row = first(rows)
       return row ? toToken(row) : null
+    },
+    async retireVerificationTokens(identifier, keep) {
+      const limit = keepCount(keep)
+      if (!lookupable(identifier)) return 0
+      const row = first(await db.query(RETIRE, [identifier, limit]))
+      return asNumber(row?.deleted) ?? 0
     },
   }
 }
