@@ -121,3 +121,13 @@ ALTER TABLE authlib_authenticators ADD COLUMN IF NOT EXISTS "lastUsedAt" timesta
 
 UPDATE authlib_authenticators SET "createdAt" = xata_createdat WHERE "createdAt" IS NULL;
 INSERT INTO authlib_migrations (version, name) VALUES (2, 'authenticators: name, createdAt, lastUsedAt') ON CONFLICT (version) DO NOTHING;
+
+-- migration 3: rate limits: authlib_rate_limits
+CREATE TABLE IF NOT EXISTS authlib_rate_limits (
+  key text PRIMARY KEY CHECK (key ~ '^[0-9a-f]{64}$'),
+  count integer NOT NULL,
+  reset_at timestamptz NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS authlib_rate_limits_reset_at_idx ON authlib_rate_limits (reset_at);
+INSERT INTO authlib_migrations (version, name) VALUES (3, 'rate limits: authlib_rate_limits') ON CONFLICT (version) DO NOTHING;

@@ -23,6 +23,12 @@ import { toAdapterError } from "./sql/values.js"
 import type { XataAdapterMethods } from "./adapter-type.js"
 
 export { migrate, type MigrateResult } from "./migrate.js"
+export {
+  PostgresRateLimitStore,
+  type PostgresRateLimitStoreMethods,
+  type PostgresRateLimitStoreOptions,
+  type RateLimitStoreLogger,
+} from "./rate-limit-store.js"
 export { MIGRATIONS, MIGRATIONS_TABLE, schemaSql, type Migration } from "./schema.js"
 export { XataAdapterError, type XataAdapterErrorCode } from "./errors.js"
 export type { XataAdapterMethods } from "./adapter-type.js"

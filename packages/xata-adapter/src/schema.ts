@@ -82,6 +82,22 @@ const PASSKEY_MANAGEMENT: readonly string[] = [
   `UPDATE authlib_authenticators SET "createdAt" = xata_createdat WHERE "createdAt" IS NULL`,
 ]
 
+/**
+ * Migration 3: the counters of `PostgresRateLimitStore`, one row per key and window. Not a Xata
+ * record table (no metadata columns, no touch trigger): a counter written on every hit should cost
+ * one small row update. The key is the hex SHA-256 of core's key (which may hold an e-mail address
+ * or a network), and the CHECK refuses anything else, so a key can never be stored in clear.
+ * `reset_at` is indexed for the sweep of ended windows.
+ */
+const RATE_LIMITS: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS authlib_rate_limits (
+  key text PRIMARY KEY CHECK (key ~ '^[0-9a-f]{64}$'),
+  count integer NOT NULL,
+  reset_at timestamptz NOT NULL
+)`,
+  `CREATE INDEX IF NOT EXISTS authlib_rate_limits_reset_at_idx ON authlib_rate_limits (reset_at)`,
+]
+
 /** The table that records applied migrations. Created first, outside the versioned steps. */
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
   version integer PRIMARY KEY,
@@ -96,6 +112,7 @@ export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "spec 2.7 tables, authenticators, indexes", statements: [TOUCH_FUNCTION, ...tableStatements(), ...INDEXES] },
   { version: 2, name: "authenticators: name, createdAt, lastUsedAt", statements: PASSKEY_MANAGEMENT },
+  { version: 3, name: "rate limits: authlib_rate_limits", statements: RATE_LIMITS },
 ]
 
 /** The whole schema as one SQL script (what `schema.sql` contains). */

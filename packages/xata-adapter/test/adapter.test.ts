@@ -220,6 +220,20 @@ function behaviourTests(schema: PgSchema): void {
       await expect(adapter.updateAuthenticatorCounter("c", 1.5)).rejects.toMatchObject({ code: "INVALID_INPUT" })
     })
 
+    test("retireVerificationTokens with keep not an integer >= 1 is INVALID_INPUT and deletes nothing", async () => {
+      const identifier = `${crypto.randomUUID()}@example.com`
+      const expires = new Date(Date.now() + 60_000)
+      await adapter.createVerificationToken({ identifier, token: "a", expires })
+      await adapter.createVerificationToken({ identifier, token: "b", expires: new Date(expires.getTime() + 1000) })
+      for (const keep of [0, -1, 1.5, Number.NaN]) {
+        await expect(adapter.retireVerificationTokens(identifier, keep)).rejects.toMatchObject({ code: "INVALID_INPUT" })
+      }
+      expect(await count(`"authlib_verificationTokens" WHERE identifier = '${identifier}'`)).toBe(2)
+      expect(await adapter.retireVerificationTokens("x\u0000", 1)).toBe(0)
+      expect(await adapter.retireVerificationTokens(identifier, 1)).toBe(1)
+      expect(await adapter.useVerificationToken({ identifier, token: "b" })).not.toBeNull()
+    })
+
     test("updateAuthenticatorCounter of an unknown credential is UNKNOWN_CREDENTIAL", async () => {
       await expect(adapter.updateAuthenticatorCounter("nope", 1)).rejects.toMatchObject({ type: "XataAdapterError", code: "UNKNOWN_CREDENTIAL" })
     })
@@ -231,7 +245,7 @@ function behaviourTests(schema: PgSchema): void {
     test("each table has exactly the spec 2.7 fields (all nullable; passkeys with the management fields of migration 2) plus Xata's metadata", async () => {
       const rows = await query(
         `SELECT table_name, column_name, is_nullable FROM information_schema.columns
-         WHERE table_schema = current_schema() AND table_name LIKE 'authlib\\_%' AND table_name <> 'authlib_migrations'
+         WHERE table_schema = current_schema() AND table_name LIKE 'authlib\\_%' AND table_name NOT IN ('authlib_migrations', 'authlib_rate_limits')
          ORDER BY table_name, column_name`,
       )
       const meta = ["xata_createdat", "xata_id", "xata_updatedat", "xata_version"]
@@ -252,6 +266,23 @@ function behaviourTests(schema: PgSchema): void {
         authlib_users_sessions: withMeta(["session", "user"]),
         authlib_verificationTokens: withMeta(["expires", "identifier", "token"]),
       })
+    })
+
+    test("authlib_rate_limits (migration 3) holds a hex SHA-256 key, a count and an end, all required, and nothing else", async () => {
+      const columns = await query(
+        `SELECT column_name, data_type, is_nullable FROM information_schema.columns
+         WHERE table_schema = current_schema() AND table_name = 'authlib_rate_limits' ORDER BY column_name`,
+      )
+      expect(columns).toStrictEqual([
+        { column_name: "count", data_type: "integer", is_nullable: "NO" },
+        { column_name: "key", data_type: "text", is_nullable: "NO" },
+        { column_name: "reset_at", data_type: "timestamp with time zone", is_nullable: "NO" },
+      ])
+      const insert = (key: string) => query(`INSERT INTO authlib_rate_limits (key, count, reset_at) VALUES ($1, 1, now())`, [key])
+      await expect(insert("signin:email:ada@example.com")).rejects.toMatchObject({ code: "23514" })
+      await expect(insert("A".repeat(64))).rejects.toMatchObject({ code: "23514" })
+      await insert("a".repeat(64))
+      await query(`DELETE FROM authlib_rate_limits WHERE key = $1`, ["a".repeat(64)])
     })
   })
 }

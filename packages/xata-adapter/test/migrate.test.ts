@@ -2,7 +2,8 @@
  * Migrations: idempotent, versioned (a later release adds a column without touching data), finished
  * by a re-run after an interruption; `schema.sql` is what `migrate` applies; the CLI drives it all;
  * migration 2 (the passkey management fields) upgrades a version-1 database on PGlite and on the
- * PostgreSQL server of the test run (one schema per case there).
+ * PostgreSQL server of the test run (one schema per case there), and migration 3 (the rate-limit
+ * table) a version-2 one.
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -11,7 +12,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { PGlite } from "@electric-sql/pglite"
 import { afterAll, describe, expect, inject, test } from "vitest"
-import { XataAdapter, migrate, schemaSql, MIGRATIONS, type AdapterClient } from "../src/index.js"
+import { PostgresRateLimitStore, XataAdapter, migrate, schemaSql, MIGRATIONS, type AdapterClient } from "../src/index.js"
 import { applyMigrations } from "../src/migrate.js"
 import { toExecutor } from "../src/executors/index.js"
 import { runCli } from "../src/cli-run.js"
@@ -44,7 +45,7 @@ test("authlib-xata migrate --database-url file:<dir> creates a PGlite database i
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l), env: {} }
     expect(await runCli(["migrate", "--database-url", `file:${dir}`], io)).toBe(0)
     expect(await runCli(["migrate", "--database-url", `file:${dir}`], io)).toBe(0)
-    expect(lines).toStrictEqual(["applied migrations 1, 2; schema version 2", "schema is up to date (version 2)"])
+    expect(lines).toStrictEqual(["applied migrations 1, 2, 3; schema version 3", "schema is up to date (version 3)"])
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -63,7 +64,7 @@ test("authlib-xata migrate --database-url file:<dir> creates missing parent fold
 type Query = (statement: string, params?: unknown[]) => Promise<Record<string, unknown>[]>
 
 /**
- * A database at version 1 holding a passkey, upgraded by `migrate`: migration 2 alone is applied,
+ * A database at version 1 holding a passkey, upgraded by `migrate`: migrations 2 and 3 are applied,
  * the passkey keeps every field, gets `createdAt` from its record's `xata_createdat` and reads
  * `name` and `lastUsedAt` as null; then the management methods work on it.
  */
@@ -76,8 +77,8 @@ async function upgradeFromVersion1(client: AdapterClient, query: Query): Promise
   )
   const [row] = await query(`SELECT xata_createdat FROM authlib_authenticators WHERE "credentialID" = 'c1'`)
   await expect(XataAdapter(client).getAuthenticator("c1")).rejects.toMatchObject({ code: "SCHEMA_MISSING", message: /run migrate\(\)/ })
-  expect(await migrate(client)).toStrictEqual({ applied: [2], version: 2 })
-  expect(await migrate(client)).toStrictEqual({ applied: [], version: 2 })
+  expect(await migrate(client)).toStrictEqual({ applied: [2, 3], version: 3 })
+  expect(await migrate(client)).toStrictEqual({ applied: [], version: 3 })
   const adapter = XataAdapter(client)
   const before = { credentialID: "c1", userId: "u1", providerAccountId: "c1", counter: 5, credentialBackedUp: true, credentialPublicKey: "k", credentialDeviceType: "multiDevice", transports: "internal" }
   expect(await adapter.getAuthenticator("c1")).toStrictEqual({ ...before, name: null, createdAt: new Date(row!.xata_createdat as string), lastUsedAt: null })
@@ -111,10 +112,21 @@ function migrationTests(url: string): void {
   afterAll(() => Promise.all(schemas.map((s) => s.drop())))
 
   describe("migrate", () => {
-    test("applies versions 1 and 2 once, then reports the schema as current", async () => {
+    test("applies versions 1, 2 and 3 once, then reports the schema as current", async () => {
       const { pool } = await fresh()
-      expect(await migrate(pool)).toStrictEqual({ applied: [1, 2], version: 2 })
-      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 2 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [1, 2, 3], version: 3 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 3 })
+    })
+
+    test("migration 3 upgrades a version-2 database: the rate-limit store works after it, the adapter before and after", async () => {
+      const { pool } = await fresh()
+      expect(await applyMigrations(toExecutor(pool), MIGRATIONS.filter((m) => m.version <= 2))).toStrictEqual({ applied: [1, 2], version: 2 })
+      const user = await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+      const store = PostgresRateLimitStore(pool)
+      await expect(store.hit("signin:email:a@example.com", 60_000)).rejects.toMatchObject({ code: "SCHEMA_MISSING", message: /run migrate\(\)/ })
+      expect(await migrate(pool)).toStrictEqual({ applied: [3], version: 3 })
+      expect(await store.hit("signin:email:a@example.com", 60_000)).toMatchObject({ count: 1 })
+      expect(await XataAdapter(pool).getUser("u1")).toStrictEqual(user)
     })
 
     test("migration 2 upgrades a version-1 database; its passkeys keep their data", async () => {
@@ -127,7 +139,7 @@ function migrationTests(url: string): void {
       await migrate(pool)
       const user = await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
       await query("DELETE FROM authlib_migrations")
-      expect(await migrate(pool)).toStrictEqual({ applied: [1, 2], version: 2 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [1, 2, 3], version: 3 })
       expect(await XataAdapter(pool).getUser("u1")).toStrictEqual(user)
     })
 
@@ -135,18 +147,18 @@ function migrationTests(url: string): void {
       const { pool, query } = await fresh()
       await migrate(pool)
       await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
-      const next = { version: 3, name: "users.locale", statements: [`ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS locale text`] }
+      const next = { version: 4, name: "users.locale", statements: [`ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS locale text`] }
       const db = toExecutor(pool)
-      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [3], version: 3 })
-      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [], version: 3 })
-      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 3 })
+      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [4], version: 4 })
+      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [], version: 4 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 4 })
       expect(await query(`SELECT email, locale FROM authlib_users`)).toStrictEqual([{ email: "a@example.com", locale: null }])
     })
 
     test("schema.sql applied by hand gives the same schema, which migrate then leaves alone", async () => {
       const { pool } = await fresh()
       await pool.query(readFileSync(`${packageDir}/schema.sql`, "utf8"))
-      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 2 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 3 })
       const adapter = XataAdapter(pool)
       const user = await adapter.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
       expect(await adapter.getUserByEmail("a@example.com")).toStrictEqual(user)
@@ -165,8 +177,8 @@ function migrationTests(url: string): void {
       const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l), env: {} }
       expect(await runCli(["migrate", "--database-url", schema.url], io)).toBe(0)
       expect(await runCli(["migrate"], { ...io, env: { DATABASE_URL: schema.url } })).toBe(0)
-      expect(out).toStrictEqual(["applied migrations 1, 2; schema version 2", "schema is up to date (version 2)"])
-      expect(await schema.query("SELECT version FROM authlib_migrations ORDER BY version")).toStrictEqual([{ version: 1 }, { version: 2 }])
+      expect(out).toStrictEqual(["applied migrations 1, 2, 3; schema version 3", "schema is up to date (version 3)"])
+      expect(await schema.query("SELECT version FROM authlib_migrations ORDER BY version")).toStrictEqual([{ version: 1 }, { version: 2 }, { version: 3 }])
     })
 
     test.skipIf(!existsSync(`${packageDir}/dist/cli.js`))("the built bin runs with its shebang", async () => {
@@ -175,7 +187,7 @@ function migrationTests(url: string): void {
         encoding: "utf8",
         timeout: 20_000,
       })
-      expect(output.trim()).toBe("applied migrations 1, 2; schema version 2")
+      expect(output.trim()).toBe("applied migrations 1, 2, 3; schema version 3")
     })
   })
 }

@@ -1,0 +1,87 @@
+/**
+ * `PostgresRateLimitStore` on the PostgreSQL server of the test run: the conformance suite through a
+ * node-postgres pool (hits really run on separate connections), and two Node processes, each with
+ * its own pool and store, hitting one key of one database at the same moment, as two instances of
+ * an app behind a load balancer would.
+ */
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
+import { runRateLimitStoreTests } from "@authlib/adapter-test"
+import { PostgresRateLimitStore, migrate } from "../src/index.js"
+import { pgSchema } from "./helpers/pg-schema.js"
+
+const url = inject("databaseUrl")
+const packageDir = fileURLToPath(new URL("..", import.meta.url))
+
+interface Child {
+  ready: Promise<void>
+  go(): void
+  counts: Promise<number[]>
+}
+
+/** Starts `test/helpers/rate-limit-child.ts` (TypeScript through tsx, on the package's sources). */
+function startChild(databaseUrl: string, key: string, hits: number): Child {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/rate-limit-child.ts", databaseUrl, key, String(hits)], {
+    cwd: packageDir,
+    stdio: ["pipe", "pipe", "pipe"],
+  })
+  let out = ""
+  let err = ""
+  let markReady: () => void = () => {}
+  const ready = new Promise<void>((resolve) => (markReady = resolve))
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString()
+    if (out.startsWith("ready\n")) markReady()
+  })
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()))
+  const counts = new Promise<number[]>((resolve, reject) => {
+    const timer = setTimeout(() => child.kill(), 40_000)
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      const last = out.trim().split("\n").at(-1) ?? ""
+      if (code === 0 && last.startsWith("[")) resolve(JSON.parse(last) as number[])
+      else reject(new Error(`child exited with ${code}: ${err || out}`))
+    })
+  })
+  // A child that dies before it is ready must fail the test, not leave it waiting.
+  return { ready: Promise.race([ready, counts.then(() => {})]), go: () => child.stdin.end("go\n"), counts }
+}
+
+if (url === null) {
+  test.skip("PostgreSQL server: no DATABASE_URL and no PostgreSQL binaries (see the warning above)", () => {})
+} else {
+  const schema = pgSchema(url, "rate_limits")
+  const ready = (async () => {
+    await schema.create()
+    await migrate(schema.pool)
+  })()
+  afterAll(async () => {
+    await ready
+    await schema.drop()
+  })
+
+  runRateLimitStoreTests({
+    name: "PostgresRateLimitStore on a PostgreSQL server (node-postgres pool)",
+    store: async () => (await ready, PostgresRateLimitStore(schema.pool, { logger: { error: () => {} } })),
+  })
+
+  describe("two Node processes sharing one database", () => {
+    beforeAll(() => ready)
+
+    test("200 concurrent hits on one key from two processes: the counts 1..200 each once, exactly 10 within a limit of 10", async () => {
+      const key = `signin:email:${crypto.randomUUID()}@example.com`
+      const children = [startChild(schema.url, key, 100), startChild(schema.url, key, 100)]
+      await Promise.all(children.map((c) => c.ready))
+      for (const child of children) child.go()
+      const [first, second] = await Promise.all(children.map((c) => c.counts))
+      const counts = [...first!, ...second!]
+      expect(first).toHaveLength(100)
+      expect(second).toHaveLength(100)
+      expect([...counts].sort((a, b) => a - b)).toStrictEqual(Array.from({ length: 200 }, (_, i) => i + 1))
+      expect(counts.filter((count) => count <= 10)).toHaveLength(10)
+      const store = PostgresRateLimitStore(schema.pool, { logger: { error: () => {} } })
+      expect((await store.hit(key, 60_000, 0)).count).toBe(200)
+    }, 60_000)
+  })
+}
