@@ -11,7 +11,12 @@ import { cpus } from "node:os"
 import jwt from "./jwt.js"
 import type { BenchModule } from "./lib-bench.js"
 
-const modules: BenchModule[] = [jwt, (await import("./core.js")).default, (await import("./passkey.js")).default]
+const modules: BenchModule[] = [
+  jwt,
+  (await import("./core.js")).default,
+  (await import("./passkey.js")).default,
+  (await import("./rate-limit-store.js")).default,
+]
 
 /** Re-runs this script under `taskset -c 0`; returns false when taskset is missing or fails. */
 function reexecPinned(): boolean {
