@@ -1,7 +1,8 @@
 /**
  * `@authlib/adapter-test`: the adapter conformance suite of authlib, compatible with the Auth.js
  * adapter test entry (`runBasicTests({ adapter, db, fixtures, skipTests, testWebAuthnMethods })`),
- * plus an in-memory adapter that passes it.
+ * plus an in-memory adapter that passes it, and `runRateLimitStoreTests`, the suite of core's
+ * rate-limit stores.
  *
  * @example
  * ```ts

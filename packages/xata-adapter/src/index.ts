@@ -1,7 +1,8 @@
 /**
  * `@authlib/xata-adapter`: the record layout of spec 2.7 (Xata's `authlib_*` tables) as parameterised
  * SQL over one small executor, run by the `@xata.io/client` `XataClient` (its `sql` call), by PGlite, or
- * by node-postgres. No driver is imported by this module: pass the client you use.
+ * by node-postgres. No driver is imported by this module: pass the client you use. On the same
+ * clients, `PostgresRateLimitStore` keeps core's rate-limit counters in the database.
  *
  * @example
  * ```ts

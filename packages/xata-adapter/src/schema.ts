@@ -8,6 +8,7 @@
  * (`authlib_users.email` is nullable: a unique index admits any number of NULLs, so users without an
  * e-mail address coexist while addresses stay unique);
  * `ON DELETE CASCADE` keeps links from ever dangling, even when rows are deleted outside the adapter.
+ * Migration 3 adds `authlib_rate_limits`, the counters of `PostgresRateLimitStore` (not a record table).
  */
 
 /** One schema step. Statements are idempotent, so a migration interrupted half-way can simply run again. */
