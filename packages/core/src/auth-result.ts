@@ -7,9 +7,9 @@
 import { resolveConfig } from "./config/resolve.js"
 import { dispatch } from "./dispatch.js"
 import type { AuthResponse } from "./http/types.js"
-import type { AuthConfig } from "./types.js"
+import type { AuthConfig, AuthRequestOptions } from "./types.js"
 
 /** The internal result of `request` under `config` (with `raw` in the config, errors are thrown instead). */
-export function authResult(request: Request, config: AuthConfig): Promise<AuthResponse> {
-  return dispatch(request, resolveConfig(config))
+export function authResult(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<AuthResponse> {
+  return dispatch(request, resolveConfig(config), options?.clientAddress)
 }

@@ -17,6 +17,7 @@ import { changePasskeyRoute, listPasskeysRoute } from "./routes/passkeys.js"
 import { configErrorResponse, errorResponse, rawError, requestErrorResponse } from "./http/error-response.js"
 import { contextOf } from "./http/context.js"
 import { parseRequest } from "./http/parse-request.js"
+import { wantsRedirectAsJson } from "./http/to-response.js"
 import type { AuthAction, AuthRequest, AuthResponse, Context } from "./http/types.js"
 
 type Handler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
@@ -38,8 +39,8 @@ const methods = new Map(Object.entries(routes).map(([action, table]) => [action,
 const allowed = (action: AuthAction) => methods.get(action) ?? []
 
 /** Handles `request`; resolves the internal response. In `raw` mode, AuthErrors are thrown. */
-export async function dispatch(request: Request, config: ResolvedConfig): Promise<AuthResponse> {
-  const req = await parseRequest(request, config.basePath, allowed)
+export async function dispatch(request: Request, config: ResolvedConfig, clientAddress?: string): Promise<AuthResponse> {
+  const req = await parseRequest(request, config.basePath, allowed, clientAddress)
   if (req instanceof AuthError) {
     config.logger.debug(req.type, req)
     return requestErrorResponse(req)
@@ -55,6 +56,6 @@ export async function dispatch(request: Request, config: ResolvedConfig): Promis
     return await routes[req.action][req.method]!(req, ctx)
   } catch (err) {
     if (config.raw) throw rawError(err, ctx)
-    return errorResponse(err, req.action, ctx)
+    return errorResponse(err, req.action, ctx, false, wantsRedirectAsJson(req.request))
   }
 }

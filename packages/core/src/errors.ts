@@ -174,6 +174,29 @@ export class PasskeyManagementError extends CataloguedError<"PasskeyManagementEr
   }
 }
 
+/**
+ * Too many attempts (`LIMIT_REACHED`, HTTP 429), or the rate-limit store failed and the limits fail
+ * closed (`STORE_UNAVAILABLE`, HTTP 503). `retryAfter` is the number of seconds after which a new
+ * attempt may pass (also sent as `Retry-After`). The same answer whether or not the account exists.
+ */
+export class RateLimited extends CataloguedError<"RateLimited"> {
+  static override type = "RateLimited"
+  declare type: "RateLimited"
+  static override clientSafe = true
+  /** Seconds until a new attempt may pass (at least 1). */
+  readonly retryAfter: number
+  constructor(message?: string, options: CataloguedErrorOptions<"RateLimited"> & { retryAfter?: number } = {}) {
+    const { retryAfter, ...rest } = options
+    super(message ?? "Too many attempts", rest)
+    this.code ??= "LIMIT_REACHED"
+    this.retryAfter = Math.max(1, Math.ceil(retryAfter ?? 60))
+  }
+  /** The HTTP status of the answer, from `code`. */
+  get status(): number {
+    return this.code === "STORE_UNAVAILABLE" ? 503 : 429
+  }
+}
+
 /** A PKCE, state or nonce check failed in an OAuth callback. */
 export class InvalidCheck extends CataloguedError<"InvalidCheck"> {
   static override type = "InvalidCheck"
@@ -325,6 +348,7 @@ export type AnyAuthError =
   | WebAuthnVerificationError
   | SessionRequired
   | PasskeyManagementError
+  | RateLimited
 
 /** The `type` strings of the catalogue. */
 export type ErrorType = AnyAuthError["type"]

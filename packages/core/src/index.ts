@@ -29,23 +29,24 @@ import { toResponse, wantsRedirectAsJson } from "./http/to-response.js"
 import { logError } from "./logger.js"
 import type { AuthResponse } from "./http/types.js"
 import type { raw } from "./raw.js"
-import type { AuthConfig } from "./types.js"
+import type { AuthConfig, AuthRequestOptions } from "./types.js"
 
 /** What `Auth` resolves to with the `raw` marker: the internal result, cookies not yet serialised. */
 export type AuthResult = AuthResponse
 
 /**
- * Handles one request. Never throws for bad input: malformed requests get a 4xx JSON answer and
+ * Handles one request. `options.clientAddress` (the peer address) enables per-client rate limits.
+ * Never throws for bad input: malformed requests get a 4xx JSON answer and
  * other errors a redirect to the error page (or a JSON error on JSON routes).
  *
  * With `raw` in the config (server-side bindings), resolves the internal `AuthResult` instead and
  * throws `AuthError`s (such as `CredentialsSignin`) to the caller.
  */
-export function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<AuthResult>
-export function Auth(request: Request, config: AuthConfig): Promise<Response>
-export async function Auth(request: Request, config: AuthConfig): Promise<Response | AuthResult> {
+export function Auth(request: Request, config: AuthConfig & { raw: typeof raw }, options?: AuthRequestOptions): Promise<AuthResult>
+export function Auth(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<Response>
+export async function Auth(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<Response | AuthResult> {
   const resolved = resolveConfig(config)
-  const result = await dispatch(request, resolved)
+  const result = await dispatch(request, resolved, options?.clientAddress)
   if (resolved.raw) return result
   try {
     return toResponse(result, wantsRedirectAsJson(request))
@@ -64,6 +65,11 @@ export { listPasskeys, renamePasskey, deletePasskey } from "./passkey-functions.
 export { MAX_PASSKEY_NAME_LENGTH } from "./passkeys/info.js"
 export type { PasskeyInfo } from "./passkeys/info.js"
 export type { RateLimitHit, RateLimitStore } from "./rate-limit/store.js"
+export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./rate-limit/memory-store.js"
+export type { MemoryRateLimitStoreOptions } from "./rate-limit/memory-store.js"
+export { DEFAULT_RATE_LIMITS, DEFAULT_MAX_LIVE_TOKENS } from "./rate-limit/options.js"
+export type { RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules } from "./rate-limit/options.js"
+export type { TrustedProxies } from "./rate-limit/client-address.js"
 export { skipCSRFCheck } from "./security/skip-csrf.js"
 export { raw } from "./raw.js"
 export { setEnvDefaults } from "./config/env.js"

@@ -47,3 +47,13 @@ export function logError(logger: LoggerInstance, err: unknown): void {
     // A broken custom logger must not turn a handled error into a crash.
   }
 }
+
+const printed = new Set<string>()
+
+/** Prints `message` at most once per process (bindings may build a fresh config per request). */
+export function warnOnce(logger: LoggerInstance, code: string, message: string): void {
+  const key = `${code}:${message}`
+  if (printed.has(key)) return
+  printed.add(key)
+  logger.warn(code, message)
+}

@@ -7,6 +7,7 @@ import type { Awaitable, JWT, JWTOptions, LoggerInstance } from "@authlib/jwt"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { Account, DefaultSession, Profile, Session, Theme, User } from "./model.js"
 import type { Provider } from "./providers/types.js"
+import type { RateLimitOptions } from "./rate-limit/options.js"
 
 export type { Awaitable, JWT, JWTOptions, LoggerInstance }
 export type { Account, AuthorizationDetails, DefaultSession, JsonValue, Profile, Session, Theme, User } from "./model.js"
@@ -105,6 +106,17 @@ export interface EventCallbacks {
   session: (message: { session: Session; token: JWT }) => Awaitable<void>
 }
 
+/** What the caller of `Auth()` knows about a request that the `Request` itself does not carry. */
+export interface AuthRequestOptions {
+  /**
+   * The address of the peer that sent the request (the socket's remote address), for per-client
+   * rate limits. `@authlib/core/node` and `@authlib/qwik` pass it for you. Forwarding headers are
+   * read only with `rateLimit.trustedProxies`; never pass a header value here unless your platform
+   * sets it and strips what the client sent (such as `CF-Connecting-IP` on Cloudflare).
+   */
+  clientAddress?: string
+}
+
 /** The configuration of `Auth` (spec 2.1). */
 export interface AuthConfig {
   providers: Provider[]
@@ -140,6 +152,11 @@ export interface AuthConfig {
    * `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma-separated).
    */
   redirectProxyAllowedOrigins?: string[]
+  /**
+   * Rate limits (authlib extension). On by default with the defaults of `RateLimitOptions`, in a
+   * per-process memory store; `false` turns every limit off. See the README's "Rate limits".
+   */
+  rateLimit?: RateLimitOptions | false
   secret?: string | string[]
   session?: Partial<SessionOptions>
   /** Marker value: see `skipCSRFCheck`. */

@@ -43,6 +43,16 @@ export async function requireContext(ev: RequestEventCommon, caller: string): Pr
   return pending
 }
 
+/**
+ * What core needs to know beyond the request: the peer address Qwik City's adapter read from the
+ * socket (`ev.clientConn.ip`), for per-client rate limits. Forwarding headers are judged by core,
+ * under `rateLimit.trustedProxies`, never here.
+ */
+export function requestOptions(ev: RequestEventCommon): { clientAddress?: string } {
+  const ip = ev.clientConn?.ip
+  return typeof ip === "string" && ip !== "" ? { clientAddress: ip } : {}
+}
+
 /** Whether `pathname` is `basePath` or below it. */
 export function isUnderBasePath(pathname: string, basePath: string): boolean {
   return pathname === basePath || pathname.startsWith(`${basePath}/`)
@@ -81,7 +91,9 @@ export function internalRequest(
 ): Request {
   const url = new URL(`${ctx.basePath}/${action}`, ev.url.origin)
   if (init.search) url.search = init.search.toString()
-  const headers = new Headers({ cookie: cookieHeader(ev), accept: "application/json" })
+  // `X-Auth-Return-Redirect`: a refusal core cannot express as a redirect (rate limits) comes
+  // back as JSON the binding can read, not as an error page.
+  const headers = new Headers({ cookie: cookieHeader(ev), accept: "application/json", "x-auth-return-redirect": "1" })
   for (const name of FORWARDED) {
     const value = ev.request.headers.get(name)
     if (value !== null) headers.set(name, value)

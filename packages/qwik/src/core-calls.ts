@@ -3,21 +3,26 @@
  * redirect that ends an action. Each call carries the request's cookie jar, so a CSRF cookie core
  * sets in the first call is the one the next call presents.
  */
-import { Configuration, ERROR_CODES, InvalidRequest, type AuthError, type AuthResult, type ProviderType } from "@authlib/core"
+import { Configuration, ERROR_CODES, InvalidRequest, RateLimited, type AuthError, type AuthResult, type ProviderType } from "@authlib/core"
 import { authResult } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { internalRequest, isUnderBasePath, type AuthContext } from "./context.js"
+import { internalRequest, isUnderBasePath, requestOptions, type AuthContext } from "./context.js"
 import { applyCookies } from "./cookies.js"
 
 /**
  * The error for an in-process answer that lacks what the caller needs (a redirect, a token). A
  * request core refused as malformed (a 4xx `InvalidRequest`: body over 64 KiB, headers over
  * 16 KiB) is the client's fault and stays an `InvalidRequest` with core's status and code; any
- * other answer is a server fault. Never a fallback: a refused sign-in must not redirect as if it
+ * other answer is a server fault. A rate-limit refusal (core's JSON `{ error: "RateLimited" }`) is
+ * a `RateLimited` with core's code and `retryAfter`. Never a fallback: a refused sign-in must not redirect as if it
  * had succeeded.
  */
 export function failedCall(what: string, status: number | undefined, body: unknown): AuthError {
-  const refused = body as { error?: unknown; code?: unknown; message?: unknown } | null | undefined
+  const refused = body as { error?: unknown; code?: unknown; message?: unknown; retryAfter?: unknown } | null | undefined
+  if (refused?.error === "RateLimited") {
+    const code = refused.code === "STORE_UNAVAILABLE" ? "STORE_UNAVAILABLE" : "LIMIT_REACHED"
+    return new RateLimited(`${what} was refused: too many attempts`, { code, retryAfter: typeof refused.retryAfter === "number" ? refused.retryAfter : 60 })
+  }
   if (status !== undefined && status >= 400 && status < 500 && refused?.error === "InvalidRequest") {
     const message = typeof refused.message === "string" ? refused.message : `${what} was refused as malformed`
     // Only a code of the catalogue is passed on: the body came back through an HTTP-shaped answer.
@@ -35,7 +40,7 @@ export function failedCall(what: string, status: number | undefined, body: unkno
  * to the jar and the response here), never a `Response` to parse.
  */
 export async function coreCall(ev: RequestEventCommon, ctx: AuthContext, action: string, init?: Parameters<typeof internalRequest>[3]): Promise<AuthResult> {
-  const result = await authResult(internalRequest(ev, ctx, action, init), ctx.config)
+  const result = await authResult(internalRequest(ev, ctx, action, init), ctx.config, requestOptions(ev))
   applyCookies(ev, result.cookies)
   return result
 }

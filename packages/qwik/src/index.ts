@@ -76,7 +76,9 @@ export {
   SessionRequired,
   PasskeyManagementError,
   WebAuthnVerificationError,
+  RateLimited,
 } from "@authlib/core"
+export { rateLimitedMessage } from "./actions.js"
 export type {
   AnyAuthError,
   ErrorType,

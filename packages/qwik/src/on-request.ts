@@ -7,7 +7,7 @@ import { authResult, toResponse, wantsRedirectAsJson } from "@authlib/core/inter
 import type { AuthResult } from "@authlib/core"
 import type { QRL } from "@builder.io/qwik"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { authContext, isUnderBasePath } from "./context.js"
+import { authContext, isUnderBasePath, requestOptions } from "./context.js"
 import { applyCookies } from "./cookies.js"
 import type { QwikAuthConfigFn } from "./env.js"
 
@@ -38,6 +38,6 @@ export function createOnRequest(configQrl: QRL<QwikAuthConfigFn>): (ev: RequestE
   return async (ev) => {
     const ctx = await authContext(ev, configQrl)
     if (!isUnderBasePath(ev.url.pathname, ctx.basePath)) return
-    sendAuthResult(ev, await authResult(ev.request, ctx.config))
+    sendAuthResult(ev, await authResult(ev.request, ctx.config, requestOptions(ev)))
   }
 }

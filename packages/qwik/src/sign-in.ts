@@ -12,7 +12,7 @@
  */
 import { Auth, InvalidProvider, raw, type AuthConfig } from "@authlib/core"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
-import { internalRequest, requireContext, type AuthContext } from "./context.js"
+import { internalRequest, requestOptions, requireContext, type AuthContext } from "./context.js"
 import { applyCookies } from "./cookies.js"
 import { coreCall, csrfToken, currentPage, failedCall, providerType, redirectFromAction } from "./core-calls.js"
 import type { QwikAuthConfig } from "./env.js"
@@ -43,7 +43,7 @@ function formBody(input: SignInInput, fields: Record<string, string>): URLSearch
 
 async function credentialsSignIn(ev: RequestEventCommon, ctx: AuthContext, id: string, body: URLSearchParams): Promise<string> {
   const request = internalRequest(ev, ctx, `callback/${encodeURIComponent(id)}`, { method: "POST", body })
-  const result = await Auth(request, rawConfig(ctx.config))
+  const result = await Auth(request, rawConfig(ctx.config), requestOptions(ev))
   applyCookies(ev, result.cookies)
   // A later session read in this request must see the new session cookie, not a cached result.
   ctx.session = undefined

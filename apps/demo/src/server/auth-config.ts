@@ -15,7 +15,7 @@ import Google from "@authlib/providers/google"
 import Nodemailer from "@authlib/providers/nodemailer"
 import OIDC from "@authlib/providers/oidc"
 import Passkey from "@authlib/providers/passkey"
-import { demoAdapter } from "./database.js"
+import { demoDatabase, type DemoDatabase } from "./database.js"
 import { IDP_CLIENT, startIdp } from "./idp.js"
 import { startInbox } from "./inbox.js"
 import { isLoopbackHost } from "./local-only.js"
@@ -73,7 +73,7 @@ function passkeyProvider(env: Env) {
  * returns: a passkey is stored against a user, and under JWT sessions a credentials sign-in stores
  * nobody by itself. A user whose e-mail is already taken (an older data folder) is left as it is.
  */
-async function storeDemoUsers(adapter: Awaited<ReturnType<typeof demoAdapter>>): Promise<void> {
+async function storeDemoUsers(adapter: DemoDatabase["adapter"]): Promise<void> {
   for (const user of demoUsers()) {
     if ((await adapter.getUser!(user.id)) || (await adapter.getUserByEmail!(user.email))) continue
     await adapter.createUser!({ ...user, emailVerified: null })
@@ -98,7 +98,7 @@ function idpUsable(env: Env): boolean {
 async function build(env: Env): Promise<QwikAuthConfig> {
   const withIdp = idpUsable(env)
   if (!withIdp) console.warn("[demo] WEBAUTH_URL is not on loopback: the Demo IdP (127.0.0.1 only) is left out")
-  const [adapter, smtp, idp] = await Promise.all([demoAdapter(env), startInbox(env), withIdp ? startIdp(env) : undefined])
+  const [{ adapter, rateLimitStore }, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env) : undefined])
   await storeDemoUsers(adapter)
   return {
     secret: demoSecret(env),
@@ -107,6 +107,8 @@ async function build(env: Env): Promise<QwikAuthConfig> {
     trustHost: true,
     adapter,
     session: { strategy: sessionStrategy(env) },
+    // authlib's default limits; shared through PostgreSQL when DATABASE_URL is set (database.ts).
+    rateLimit: rateLimitStore ? { store: rateLimitStore } : {},
     experimental: { enableWebAuthn: true },
     providers: [
       passwordProvider(),

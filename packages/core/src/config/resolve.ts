@@ -16,6 +16,7 @@ import { resolveCookies } from "../cookies/names.js"
 import { wrapAdapter } from "./adapter.js"
 import { randomToken } from "../security/random.js"
 import { validateConfig } from "./validate.js"
+import { rateLimitProblems, resolveRateLimit } from "../rate-limit/options.js"
 import type { ResolvedConfig } from "./types.js"
 import { compileOriginPattern, type OriginPattern } from "../security/origin-patterns.js"
 
@@ -107,6 +108,8 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     redirectProxyUrl: config.redirectProxyUrl,
     redirectProxyAllowedOrigins: Object.freeze(compiledPatterns(config.redirectProxyAllowedOrigins)),
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
+    // Checked by `validateConfig`: a broken option leaves the limits on their defaults meanwhile.
+    rateLimit: resolveRateLimit(rateLimitProblems(config.rateLimit).length ? undefined : config.rateLimit),
     cookies(secure) {
       let set = cookieSets.get(secure)
       if (!set) cookieSets.set(secure, (set = resolveCookies(secure, config.cookies)))

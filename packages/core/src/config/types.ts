@@ -7,6 +7,7 @@ import type { Adapter } from "../adapters.js"
 import type { AuthError } from "../errors.js"
 import type { ProviderConfig } from "../providers/types.js"
 import type { OriginPattern } from "../security/origin-patterns.js"
+import type { ResolvedRateLimit } from "../rate-limit/options.js"
 import type { CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from "../types.js"
 
 /** The configuration as core uses it: every default applied, frozen. */
@@ -37,6 +38,8 @@ export interface ResolvedConfig {
   /** Where this deployment, as a redirect proxy, may forward callbacks (compiled patterns). */
   readonly redirectProxyAllowedOrigins: readonly OriginPattern[]
   readonly experimental: Readonly<{ enableWebAuthn: boolean }>
+  /** The rate limits, or undefined when `rateLimit: false`. */
+  readonly rateLimit: ResolvedRateLimit | undefined
   /** The cookie set for a secure or a plain origin (computed once each). */
   cookies(secure: boolean): CookiesOptions
   /** A fatal misconfiguration: every request answers `Configuration`. */

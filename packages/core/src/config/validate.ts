@@ -4,7 +4,8 @@
  * `Configuration`); prints warnings through the logger. Each message is printed once per process,
  * even when a binding builds a fresh config object per request.
  */
-import type { LoggerInstance } from "@authlib/jwt"
+import { warnOnce } from "../logger.js"
+import { rateLimitProblems } from "../rate-limit/options.js"
 import {
   AuthError,
   Configuration,
@@ -24,16 +25,6 @@ import { envStem } from "./env.js"
 import { compileOriginPattern } from "../security/origin-patterns.js"
 import { relyingPartyProblem, staticRelyingParty } from "../flows/webauthn/index.js"
 import type { WebAuthnConfig, WebAuthnRelyingParty } from "../providers/types.js"
-
-const printed = new Set<string>()
-
-/** Prints `message` at most once per process. */
-export function warnOnce(logger: LoggerInstance, code: string, message: string): void {
-  const key = `${code}:${message}`
-  if (printed.has(key)) return
-  printed.add(key)
-  logger.warn(code, message)
-}
 
 type Provider = ResolvedConfig["providers"][number]
 
@@ -124,6 +115,7 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
     problems.push(new MissingSecret('"secret" is missing: set AUTH_SECRET (32 random bytes or more, e.g. `openssl rand -base64 33`) or "secret" in the config', { code: "SECRET_MISSING" }))
   if (!resolved.trustHost)
     problems.push(new UntrustedHost('"trustHost" must be true (set AUTH_TRUST_HOST=true or WEBAUTH_URL) where the platform sets the Host header safely', { code: "TRUST_HOST_FALSE" }))
+  for (const problem of rateLimitProblems(config.rateLimit)) problems.push(new Configuration(problem, { code: "RATE_LIMIT_INVALID" }))
   if (config.url !== undefined && !resolved.appUrl)
     problems.push(new Configuration(`"url" (WEBAUTH_URL) is not a valid URL: ${config.url}`, { code: "APP_URL_INVALID" }))
   return problems
@@ -160,8 +152,16 @@ function checkRedirectProxy(config: AuthConfig, resolved: ResolvedConfig): AuthE
   return problems
 }
 
-function warnings(resolved: ResolvedConfig): void {
+/** Production as far as core can tell: NODE_ENV (where a `process` exists), or an https app URL. */
+function looksLikeProduction(resolved: ResolvedConfig): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  return env?.NODE_ENV === "production" || resolved.appUrl?.protocol === "https:"
+}
+
+function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
   const { logger } = resolved
+  if (config.rateLimit === false && looksLikeProduction(resolved))
+    warnOnce(logger, "rate-limit-off", '"rateLimit: false": sign-in attempts and e-mails are not limited; remove it (or set your own limits) in production')
   if (resolved.experimental.enableWebAuthn)
     warnOnce(logger, "experimental-webauthn", "WebAuthn is an experimental feature. It may change or be removed without notice. Do not use it in production.")
   if (resolved.secret.some((s) => s.length < 32)) warnOnce(logger, "weak-secret", "a secret is shorter than 32 characters; use 32 random bytes or more")
@@ -175,7 +175,7 @@ function warnings(resolved: ResolvedConfig): void {
 
 /** Every fatal problem of the configuration, after printing its warnings. */
 export function configProblems(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
-  warnings(resolved)
+  warnings(config, resolved)
   const problems = [...checkBasics(config, resolved), ...checkRedirectProxy(config, resolved), ...checkProviders(resolved)]
   for (const problem of [checkCookieNames(resolved), checkSessions(resolved)]) if (problem) problems.push(problem)
   return problems

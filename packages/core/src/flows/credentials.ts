@@ -5,6 +5,7 @@
  */
 import { CredentialsSignin } from "../errors.js"
 import { userCodeError } from "../user-code.js"
+import { credentialsAttempt } from "../rate-limit/limiter.js"
 import type { AuthRequest } from "../http/types.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { User } from "../types.js"
@@ -27,6 +28,30 @@ function credentialsOf(body: Readonly<Record<string, unknown>>): Record<string, 
   return out
 }
 
+/** Fields that usually name the account, in the order they are tried. */
+const IDENTIFIER_FIELDS = ["email", "username", "identifier", "login", "user"]
+
+/**
+ * What the rate limits count attempts against: `rateLimit.credentials.identifier`, else the first
+ * non-empty string of the usual fields, else of the first declared field that is not a password.
+ */
+function identifierOf(provider: CredentialsConfig, credentials: Record<string, unknown>, pick: ((c: Readonly<Record<string, unknown>>) => string | undefined) | undefined): string | undefined {
+  if (pick) {
+    const picked = pick(credentials)
+    return typeof picked === "string" ? picked : undefined
+  }
+  for (const field of IDENTIFIER_FIELDS) {
+    const value = Object.hasOwn(credentials, field) ? credentials[field] : undefined
+    if (typeof value === "string" && value.trim() !== "") return value
+  }
+  for (const [field, input] of Object.entries(provider.credentials ?? {})) {
+    if ((input as { type?: unknown } | undefined)?.type === "password") continue
+    const value = Object.hasOwn(credentials, field) ? credentials[field] : undefined
+    if (typeof value === "string" && value.trim() !== "") return value
+  }
+  return undefined
+}
+
 /** The signed-in user (an id made up when `authorize` gave none) and its `credentials` account. */
 function signInResult(provider: CredentialsConfig, authorized: User, credentials: Record<string, unknown>): SignInResult {
   const id = authorized.id == null || authorized.id === "" ? crypto.randomUUID() : String(authorized.id)
@@ -42,16 +67,23 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
   callbackCsrf: true,
   async callback(req: AuthRequest, ctx: FlowContext<CredentialsConfig>): Promise<FlowOutcome> {
     const credentials = credentialsOf(req.body)
+    const limits = ctx.config.rateLimit
+    const attempt = await credentialsAttempt(req, ctx, limits ? identifierOf(ctx.provider, credentials, limits.identifierOf) : undefined)
     let authorized: User | null
     try {
       // The incoming Request itself (headers, URL, method); its body was read into `credentials`.
       // Rebuilding a Request with the body again costs ~25 us per sign-in for a rarely used stream.
       authorized = await ctx.provider.authorize(credentials as never, req.request)
     } catch (err) {
+      await attempt.failed()
       // Client-safe errors (CredentialsSignin) pass; the rest is a logged fault (user-code.ts).
       throw userCodeError("authorize", ctx.provider.id, err)
     }
-    if (!authorized || typeof authorized !== "object") throw new CredentialsSignin("authorize returned no user", { cause: { provider: ctx.provider.id } })
+    if (!authorized || typeof authorized !== "object") {
+      await attempt.failed()
+      throw new CredentialsSignin("authorize returned no user", { cause: { provider: ctx.provider.id } })
+    }
+    await attempt.succeeded()
     return { signIn: signInResult(ctx.provider, authorized, credentials) }
   },
 }

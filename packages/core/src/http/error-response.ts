@@ -5,7 +5,7 @@
  * page actions redirect: `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything
  * else to the error page.
  */
-import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, UnknownAction, isClientSafe } from "../errors.js"
+import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, RateLimited, UnknownAction, isClientSafe } from "../errors.js"
 import { logError } from "../logger.js"
 import type { LoggerInstance } from "@authlib/jwt"
 import type { AuthAction, AuthResponse, Context } from "./types.js"
@@ -75,12 +75,35 @@ export function configErrorResponse(action: AuthAction, config: ResolvedConfig):
 /** A stand-in origin for resolving a path that must stay relative. */
 const RELATIVE_BASE = "http://relative.invalid"
 
-/** The response to an error raised while handling `action`. */
-export function errorResponse(err: unknown, action: AuthAction, ctx: Context, logged = false): AuthResponse {
+/**
+ * Too many attempts: 429 (503 when the store failed) with `Retry-After`, whatever the action.
+ * JSON actions and script callers (`X-Auth-Return-Redirect: 1`) get `{ error, code, retryAfter }`
+ * (scripts also the error page's `url`); a browser gets the built-in error page itself, which can
+ * carry the status, or a redirect to `pages.error`.
+ */
+function rateLimitedResponse(err: RateLimited, action: AuthAction, ctx: Context, scriptCaller: boolean): AuthResponse {
+  ctx.config.logger.debug(err.type, err)
+  const status = err.status
+  const headers = { "retry-after": String(err.retryAfter) }
+  const body = { error: err.type, code: err.code, retryAfter: err.retryAfter }
+  if (JSON_ACTIONS.has(action)) return { status, headers, json: body }
+  const url = routeUrl(ctx, "error", { error: err.type, code: err.code })
+  if (scriptCaller) return { status, headers, json: { url, ...body } }
+  if (ctx.config.pages.error) return { redirect: url, headers }
+  const { html } = renderErrorPage({ error: err.type, code: err.code, signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, retryAfter: err.retryAfter })
+  return { status, html, headers: { ...pageHeaders(html), ...headers } }
+}
+
+/**
+ * The response to an error raised while handling `action`. `scriptCaller`: the request asked for
+ * redirects as JSON (`X-Auth-Return-Redirect: 1`).
+ */
+export function errorResponse(err: unknown, action: AuthAction, ctx: Context, logged = false, scriptCaller = false): AuthResponse {
   if (err instanceof InvalidRequest || err instanceof MethodNotAllowed || err instanceof UnknownAction) {
     ctx.config.logger.debug(err.type, err)
     return requestErrorResponse(err)
   }
+  if (err instanceof RateLimited && !logged) return rateLimitedResponse(err, action, ctx, scriptCaller)
   const { type, code } = publicType(err, ctx.config.logger, logged)
   if (JSON_ACTIONS.has(action) || action === "error") {
     return { status: statusOf(err, type), json: { error: type, ...(code && JSON_CODES.has(type) ? { code } : {}) } }

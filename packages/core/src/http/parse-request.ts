@@ -169,6 +169,7 @@ export async function parseRequest(
   request: Request,
   basePath: string,
   allowed: (action: AuthAction) => readonly string[],
+  clientAddress?: string,
 ): Promise<AuthRequest | AuthError> {
   try {
     const url = new URL(request.url)
@@ -183,12 +184,12 @@ export async function parseRequest(
     const query = parseQuery(url)
     if (query instanceof Error) return query
     const { action, providerId } = path
-    if (method !== "POST") return { request, method: "GET", action, providerId, url, query, body: {}, rawBody: undefined, cookies, headers: request.headers }
+    if (method !== "POST") return { request, method: "GET", action, providerId, url, query, body: {}, rawBody: undefined, cookies, headers: request.headers, clientAddress }
     const text = await readText(request)
     if (typeof text !== "string") return text
     const parsed = parseBody(request, text)
     if (parsed instanceof Error) return parsed
-    return { request, method: "POST", action, providerId, url, query, body: parsed.body, rawBody: parsed.rawBody, cookies, headers: request.headers }
+    return { request, method: "POST", action, providerId, url, query, body: parsed.body, rawBody: parsed.rawBody, cookies, headers: request.headers, clientAddress }
   } catch {
     return bad("The request could not be read", "REQUEST_UNREADABLE")
   }
@@ -201,5 +202,5 @@ export async function parseRequest(
 export function serverCallRequest(request: Request, action: AuthAction): AuthRequest {
   const url = new URL(request.url)
   const cookies = parseCookieHeader(request.headers.get("cookie"))
-  return { request, method: "GET", action, providerId: undefined, url, query: {}, body: {}, rawBody: undefined, cookies, headers: request.headers }
+  return { request, method: "GET", action, providerId: undefined, url, query: {}, body: {}, rawBody: undefined, cookies, headers: request.headers, clientAddress: undefined }
 }

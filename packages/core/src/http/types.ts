@@ -34,6 +34,8 @@ export interface AuthRequest {
   readonly rawBody: string | undefined
   readonly cookies: Readonly<Record<string, string>>
   readonly headers: Headers
+  /** The peer address the caller handed in (`Auth(request, config, { clientAddress })`). */
+  readonly clientAddress: string | undefined
 }
 
 /** What a route answers. Exactly one of `redirect`, `html`, `json` is normally set. */

@@ -31,7 +31,8 @@ function refuse(res: ServerResponse, err: RequestConversionError): void {
 /**
  * Mounts authlib on a Node server. The request's origin is the config's `url` when set (so a
  * forged `Host` changes nothing), else `Host` with the socket's scheme (core then applies
- * `X-Forwarded-*` as `trustHost` allows).
+ * `X-Forwarded-*` as `trustHost` allows). The socket's remote address is handed to core as the
+ * client address for per-client rate limits.
  */
 export function toNodeHandler(config: AuthConfig, options: NodeHandlerOptions = {}): NodeHandler {
   const basePath = (config.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, "") || DEFAULT_BASE_PATH
@@ -52,7 +53,10 @@ export function toNodeHandler(config: AuthConfig, options: NodeHandlerOptions = 
         if (err instanceof RequestConversionError) return refuse(res, err)
         throw err
       }
-      await sendWebResponse(res, await Auth(request, config))
+      // The socket's peer: per-client rate limits key on it (forwarding headers only count under
+      // `rateLimit.trustedProxies`, judged by core).
+      const clientAddress = req.socket?.remoteAddress
+      await sendWebResponse(res, await Auth(request, config, clientAddress ? { clientAddress } : {}))
     })().catch((err: unknown) => {
       if (next) return next(err)
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" })

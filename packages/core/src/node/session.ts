@@ -13,11 +13,12 @@ export async function getSession(req: IncomingMessage, config: AuthConfig, res?:
   const basePath = (config.basePath ?? "/auth").replace(/\/+$/, "") || "/auth"
   const origin = config.url ? new URL(String(config.url)).origin : `http://${req.headers.host ?? "localhost"}`
   const headers = new Headers()
-  for (const name of ["cookie", "host", "x-forwarded-host", "x-forwarded-proto", "authorization"]) {
+  for (const name of ["cookie", "host", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "forwarded", "authorization"]) {
     const value = req.headers[name]
     if (typeof value === "string") headers.set(name, value)
   }
-  const response = await Auth(new Request(`${origin}${basePath}/session`, { headers }), config)
+  const clientAddress = req.socket?.remoteAddress
+  const response = await Auth(new Request(`${origin}${basePath}/session`, { headers }), config, clientAddress ? { clientAddress } : {})
   if (response.status !== 200) {
     throw new Configuration(`GET ${basePath}/session answered ${response.status}`, { code: "SESSION_ROUTE_FAILED", cause: { status: response.status } })
   }

@@ -84,6 +84,20 @@ const EMAIL_NOT_SENT: ErrorText = {
   message: "The sign-in email could not be sent. The problem is on this site's side; please try again later.",
 }
 
+/** `RateLimited`: too many attempts (429), or the store that counts them failed (503, the site's fault). */
+const RATE_LIMITED: ErrorText = {
+  status: 429,
+  title: "Too many attempts",
+  message: "There have been too many attempts. Please wait a little, then try again.",
+  link: "Try again",
+}
+const LIMITS_UNAVAILABLE: ErrorText = {
+  status: 503,
+  title: "Sign-in unavailable",
+  message: "Signing in is unavailable right now because of a problem on this site's side. Please try again in a minute.",
+  link: "Try again",
+}
+
 const DEFAULT: ErrorText = {
   status: 400,
   title: SIGN_IN_FAILED,
@@ -99,5 +113,6 @@ export function errorText(type: unknown, code?: unknown): ErrorText {
   if (type === "EmailSignInError") {
     return typeof code === "string" && code.startsWith("EMAIL_") ? EMAIL_ADDRESS_REFUSED : EMAIL_NOT_SENT
   }
+  if (type === "RateLimited") return code === "STORE_UNAVAILABLE" ? LIMITS_UNAVAILABLE : RATE_LIMITED
   return (typeof type === "string" && TEXTS.get(type)) || DEFAULT
 }

@@ -13,6 +13,11 @@ import { assertCsrf } from "../security/csrf.js"
 import { issueSession } from "../sessions/issue.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import { providerOf } from "../providers/lookup.js"
+import { limitClient } from "../rate-limit/limiter.js"
+import type { RateLimitGroup } from "../rate-limit/options.js"
+
+/** Per-client limits of callbacks; credentials and e-mail count in their flows. */
+const CLIENT_GROUP: Partial<Record<string, RateLimitGroup>> = { oauth: "oauth.perClient", oidc: "oauth.perClient", webauthn: "passkey.perClient" }
 
 export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const provider = providerOf(req.action, req.providerId, ctx.config)
@@ -21,6 +26,8 @@ export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResp
   if (!flow.callbackMethods.includes(req.method))
     throw new MethodNotAllowed(`${req.method} is not allowed on callback/${provider.id}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: flow.callbackMethods.join(", ") } })
   if (req.method === "POST" && flow.callbackCsrf) assertCsrf(req, ctx)
+  const group = CLIENT_GROUP[provider.type]
+  if (group) await limitClient(req, ctx, group)
   const callbackUrl = await resolveCallbackUrl(req, ctx, true)
   // Spelled out: spreading `ctx` here cost about 3% of a credentials sign-in (measured).
   const flowCtx: FlowContext = {

@@ -7,12 +7,16 @@ import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { assertCsrf } from "../security/csrf.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import type { Session } from "../types.js"
+import { limitClient } from "../rate-limit/limiter.js"
 
-export function getSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {
+export async function getSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {
+  // Not limited by default (apps poll it): a length check, no store call.
+  if (ctx.config.rateLimit?.rules["session.perClient"].length) await limitClient(req, ctx, "session.perClient")
   return sessionStrategy(ctx.config).read(req, ctx)
 }
 
 export async function updateSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {
   await assertCsrf(req, ctx)
+  await limitClient(req, ctx, "session.perClient")
   return sessionStrategy(ctx.config).read(req, ctx, { data: req.body.data })
 }

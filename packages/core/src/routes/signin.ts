@@ -13,6 +13,7 @@ import { toAppProvider } from "../providers/normalize.js"
 import type { CredentialInput, OAuthProviderButtonStyles, ProviderConfig, WebAuthnConfig } from "../providers/types.js"
 import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
 import { providerOf } from "../providers/lookup.js"
+import { limitClient } from "../rate-limit/limiter.js"
 
 function pageProvider(provider: ProviderConfig, ctx: Context) {
   const style = (provider as { style?: OAuthProviderButtonStyles }).style
@@ -49,6 +50,7 @@ export async function signinProvider(req: AuthRequest, ctx: Context): Promise<Au
   await assertCsrf(req, ctx)
   const flow = flowFor(provider)
   if (!flow) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
+  if (provider.type === "oauth" || provider.type === "oidc") await limitClient(req, ctx, "oauth.perClient")
   const callbackUrl = await resolveCallbackUrl(req, ctx, false)
   if (!flow.signin) return { redirect: routeUrl(ctx, "signIn", { callbackUrl }) }
   const res = await flow.signin(req, { ...ctx, provider, callbackUrl })

@@ -18,6 +18,7 @@ import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, Context } from "../http/types.js"
 import { randomToken, sha256, timingSafeEqual } from "./random.js"
 import { isSameOrigin } from "./redirect.js"
+import { limitClient } from "../rate-limit/limiter.js"
 
 const hashOf = (token: string, secret: string) => sha256(`${token}${secret}`)
 
@@ -34,10 +35,14 @@ export function verifiedCookieToken(req: AuthRequest, ctx: Context): string | un
   return undefined
 }
 
-/** The request's CSRF token, minting a new one (and its cookie) when it has none that verifies. */
-export function csrfTokenFor(req: AuthRequest, ctx: Context): { token: string; cookie?: Cookie } {
+/**
+ * The request's CSRF token, minting a new one (and its cookie) when it has none that verifies.
+ * Mints count against `rateLimit.csrf.perClient`.
+ */
+export async function csrfTokenFor(req: AuthRequest, ctx: Context): Promise<{ token: string; cookie?: Cookie }> {
   const existing = verifiedCookieToken(req, ctx)
   if (existing) return { token: existing }
+  await limitClient(req, ctx, "csrf.perClient")
   const token = randomToken(32)
   const value = `${token}|${hashOf(token, ctx.config.secret[0]!)}`
   return { token, cookie: { name: ctx.cookies.csrfToken.name, value, options: ctx.cookies.csrfToken.options } }

@@ -5,7 +5,7 @@
 import setCookieParser from "set-cookie-parser"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig, CredentialsConfig, LoggerInstance, User } from "../../src/index.js"
-import { CredentialsSignin } from "../../src/index.js"
+import { CredentialsSignin, MemoryRateLimitStore } from "../../src/index.js"
 
 export const SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
 export const ORIGIN = "http://localhost:3000"
@@ -61,8 +61,9 @@ export function recordingLogger() {
   return { logger, entries }
 }
 
+/** A test's config: its own rate-limit counters (the default store is one per process). */
 export function config(over: Partial<AuthConfig> = {}): AuthConfig {
-  return { providers: [credentials()], secret: SECRET, trustHost: true, logger: recordingLogger().logger, ...over }
+  return { providers: [credentials()], secret: SECRET, trustHost: true, logger: recordingLogger().logger, rateLimit: { store: new MemoryRateLimitStore() }, ...over }
 }
 
 export interface RequestInitPlus extends RequestInit {
@@ -74,7 +75,11 @@ export interface RequestInitPlus extends RequestInit {
 
 export class Client {
   readonly jar = new Map<string, string>()
-  constructor(readonly config: AuthConfig, readonly origin = ORIGIN) {}
+  /** The peer address handed to `Auth` (none by default, as a caller that knows none). */
+  clientAddress: string | undefined
+  constructor(readonly config: AuthConfig, readonly origin = ORIGIN, clientAddress?: string) {
+    this.clientAddress = clientAddress
+  }
 
   async request(path: string, init: RequestInitPlus = {}): Promise<Response> {
     const { form, json, noJar, ...rest } = init
@@ -86,7 +91,7 @@ export class Client {
     let body = rest.body
     if (form) (headers.set("content-type", "application/x-www-form-urlencoded"), (body = new URLSearchParams(form).toString()))
     if (json !== undefined) (headers.set("content-type", "application/json"), (body = JSON.stringify(json)))
-    const res = await Auth(new Request(new URL(path, this.origin), { ...rest, method, headers, ...(body !== undefined ? { body } : {}) }), this.config)
+    const res = await Auth(new Request(new URL(path, this.origin), { ...rest, method, headers, ...(body !== undefined ? { body } : {}) }), this.config, this.clientAddress ? { clientAddress: this.clientAddress } : {})
     for (const c of setCookies(res)) {
       if (c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now())) this.jar.delete(c.name)
       else this.jar.set(c.name, c.value)

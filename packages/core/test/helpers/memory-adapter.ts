@@ -7,7 +7,7 @@ import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Verification
 export const WRITE_METHODS = new Set([
   "createUser", "updateUser", "deleteUser", "linkAccount", "unlinkAccount", "createSession", "updateSession",
   "deleteSession", "createVerificationToken", "useVerificationToken", "createAuthenticator", "updateAuthenticatorCounter",
-  "deleteAuthenticator", "updateAuthenticator",
+  "deleteAuthenticator", "updateAuthenticator", "retireVerificationTokens",
 ])
 
 export interface MemoryAdapter extends Adapter {
@@ -63,6 +63,13 @@ export function memoryAdapter(): MemoryAdapter {
     useVerificationToken: ({ identifier, token }) => {
       const i = tokens.findIndex((t) => t.identifier === identifier && t.token === token)
       return i < 0 ? null : tokens.splice(i, 1)[0]!
+    },
+    retireVerificationTokens: (identifier, keep) => {
+      // Newest first: by expiry, then the later stored (links made within one millisecond).
+      const mine = tokens.filter((t) => t.identifier === identifier).reverse().sort((a, b) => b.expires.getTime() - a.expires.getTime())
+      const retired = new Set(mine.slice(keep))
+      for (let i = tokens.length - 1; i >= 0; i--) if (retired.has(tokens[i]!)) tokens.splice(i, 1)
+      return retired.size
     },
   }
   const logged: Record<string, unknown> = {}

@@ -160,3 +160,16 @@ describe("Express 5", () => {
     expect(await (await fetch(`${origin}/health`)).text()).toBe("ok")
   })
 })
+
+describe("client address", () => {
+  it("toNodeHandler hands core the socket's address: per-client limits apply, a forged X-Forwarded-For does not escape them", async () => {
+    const { MemoryRateLimitStore } = await import("../../src/index.js")
+    const origin = await listen(createServer(toNodeHandler(config({ rateLimit: { store: new MemoryRateLimitStore(), csrf: { perClient: { limit: 2, window: 60 } } } }))))
+    const mint = (xff: string) => fetch(`${origin}/auth/csrf`, { headers: { "x-forwarded-for": xff } })
+    expect((await mint("198.51.100.1")).status).toBe(200)
+    expect((await mint("198.51.100.2")).status).toBe(200)
+    const refused = await mint("198.51.100.3")
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toMatchObject({ error: "RateLimited", code: "LIMIT_REACHED" })
+  })
+})

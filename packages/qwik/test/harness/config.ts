@@ -1,5 +1,5 @@
 /** The configuration the binding's tests run core with: a credentials provider and an OAuth one. */
-import { CredentialsSignin } from "@authlib/core"
+import { CredentialsSignin, MemoryRateLimitStore } from "@authlib/core"
 import type { QwikAuthConfig } from "../../src/index.js"
 
 export const ORIGIN = "http://app.test"
@@ -14,10 +14,12 @@ export class WrongPassword extends CredentialsSignin {
 
 export const ada = { id: "user-ada", name: "Ada Lovelace", email: "ada@example.test" }
 
+/** A test's config: its own rate-limit counters (core's default store is one per process). */
 export function testConfig(overrides: Partial<QwikAuthConfig> = {}): QwikAuthConfig {
   return {
     secret: SECRET,
     trustHost: true,
+    rateLimit: { store: new MemoryRateLimitStore() },
     providers: [
       {
         id: "password",

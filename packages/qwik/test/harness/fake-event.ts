@@ -43,6 +43,8 @@ export interface FakeInit {
   headers?: Record<string, string>
   body?: string
   env?: Record<string, string>
+  /** The peer address Qwik City's adapter would report (`ev.clientConn.ip`). */
+  clientAddress?: string
 }
 
 function fakeCookie(header: string, recorded: Recorded) {
@@ -80,6 +82,7 @@ export function fakeEvent(url: string, init: FakeInit = {}): FakeEvent {
     pathname: new URL(url).pathname,
     headers: new Headers(),
     sharedMap: new Map<string, unknown>(),
+    clientConn: init.clientAddress === undefined ? {} : { ip: init.clientAddress },
     env: { get: (key: string) => env[key] },
     cookie: fakeCookie(init.cookie ?? "", recorded),
     status: (code?: number) => (code === undefined ? recorded.status : (recorded.status = code)),

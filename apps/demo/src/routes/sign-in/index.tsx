@@ -1,13 +1,14 @@
 import { component$, useSignal, useVisibleTask$ } from "@builder.io/qwik"
 import { signInWithPasskey, startPasskeyAutofill } from "@authlib/qwik/passkey"
 import { Form, routeAction$, routeLoader$, useLocation, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
-import { CredentialsSignin, signIn } from "@authlib/qwik"
+import { CredentialsSignin, RateLimited, rateLimitedMessage, signIn } from "@authlib/qwik"
 import { DEMO_LOGIN, IDP_ACCOUNTS, IDP_PASSWORD } from "../../lib/demo-login"
 import { useSignIn } from "../plugin@auth"
 
 /**
  * The password form goes through the binding's `signIn` in our own action, so a wrong password
- * (the `CredentialsSignin` it throws) becomes a message on this page instead of an error page.
+ * (the `CredentialsSignin` it throws) and too many attempts (`RateLimited`) become a message on this
+ * page instead of an error page.
  */
 export const useLogin = routeAction$(
   async (form, ev) => {
@@ -17,6 +18,8 @@ export const useLogin = routeAction$(
       if (err instanceof CredentialsSignin) {
         return ev.fail(401, { message: "That e-mail and password do not match an account.", code: err.code })
       }
+      // Too many attempts: the binding's sentence ("... try again in 40 seconds"), status 429.
+      if (err instanceof RateLimited) return ev.fail(err.status, { message: rateLimitedMessage(err), code: err.code })
       throw err
     }
   },
@@ -41,6 +44,7 @@ export const useOAuthProviders = routeLoader$(async (ev) => {
 const errorText: Record<string, string> = {
   CredentialsSignin: "That e-mail and password do not match an account.",
   MissingCSRF: "The form expired. Please try again.",
+  RateLimited: "Too many attempts. Please wait a little, then try again.",
   OAuthAccountNotLinked: "This e-mail is already linked to another sign-in method.",
   AccessDenied: "Access was denied.",
   OAuthCallbackCancelled: "You cancelled the sign-in at the provider. Try again when you are ready.",
@@ -95,9 +99,13 @@ export default component$(() => {
   const oauth = useOAuthProviders()
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const queryError = loc.url.searchParams.get("error")
+  // The binding's action answers in its failure shape: too many e-mails is one of its formErrors.
+  const linkFailure = signIn.value?.failed ? (signIn.value.formErrors?.[0] ?? "The sign-in link could not be sent.") : undefined
   const failure = login.value?.failed
     ? (login.value.message ?? login.value.fieldErrors?.email ?? login.value.fieldErrors?.password ?? "Please check the form.")
-    : queryError
+    : linkFailure
+      ? linkFailure
+      : queryError
       ? (errorText[queryError] ?? "Sign-in failed. Please try again.")
       : undefined
   return (

@@ -2,9 +2,11 @@
  * POST signin/:provider of an e-mail provider (CSRF already checked by the route):
  *
  * 1. normalise the address; a refused one goes back to the sign-in page, nothing stored or sent;
+ *    then count the mail against the address's and the client's rate limits;
  * 2. ask the `signIn` callback with `email: { verificationRequest: true }`: false -> `AccessDenied`,
  *    a URL -> redirect there; either way no token is stored and no mail is sent;
- * 3. store the hashed token, then send the link (so it never arrives before its token exists);
+ * 3. store the hashed token, then send the link (so it never arrives before its token exists), then
+ *    retire the address's oldest links beyond `rateLimit.email.maxLiveTokens`;
  * 4. redirect to verify-request. A failed send removes the token again and ends on the error page
  *    with `EmailSignInError`; the sender's error is logged in full.
  *
@@ -22,7 +24,8 @@ import { runSignInCallback } from "../../callbacks.js"
 import type { Account, User } from "../../types.js"
 import type { FlowContext } from "../types.js"
 import { identifierOf } from "./normalize-identifier.js"
-import { discardToken, newToken, storeToken } from "./token.js"
+import { discardToken, newToken, retireOldTokens, storeToken } from "./token.js"
+import { emailAttempt } from "../../rate-limit/limiter.js"
 
 const warned = new WeakSet<LoggerInstance>()
 
@@ -81,6 +84,8 @@ export async function emailSignin(req: AuthRequest, ctx: FlowContext<EmailConfig
     if (err instanceof InvalidEmailAddress) return refusedAddress(err, ctx)
     throw err
   }
+  // Counted before anything looks the address up: a refusal says nothing about the account.
+  await emailAttempt(req, ctx, identifier)
   const decision = await ask(ctx, identifier)
   if (decision.redirect) return { redirect: decision.redirect }
   warnRequestOrigin(ctx)
@@ -89,5 +94,6 @@ export async function emailSignin(req: AuthRequest, ctx: FlowContext<EmailConfig
   const url = linkUrl(ctx, identifier, token)
   const request = requestFor(req)
   await send(ctx, { identifier, url, expires: stored.expires, provider, token, theme: ctx.config.theme, request }, stored)
+  await retireOldTokens(ctx, identifier)
   return { redirect: routeUrl(ctx, "verifyRequest", { provider: provider.id, type: provider.type }) }
 }

@@ -8,6 +8,7 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import type { Adapter, VerificationToken } from "../../adapters.js"
 import { Configuration } from "../../errors.js"
+import { logError } from "../../logger.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { randomToken } from "../../security/random.js"
 import type { FlowContext } from "../types.js"
@@ -60,6 +61,22 @@ export async function storeToken(ctx: FlowContext<EmailConfig>, identifier: stri
   }
   await ctx.config.adapter!.createVerificationToken!(record)
   return record
+}
+
+/**
+ * Retires the address's oldest live links beyond `rateLimit.email.maxLiveTokens`, when the adapter
+ * can (`retireVerificationTokens`). The new link is already stored and sent on regardless: a
+ * failure here is logged, never shown.
+ */
+export async function retireOldTokens(ctx: FlowContext<EmailConfig>, identifier: string): Promise<void> {
+  const keep = ctx.config.rateLimit?.maxLiveTokens
+  const adapter = ctx.config.adapter!
+  if (keep === undefined || !adapter.retireVerificationTokens) return
+  try {
+    await adapter.retireVerificationTokens(identifier, keep)
+  } catch (err) {
+    logError(ctx.config.logger, err)
+  }
 }
 
 /**
