@@ -14,15 +14,26 @@ import { pgSchema } from "./helpers/pg-schema.js"
 const url = inject("databaseUrl")
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
 
-interface Child {
+interface Child<T> {
   ready: Promise<void>
   go(): void
-  counts: Promise<number[]>
+  counts: Promise<T>
 }
 
-/** Starts `test/helpers/rate-limit-child.ts` (TypeScript through tsx, on the package's sources). */
-function startChild(databaseUrl: string, key: string, hits: number): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/rate-limit-child.ts", databaseUrl, key, String(hits)], {
+/** Starts a child script of `test/helpers/` (TypeScript through tsx, on the package's sources). */
+function startChild(databaseUrl: string, key: string, hits: number): Child<number[]> {
+  return startScript("rate-limit-child.ts", [databaseUrl, key, String(hits)])
+}
+
+/** What an app instance of `rate-limit-auth-child.ts` reports. */
+interface AuthReport {
+  reached: number
+  refused: number
+  other: number[]
+}
+
+function startScript<T>(script: string, args: string[]): Child<T> {
+  const child = spawn(process.execPath, ["--import", "tsx", `test/helpers/${script}`, ...args], {
     cwd: packageDir,
     stdio: ["pipe", "pipe", "pipe"],
   })
@@ -35,12 +46,12 @@ function startChild(databaseUrl: string, key: string, hits: number): Child {
     if (out.startsWith("ready\n")) markReady()
   })
   child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()))
-  const counts = new Promise<number[]>((resolve, reject) => {
+  const counts = new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => child.kill(), 40_000)
     child.on("close", (code) => {
       clearTimeout(timer)
       const last = out.trim().split("\n").at(-1) ?? ""
-      if (code === 0 && last.startsWith("[")) resolve(JSON.parse(last) as number[])
+      if (code === 0 && (last.startsWith("[") || last.startsWith("{"))) resolve(JSON.parse(last) as T)
       else reject(new Error(`child exited with ${code}: ${err || out}`))
     })
   })
@@ -83,5 +94,22 @@ if (url === null) {
       const store = PostgresRateLimitStore(schema.pool, { logger: { error: () => {} } })
       expect((await store.hit(key, 60_000, 0)).count).toBe(200)
     }, 60_000)
+  })
+
+  describe("two app instances (Auth() in two Node processes) sharing the store", () => {
+    beforeAll(() => ready)
+
+    for (const mode of ["credentials", "email"] as const) {
+      test(`${mode}: 200 concurrent attempts for one identifier against a limit of 10 reach ${mode === "credentials" ? "authorize" : "the mailer"} exactly 10 times`, async () => {
+        const identifier = `${crypto.randomUUID()}@example.com`
+        const children = [0, 1].map(() => startScript<AuthReport>("rate-limit-auth-child.ts", [schema.url, mode, identifier, "100"]))
+        await Promise.all(children.map((c) => c.ready))
+        for (const child of children) child.go()
+        const reports = await Promise.all(children.map((c) => c.counts))
+        expect(reports.flatMap((r) => r.other)).toEqual([])
+        expect(reports.reduce((n, r) => n + r.reached, 0)).toBe(10)
+        expect(reports.reduce((n, r) => n + r.refused, 0)).toBe(190)
+      }, 60_000)
+    }
   })
 }

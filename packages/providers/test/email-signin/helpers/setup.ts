@@ -4,7 +4,7 @@
  * database's), the Nodemailer provider pointed at the loopback SMTP server, and recorded events.
  */
 import { PGlite } from "@electric-sql/pglite"
-import type { AuthConfig, EventCallbacks } from "@authlib/core"
+import { MemoryRateLimitStore, type AuthConfig, type EventCallbacks } from "@authlib/core"
 import Nodemailer, { type NodemailerUserConfig } from "@authlib/providers/nodemailer"
 import { XataAdapter, migrate } from "@authlib/xata-adapter"
 import { recordingLogger } from "./browser.js"
@@ -61,6 +61,8 @@ export function setup(database: Database, server: string, over: Partial<AuthConf
     providers: [Nodemailer({ server, from: "Test App <login@app.test>", ...provider })],
     events: recordEvents(events),
     logger: log.logger,
+    // Each setup is a fresh app: its own rate-limit counters (core's default store is per process).
+    rateLimit: { store: new MemoryRateLimitStore() },
     ...over,
   }
   return { config, events, log }
