@@ -44,7 +44,7 @@ const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
 const cookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!
 const { csrfToken } = (await csrf.json()) as { csrfToken: string }
 const path = mode === "credentials" ? "/auth/callback/password" : "/auth/signin/email"
-const body = mode === "credentials" ? { csrfToken, email: identifier, password: "wrong" } : { csrfToken, email: identifier }
+const body: Record<string, string> = mode === "credentials" ? { csrfToken, email: identifier, password: "wrong" } : { csrfToken, email: identifier }
 
 const lines = createInterface({ input: process.stdin })
 console.log("ready")
