@@ -16,13 +16,13 @@ describe("rate limits on the demo's sign-in page", () => {
     const submit = async (password: string) => {
       await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com")
       await page.getByLabel("Password", { exact: true }).fill(password)
-      await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
-      const alert = page.getByRole("alert")
-      await alert.waitFor()
-      const text = await alert.textContent()
-      // The next submit must wait for its own answer, not read this one.
-      await page.evaluate(() => document.querySelector('[role="alert"]')?.remove())
-      return text
+      // Each answer is read after its own action request has been answered (the texts repeat).
+      await Promise.all([
+        page.waitForResponse((res) => res.request().method() === "POST" && res.url().includes("/sign-in/")),
+        page.getByRole("button", { name: "Sign in with e-mail and password" }).click(),
+      ])
+      await page.getByRole("button", { name: "Sign in with e-mail and password" }).and(page.locator(":enabled")).waitFor()
+      return page.getByRole("alert").textContent()
     }
     for (let i = 0; i < 5; i++) expect(await submit(`wrong-${i}`)).toBe("That e-mail and password do not match an account.")
     expect(await submit("wrong-5")).toMatch(/^Too many attempts\. Please try again in \d+ seconds\.$/)
