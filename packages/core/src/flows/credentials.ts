@@ -68,7 +68,9 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
   async callback(req: AuthRequest, ctx: FlowContext<CredentialsConfig>): Promise<FlowOutcome> {
     const credentials = credentialsOf(req.body)
     const limits = ctx.config.rateLimit
-    const attempt = await credentialsAttempt(req, ctx, limits ? identifierOf(ctx.provider, credentials, limits.identifierOf) : undefined)
+    // Synchronous with the memory store: no await on the common path (see rate-limit/limiter.ts).
+    let attempt = credentialsAttempt(req, ctx, limits ? identifierOf(ctx.provider, credentials, limits.identifierOf) : undefined)
+    if (attempt instanceof Promise) attempt = await attempt
     let authorized: User | null
     try {
       // The incoming Request itself (headers, URL, method); its body was read into `credentials`.
@@ -83,7 +85,8 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
       await attempt.failed()
       throw new CredentialsSignin("authorize returned no user", { cause: { provider: ctx.provider.id } })
     }
-    await attempt.succeeded()
+    const forgotten = attempt.succeeded()
+    if (forgotten) await forgotten
     return { signIn: signInResult(ctx.provider, authorized, credentials) }
   },
 }

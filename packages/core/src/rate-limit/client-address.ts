@@ -16,6 +16,21 @@ interface Range {
   readonly prefix: number
 }
 
+/** Recent peers and their keys: a server sees the same few addresses over and over. */
+const peerKeys = new Map<string, string | undefined>()
+const PEER_KEYS = 4096
+
+/** `addressKey(peer)`, remembered (the cache is emptied when full: bounded, whatever peers come). */
+function peerKey(peer: string): string | undefined {
+  let key = peerKeys.get(peer)
+  if (key === undefined && !peerKeys.has(peer)) {
+    key = addressKey(peer)
+    if (peerKeys.size >= PEER_KEYS) peerKeys.clear()
+    peerKeys.set(peer, key)
+  }
+  return key
+}
+
 /** The compiled declaration (built once, at config resolution). */
 export type ProxyTrust = { readonly hops: number } | { readonly ranges: readonly Range[] }
 
@@ -230,7 +245,7 @@ function validFrom(chain: readonly string[], index: number): string | undefined 
  * untrusted peer is the client; without a peer, nothing can be verified: undefined).
  */
 export function clientKeyOf(peer: string | undefined, headers: Headers, trust: ProxyTrust | undefined): string | undefined {
-  if (!trust || ("hops" in trust && trust.hops === 0)) return peer === undefined ? undefined : addressKey(peer)
+  if (!trust || ("hops" in trust && trust.hops === 0)) return peer === undefined ? undefined : peerKey(peer)
   const hops = forwardedHops(headers)
   if ("hops" in trust) {
     const chain = peer === undefined ? hops : [...hops, peer]

@@ -50,16 +50,24 @@ export class MemoryRateLimitStore implements RateLimitStore {
       counter.count += cost
       return { count: counter.count, resetInMs: counter.resetAt - now }
     }
-    if (counter) this.#counters.delete(key)
     if (cost === 0) return { count: 0, resetInMs: windowMs }
-    // Re-inserted, so the Map's order stays the order in which windows began: the oldest first.
+    if (counter) {
+      // A new window in place: no Map delete and insert per window (a sign-in resets and re-opens
+      // its counters every time). The Map's order is then the order keys first came, which
+      // eviction only uses after every ended window is gone.
+      counter.count = cost
+      counter.resetAt = now + windowMs
+      return { count: cost, resetInMs: windowMs }
+    }
     this.#makeRoom(now)
     this.#counters.set(key, { count: cost, resetAt: now + windowMs })
     return { count: cost, resetInMs: windowMs }
   }
 
   reset(key: string): void {
-    this.#counters.delete(key)
+    // Ended in place (see `hit`); dropped with the other ended windows when room is needed.
+    const counter = this.#counters.get(key)
+    if (counter) counter.resetAt = 0
   }
 
   /**
