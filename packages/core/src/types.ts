@@ -23,11 +23,13 @@ export interface SessionOptions {
   /** Generates the database session token. Default: 256 random bits, base64url. */
   generateSessionToken: () => string
   /**
-   * JWT strategy: a request with no authlib session cookie but an Auth.js v5 one
-   * (`authjs.session-token`, `__Secure-authjs.session-token`, `next-auth.session-token`,
-   * `__Secure-next-auth.session-token`, chunked or not) is read with the same secrets and that
-   * cookie's name as salt, then re-issued under authlib's name while the old cookie is cleared, so
-   * moving from Auth.js signs no one out. Default `true`; `false` ignores those cookies.
+   * A request with no authlib session cookie but an Auth.js v5 one (`authjs.session-token`,
+   * `__Secure-authjs.session-token`, `next-auth.session-token`, `__Secure-next-auth.session-token`,
+   * chunked or not) is read as the session, then re-issued under authlib's name while the old cookie
+   * is cleared, so moving from Auth.js signs no one out. JWT strategy: the token is decoded with the
+   * same secrets and that cookie's name as salt. Database strategy: the cookie's session token is
+   * looked up like ours, which finds the sessions moved with `@authlib/xata-adapter`'s
+   * `migrateFromAuthJs` (it stores their tokens hashed). Default `true`; `false` ignores those cookies.
    */
   acceptAuthJsSessions: boolean
 }

@@ -16,7 +16,7 @@ import { sha256 } from "../security/random.js"
 import type { Session } from "../types.js"
 import { runUserCode } from "../user-code.js"
 import { publicUser } from "./public-user.js"
-import { clearSessionCookie, readSessionCookie } from "./session-cookie.js"
+import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import type { NewSession, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
@@ -35,6 +35,19 @@ async function createSession(userId: string, ctx: Context): Promise<Cookie> {
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
   await config.adapter!.createSession!({ sessionToken: sha256(token), userId, expires })
   return sessionCookie(token, expires, ctx)
+}
+
+/**
+ * The request's session token: our cookie's, else (with `acceptAuthJsSessions`) the one in an
+ * Auth.js session cookie (`carried`): its session was moved with the hash of the same token, so
+ * the lookup is the same, and a successful read re-issues the cookie under our name.
+ */
+function tokenOf(req: AuthRequest, ctx: Context): { token: string; carried: boolean } | undefined {
+  const ours = readSessionCookie(req, ctx)
+  if (ours) return { token: ours, carried: false }
+  if (!ctx.config.session.acceptAuthJsSessions) return undefined
+  const theirs = readAuthJsSessionCookie(req)
+  return theirs ? { token: theirs.value, carried: true } : undefined
 }
 
 type Found = { session: AdapterSession; user: AdapterUser }
@@ -80,24 +93,28 @@ async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
  */
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
   const cookie = await createSession(signIn.user.id!, ctx)
-  const previous = readSessionCookie(req, ctx)
+  const previous = tokenOf(req, ctx)
   if (previous) {
     try {
-      await ctx.config.adapter!.deleteSession!(sha256(previous))
+      await ctx.config.adapter!.deleteSession!(sha256(previous.token))
     } catch (err) {
       logError(ctx.config.logger, err)
     }
   }
-  return [cookie]
+  return previous?.carried ? [cookie, ...foreignSessionCookies(req, ctx)] : [cookie]
 }
 
 /** Unknown or expired: `null`, cookie cleared. Due for refresh: slides `expires` and re-sends the cookie. */
 async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>> {
-  const token = readSessionCookie(req, ctx)
-  if (!token) return { json: null }
+  const current = tokenOf(req, ctx)
+  if (!current) return { json: null }
+  const { token, carried } = current
   const found = await lookUp(token, ctx)
   if (!found) return { json: null, cookies: clearSessionCookie(req, ctx) }
-  const { session: stored, cookies } = await slide(token, found, ctx)
+  const slid = await slide(token, found, ctx)
+  const stored = slid.session
+  // A session carried over from Auth.js moves to our cookie now (same token), theirs is cleared.
+  const cookies = carried ? [slid.cookies[0] ?? sessionCookie(token, new Date(stored.expires), ctx), ...foreignSessionCookies(req, ctx)] : slid.cookies
   const base: Session = { user: publicUser(found.user), expires: new Date(stored.expires).toISOString() }
   const { user } = found
   const session = await runUserCode("callback", "session", () =>
@@ -113,10 +130,10 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
  * asked to sign out, so the failure is logged and sign-out goes on.
  */
 async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
-  const token = readSessionCookie(req, ctx)
-  if (!token) return { session: null }
+  const current = tokenOf(req, ctx)
+  if (!current) return { session: null }
   try {
-    return { session: await ctx.config.adapter!.deleteSession!(sha256(token)) }
+    return { session: await ctx.config.adapter!.deleteSession!(sha256(current.token)) }
   } catch (err) {
     logError(ctx.config.logger, err)
     return { session: null }
@@ -124,7 +141,7 @@ async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
 }
 
 async function currentUserId(req: AuthRequest, ctx: Context): Promise<string | undefined> {
-  const token = readSessionCookie(req, ctx)
+  const token = tokenOf(req, ctx)?.token
   const found = token ? await ctx.config.adapter!.getSessionAndUser!(sha256(token)) : null
   return found && new Date(found.session.expires).getTime() > Date.now() ? found.user.id : undefined
 }

@@ -18,7 +18,7 @@ import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import { runUserCode } from "../user-code.js"
 import { publicUser } from "./public-user.js"
-import { clearSessionCookie, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
+import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import type { NewSession, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
@@ -87,11 +87,6 @@ async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promis
   return [...cookies, ...foreignSessionCookies(req, ctx)]
 }
 
-/** Expiries for the Auth.js session cookies the request still carries (ours are being written). */
-function foreignSessionCookies(req: AuthRequest, ctx: Context): Cookie[] {
-  const ours = ctx.cookies.sessionToken.name
-  return clearSessionCookie(req, ctx).filter((c) => c.name !== ours && !c.name.startsWith(`${ours}.`))
-}
 
 async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>> {
   const found = sessionTokenOf(req, ctx)

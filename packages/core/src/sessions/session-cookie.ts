@@ -1,8 +1,10 @@
 /**
  * The session cookie, read and cleared in one place for both strategies: a JWT may be split into
  * chunks (`.0`, `.1`, ...), a database token never is, and the same reader and clearer serve both.
- * Auth.js v5's session cookies are read here too (JWT strategy, `session.acceptAuthJsSessions`)
- * and cleared with ours, so a sign-out also ends a session carried over from Auth.js.
+ * Auth.js v5's session cookies are read here too (`session.acceptAuthJsSessions`: an encrypted
+ * token under the JWT strategy, a database session token under the database strategy once its
+ * sessions were moved with the xata adapter's `migrateFromAuthJs`) and cleared with ours, so a
+ * sign-out also ends a session carried over from Auth.js.
  */
 import { clearChunked, readChunked } from "../cookies/chunks.js"
 import type { Cookie } from "../cookies/serialize.js"
@@ -29,6 +31,12 @@ export function readAuthJsSessionCookie(req: AuthRequest): { name: string; value
     if (value) return { name, value }
   }
   return undefined
+}
+
+/** Expiries for the Auth.js session cookies the request still carries (ours are being written). */
+export function foreignSessionCookies(req: AuthRequest, ctx: Context): Cookie[] {
+  const ours = ctx.cookies.sessionToken.name
+  return clearSessionCookie(req, ctx).filter((c) => c.name !== ours && !c.name.startsWith(`${ours}.`))
 }
 
 /** Expiries for the session cookie and every chunk of it the request carries, Auth.js's included. */
