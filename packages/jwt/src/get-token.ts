@@ -52,6 +52,18 @@ function logFailure(logger: GetTokenParams["logger"], error: unknown): void {
 }
 
 /**
+ * `AUTH_SECRET`, then `AUTH_SECRET_1` to `_3`, from `process.env` where there is one (spec 5.4: a
+ * `getToken` call without `secret` uses the environment's, as Auth.js users write it). Read on each
+ * call: an edge runtime without `process` simply has none.
+ */
+function envSecret(): string | string[] | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  if (!env) return undefined
+  const all = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"].map((name) => env[name]).filter((s): s is string => !!s)
+  return all.length === 0 ? undefined : all.length === 1 ? all[0] : all
+}
+
+/**
  * Reads and decodes the session token of a request. See the public `getToken` for the rules.
  * `decodeDefault` is the runtime's built-in decoder.
  */
@@ -66,9 +78,10 @@ export async function getTokenWith<R extends boolean = false>(
   const token = findToken(req.headers, cookieName)
   if (!token) return null
   if (params.raw) return token as GetTokenResult<R>
-  secretsOf(params.secret, "getToken") // a missing secret is a configuration error: throw, never null
+  const secret = params.secret ?? envSecret()
+  secretsOf(secret, "getToken") // a missing secret is a configuration error: throw, never null
   const decode = params.decode ?? decodeDefault
-  const decodeParams = { token, secret: params.secret!, salt: params.salt ?? cookieName }
+  const decodeParams = { token, secret: secret!, salt: params.salt ?? cookieName }
   try {
     return ((await decode(decodeParams)) ?? null) as GetTokenResult<R>
   } catch (error) {

@@ -64,7 +64,10 @@ export interface GetTokenParams<R extends boolean = false> {
   raw?: R
   /** Salt of the key derivation. Default: the cookie name. */
   salt?: string
-  /** The secret(s). */
+  /**
+   * The secret(s). Default: the environment's `AUTH_SECRET` (then `AUTH_SECRET_1` to `_3`, older
+   * secrets that still decrypt), where the runtime has `process.env`, as Auth.js reads it.
+   */
   secret?: string | string[]
   /** Use the `__Secure-` cookie name. Default: see `getToken`. */
   secureCookie?: boolean

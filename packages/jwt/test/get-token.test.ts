@@ -184,11 +184,26 @@ describe.each(implementations)("%s: getToken", (_, jwt) => {
       expect(await jwt.getToken({ req, secret: SECRET, logger })).toBeNull()
     })
 
-    it("throws MissingSecret when a token is present but no secret is given", async () => {
+    it("without secret, uses AUTH_SECRET from the environment (then AUTH_SECRET_1.._3, older secrets)", async () => {
+      const req = request({ cookie: `${NAME}=${plain}` })
+      vi.stubEnv("AUTH_SECRET", SECRET)
+      expect(await jwt.getToken({ req })).toMatchObject(PAYLOAD)
+      vi.stubEnv("AUTH_SECRET", "a-newer-secret-that-did-not-encrypt-it-0123456789")
+      expect(await jwt.getToken({ req })).toBeNull()
+      vi.stubEnv("AUTH_SECRET_1", SECRET)
+      expect(await jwt.getToken({ req })).toMatchObject(PAYLOAD)
+      // An explicit secret wins over the environment.
+      expect(await jwt.getToken({ req, secret: "another-secret-another-secret-0123456789" })).toBeNull()
+      vi.unstubAllEnvs()
+    })
+
+    it("throws MissingSecret when a token is present but no secret is given (none in the environment either)", async () => {
+      vi.stubEnv("AUTH_SECRET", "")
       const req = request({ cookie: `${NAME}=${plain}` })
       await expect(jwt.getToken({ req })).rejects.toBeInstanceOf(MissingSecret)
       await expect(jwt.getToken({ req })).rejects.toThrow('"secret" of getToken must be a non-empty string')
       expect(await jwt.getToken({ req: request({}) })).toBeNull()
+      vi.unstubAllEnvs()
     })
 
     it("throws a TypeError without req", async () => {
