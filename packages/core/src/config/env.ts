@@ -8,12 +8,14 @@
  * - `url`: `WEBAUTH_URL`, the application URL. Its origin is used for every link and callback URL
  *   instead of the request's Host header; a path other than `/` gives the `basePath`.
  * - `trustHost`: `AUTH_TRUST_HOST` ("false" and "0" mean false); otherwise true when `WEBAUTH_URL`
- *   is set, since links then never come from the Host header.
+ *   is set, since links then never come from the Host header, or when `NODE_ENV=development`,
+ *   `VERCEL` or `CF_PAGES` is set (the platform sets Host itself).
  * - `redirectProxyUrl`: `AUTH_REDIRECT_PROXY_URL`; `redirectProxyAllowedOrigins`:
  *   `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma- or space-separated origins, `*` inside host labels).
  * - Per OAuth/OIDC provider: `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET`, `AUTH_<ID>_ISSUER` fill `clientId`,
  *   `clientSecret`, `issuer` when absent (`<ID>` is the provider id upper-cased, every character
  *   other than A-Z and 0-9 replaced by `_`: `azure-ad` reads `AUTH_AZURE_AD_ID`).
+ * - Per e-mail provider: `AUTH_<ID>_KEY` fills `apiKey` when absent (HTTP e-mail services).
  */
 import type { AuthConfig } from "../types.js"
 import type { ProviderConfig } from "../providers/types.js"
@@ -54,6 +56,12 @@ function basePathOf(url: string): string | undefined {
 }
 
 function fillProvider(provider: ProviderConfig, read: (name: string) => string | undefined): ProviderConfig {
+  if (provider.type === "email") {
+    // As Auth.js: an e-mail service's API key from AUTH_<ID>_KEY.
+    const key = read(`AUTH_${envStem(provider.id)}_KEY`)
+    const opts = (provider.options ?? {}) as Record<string, unknown>
+    return key !== undefined && provider.apiKey === undefined && opts.apiKey === undefined ? ({ ...provider, apiKey: key } as ProviderConfig) : provider
+  }
   if (provider.type !== "oauth" && provider.type !== "oidc") return provider
   const stem = envStem(provider.id)
   const opts = (provider.options ?? {}) as Record<string, unknown>
@@ -79,6 +87,10 @@ export function setEnvDefaults(env: EnvSource, config: AuthConfig): void {
   if (config.trustHost === undefined) {
     if (trust !== undefined) config.trustHost = !(trust === "false" || trust === "0")
     else if (config.url !== undefined) config.trustHost = true
+    // Where the Host header is known to be the platform's own: local development (an explicit
+    // NODE_ENV=development, never an unset one) and hosts that set it themselves (Vercel,
+    // Cloudflare Pages), as Auth.js trusts them.
+    else if (read("NODE_ENV") === "development" || read("VERCEL") !== undefined || read("CF_PAGES") !== undefined) config.trustHost = true
   }
   config.redirectProxyUrl ??= read("AUTH_REDIRECT_PROXY_URL")
   const allowed = read("AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS")

@@ -40,11 +40,18 @@ export function requestErrorResponse(err: AuthError): AuthResponse {
   }
 }
 
-/** Logs `err` as its kind deserves and returns the type the user may see. */
+/**
+ * Logs `err` as its kind deserves (spec 5.3 and 7: the full error reaches the server log) and
+ * returns the type the user may see. A client-safe error that wraps something the app's code threw
+ * (a `signIn` callback that threw, `cause.err`) is logged with `logger.error`; an expected refusal
+ * (a wrong password, a used link, a missing CSRF token) with `logger.warn`; anything else is a
+ * fault, logged in full with `logger.error` and shown as `Configuration`.
+ */
 export function publicType(err: unknown, logger: LoggerInstance, logged = false): { type: string; code: string | undefined } {
   if (logged) return { type: "Configuration", code: undefined }
   if (isClientSafe(err)) {
-    logger.debug(err.type, err)
+    if ((err.cause as { err?: unknown } | undefined)?.err !== undefined) logError(logger, err)
+    else logger.warn(err.type, err)
     return { type: err.type, code: err.code }
   }
   logError(logger, err)

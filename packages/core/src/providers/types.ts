@@ -193,6 +193,8 @@ export interface EmailProviderFields extends CommonProviderOptions {
   normalizeIdentifier?: (identifier: string) => string
   /** Secret used to hash tokens; default: the config's `secret`. */
   secret?: string
+  /** An HTTP e-mail service's API key (Resend, SendGrid, ...); `setEnvDefaults` fills it from `AUTH_<ID>_KEY`. */
+  apiKey?: string
 }
 
 /** An e-mail (magic link) provider (`type: "email"`). */

@@ -58,6 +58,29 @@ describe("setEnvDefaults(env, config)", () => {
     expect(cfg.providers[2]).not.toHaveProperty("clientId")
   })
 
+  it("fills AUTH_<ID>_KEY as an e-mail provider's apiKey, never over one that is set", () => {
+    const mail = (id: string, over = {}) => ({ id, name: id, type: "email" as const, sendVerificationRequest: () => {}, ...over })
+    const cfg: AuthConfig = { providers: [mail("resend"), mail("sendgrid", { apiKey: "explicit" }), mail("postmark", { options: { apiKey: "in-options" } })] }
+    setEnvDefaults({ AUTH_RESEND_KEY: "re_123", AUTH_SENDGRID_KEY: "env", AUTH_POSTMARK_KEY: "env" }, cfg)
+    expect(cfg.providers[0]).toMatchObject({ apiKey: "re_123" })
+    expect(cfg.providers[1]).toMatchObject({ apiKey: "explicit" })
+    expect(cfg.providers[2]).not.toHaveProperty("apiKey")
+  })
+
+  it("trusts the host in explicit development and on platforms that set Host (Vercel, Cloudflare Pages); not with NODE_ENV unset or production", () => {
+    const trust = (env: Record<string, string>) => {
+      const cfg: AuthConfig = { providers: [] }
+      setEnvDefaults(env, cfg)
+      return cfg.trustHost
+    }
+    expect(trust({ NODE_ENV: "development" })).toBe(true)
+    expect(trust({ VERCEL: "1" })).toBe(true)
+    expect(trust({ CF_PAGES: "1" })).toBe(true)
+    expect(trust({})).toBeUndefined()
+    expect(trust({ NODE_ENV: "production" })).toBeUndefined()
+    expect(trust({ NODE_ENV: "development", AUTH_TRUST_HOST: "false" })).toBe(false)
+  })
+
   it("reads a getter-style env (Qwik's ev.env) and ignores empty values", () => {
     const env = new Map([["AUTH_SECRET", ""], ["AUTH_SECRET_1", "s1"]])
     const cfg: AuthConfig = { providers: [] }
