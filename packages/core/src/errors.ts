@@ -112,10 +112,16 @@ export class InvalidProvider extends CataloguedError<"InvalidProvider"> {
   declare type: "InvalidProvider"
 }
 
-/** The configuration needs an adapter (or adapter methods) that is missing. */
+/** The configuration needs an adapter and has none. */
 export class MissingAdapter extends CataloguedError<"MissingAdapter"> {
   static override type = "MissingAdapter"
   declare type: "MissingAdapter"
+}
+
+/** The adapter lacks methods the configuration needs (`cause.missing` lists them), as in Auth.js. */
+export class MissingAdapterMethods extends CataloguedError<"MissingAdapterMethods"> {
+  static override type = "MissingAdapterMethods"
+  declare type: "MissingAdapterMethods"
 }
 
 /** A credentials provider without `authorize`. */
@@ -195,6 +201,21 @@ export class RateLimited extends CataloguedError<"RateLimited"> {
   get status(): number {
     return this.code === "STORE_UNAVAILABLE" ? 503 : 429
   }
+}
+
+/**
+ * An OAuth/OIDC provider has no usable authorization endpoint (none configured and none
+ * discovered from its issuer), as Auth.js names it.
+ */
+export class InvalidEndpoints extends CataloguedError<"InvalidEndpoints"> {
+  static override type = "InvalidEndpoints"
+  declare type: "InvalidEndpoints"
+}
+
+/** The provider's profile (as the `profile` callback mapped it) has no usable `id`, as Auth.js names it. */
+export class OAuthProfileParseError extends CataloguedError<"OAuthProfileParseError"> {
+  static override type = "OAuthProfileParseError"
+  declare type: "OAuthProfileParseError"
 }
 
 /** A PKCE, state or nonce check failed in an OAuth callback. */
@@ -349,6 +370,9 @@ export type AnyAuthError =
   | SessionRequired
   | PasskeyManagementError
   | RateLimited
+  | MissingAdapterMethods
+  | InvalidEndpoints
+  | OAuthProfileParseError
 
 /** The `type` strings of the catalogue. */
 export type ErrorType = AnyAuthError["type"]

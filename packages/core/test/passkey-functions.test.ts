@@ -4,7 +4,7 @@
  * typed errors and change nothing.
  */
 import { describe, expect, it } from "vitest"
-import { deletePasskey, listPasskeys, MissingAdapter, PasskeyManagementError, renamePasskey, SessionRequired } from "../src/index.js"
+import { deletePasskey, listPasskeys, MissingAdapterMethods, PasskeyManagementError, renamePasskey, SessionRequired } from "../src/index.js"
 import type { AuthConfig } from "../src/index.js"
 import { alice, ORIGIN } from "./helpers/harness.js"
 import { registerPasskey, setup, signInWithPasskey, signOutLocally } from "./flows/webauthn/setup.js"
@@ -87,16 +87,16 @@ for (const strategy of ["jwt", "database"] as const) {
 }
 
 describe("passkey server functions and the configuration", () => {
-  it("an adapter without deleteAuthenticator: MissingAdapter naming it, logged; the passkey stays", async () => {
+  it("an adapter without deleteAuthenticator: MissingAdapterMethods naming it, logged; the passkey stays", async () => {
     const s = setup("database")
     delete (s.adapter as { deleteAuthenticator?: unknown }).deleteAuthenticator
     const id = seedPasskey(s.adapter, alice.id!)
     seedPasskey(s.adapter, alice.id!)
     await s.client.signIn()
     const err = await rejection(deletePasskey(appRequest(s.client), s.config, { id }))
-    expect(err).toBeInstanceOf(MissingAdapter)
+    expect(err).toBeInstanceOf(MissingAdapterMethods)
     expect(err).toMatchObject({ code: "ADAPTER_METHODS_MISSING", message: "Passkey management (delete) needs an adapter with deleteAuthenticator" })
-    expect(s.log.entries.some((e) => e.level === "error" && e.code === "MissingAdapter")).toBe(true)
+    expect(s.log.entries.some((e) => e.level === "error" && e.code === "MissingAdapterMethods")).toBe(true)
     expect(s.adapter.authenticators.size).toBe(2)
   })
 

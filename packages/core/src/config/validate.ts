@@ -12,6 +12,7 @@ import {
   DuplicateProviderId,
   ExperimentalFeatureNotEnabled,
   MissingAdapter,
+  MissingAdapterMethods,
   MissingAuthorize,
   MissingSecret,
   UntrustedHost,
@@ -64,7 +65,7 @@ function checkOAuthProvider(p: Provider): AuthError | undefined {
 /** An e-mail provider needs an adapter that can store tokens and users, a sender, and a sane link lifetime. */
 function checkEmailProvider(resolved: ResolvedConfig, p: Provider): AuthError | undefined {
   const missing = missingMethods(resolved.adapter, VERIFICATION_METHODS)
-  if (missing.length) return new MissingAdapter(`E-mail provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
+  if (missing.length) return new MissingAdapterMethods(`E-mail provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
   const { sendVerificationRequest, maxAge } = p as { sendVerificationRequest?: unknown; maxAge?: unknown }
   if (typeof sendVerificationRequest !== "function")
     return new Configuration(`E-mail provider "${p.id}" has no "sendVerificationRequest" function`, { code: "EMAIL_SENDER_MISSING", cause: { provider: p.id } })
@@ -80,7 +81,7 @@ function checkEmailProvider(resolved: ResolvedConfig, p: Provider): AuthError | 
  */
 function checkWebAuthnProvider(resolved: ResolvedConfig, p: WebAuthnConfig): AuthError | undefined {
   const missing = missingMethods(resolved.adapter, WEBAUTHN_METHODS)
-  if (missing.length) return new MissingAdapter(`Passkey provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
+  if (missing.length) return new MissingAdapterMethods(`Passkey provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
   if (typeof p.simpleWebAuthn !== "function")
     return new Configuration(`Passkey provider "${p.id}" has no "simpleWebAuthn" loader: build it with Passkey() from @authlib/providers/passkey`, { code: "WEBAUTHN_MODULE_MISSING", cause: { provider: p.id } })
   if (p.getRelyingParty) return undefined
@@ -97,7 +98,7 @@ function checkSessions(resolved: ResolvedConfig): AuthError | undefined {
   if (!resolved.adapter) return new MissingAdapter(`session strategy "${name}" needs an "adapter" (or set session.strategy to "jwt")`, { code: "ADAPTER_MISSING" })
   const missing = missingMethods(resolved.adapter, needed)
   if (missing.length === 0) return undefined
-  return new MissingAdapter(`session strategy "${name}" needs adapter methods: ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+  return new MissingAdapterMethods(`session strategy "${name}" needs adapter methods: ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
 }
 
 /** RFC 6265 cookie-name (an HTTP token). */

@@ -10,7 +10,7 @@
  * exactly as an unknown id. The adapter writes are keyed by credential id, after that check.
  */
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
-import { MissingAdapter, PasskeyManagementError, SessionRequired, UnknownAction, type ErrorCode } from "../errors.js"
+import { MissingAdapterMethods, PasskeyManagementError, SessionRequired, UnknownAction, type ErrorCode } from "../errors.js"
 import { credentialIdToStored } from "../flows/webauthn/encoding.js"
 import type { AuthRequest, Context } from "../http/types.js"
 import type { WebAuthnConfig } from "../providers/types.js"
@@ -42,7 +42,7 @@ async function start(req: AuthRequest, ctx: Context, operation: Operation): Prom
   const adapter = ctx.config.adapter
   const missing = PASSKEY_METHODS[operation].filter((m) => typeof adapter?.[m] !== "function")
   if (missing.length > 0)
-    throw new MissingAdapter(`Passkey management (${operation}) needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+    throw new MissingAdapterMethods(`Passkey management (${operation}) needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
   const userId = await sessionStrategy(ctx.config).currentUserId(req, ctx)
   if (userId === undefined) throw new SessionRequired("Sign in to manage passkeys", { code: "SESSION_MISSING" })
   return { providers, adapter: adapter!, userId }

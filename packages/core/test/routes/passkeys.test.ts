@@ -202,7 +202,7 @@ describe("/auth/passkeys and the configuration", () => {
       const res = await change(s.client, { action, id, name: "x" })
       expect(res.status).toBe(500)
       expect(await res.json()).toEqual({ error: "Configuration" })
-      const logged = s.log.entries.filter((e) => e.level === "error" && e.code === "MissingAdapter").at(-1)
+      const logged = s.log.entries.filter((e) => e.level === "error" && e.code === "MissingAdapterMethods").at(-1)
       expect((logged?.message[0] as Error).message).toBe(`Passkey management (${action}) needs an adapter with ${method}`)
     }
     expect(s.adapter.authenticators.size).toBe(1)

@@ -3,7 +3,7 @@
  */
 import * as o from "oauth4webapi"
 import type { Cookie } from "../../cookies/serialize.js"
-import { OAuthSignInError } from "../../errors.js"
+import { InvalidEndpoints, OAuthSignInError } from "../../errors.js"
 import { activeChecks, redirectUri, type OAuthFlowContext } from "./context.js"
 import { createCheckCookie } from "./checks.js"
 import { authorizationServer } from "./discovery.js"
@@ -45,7 +45,7 @@ function baseUrl(server: o.AuthorizationServer, flow: OAuthFlowContext): URL {
     })
   }
   if (!server.authorization_endpoint) {
-    throw new OAuthSignInError(`Provider "${flow.provider.id}" has no authorization endpoint`, {
+    throw new InvalidEndpoints(`Provider "${flow.provider.id}" has no authorization endpoint`, {
       code: "AUTHORIZATION_ENDPOINT_MISSING",
       cause: { provider: flow.provider.id },
     })

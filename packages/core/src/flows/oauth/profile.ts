@@ -3,7 +3,7 @@
  * produces: the provider's `profile` and `account` callbacks, or their defaults.
  */
 import { runUserCode } from "../../user-code.js"
-import { OAuthCallbackError } from "../../errors.js"
+import { OAuthProfileParseError } from "../../errors.js"
 import type { OAuthConfig, TokenSet } from "../../providers/types.js"
 import type { Account, Profile, User } from "../../types.js"
 
@@ -65,7 +65,7 @@ async function userOf(provider: OAuthConfig, profile: Profile, tokens: TokenSet)
   const { profile: mapProfile } = provider
   const user = mapProfile ? await runUserCode("provider", `${provider.id}.profile`, () => mapProfile(profile, tokens)) : defaultProfile(profile)
   if (user?.id === undefined || user.id === null || String(user.id) === "") {
-    throw new OAuthCallbackError(`The profile of provider "${provider.id}" has no "id"`, {
+    throw new OAuthProfileParseError(`The profile of provider "${provider.id}" has no "id"`, {
       code: "PROFILE_ID_MISSING",
       cause: { provider: provider.id, keys: Object.keys(profile) },
     })

@@ -179,7 +179,7 @@ describe("configuration", () => {
     expect(res.status).toBe(500)
     expect(res.headers.get("location")).toBeNull()
     const logged = entries.find((e) => e.level === "error")!.message[0] as AuthError
-    expect(logged.type).toBe("MissingAdapter")
+    expect(logged.type).toBe("MissingAdapterMethods")
     expect(logged.message).toContain("createVerificationToken, useVerificationToken, getUserByEmail")
     expect(outbox.sent).toHaveLength(0)
   })

@@ -46,7 +46,7 @@ describe("profile", () => {
 
   it("refuses a profile without an id: there would be no providerAccountId", async () => {
     await expect(buildSignIn(provider, { email: "x@y" }, { access_token: "a", token_type: "bearer" })).rejects.toMatchObject({
-      type: "OAuthCallbackError",
+      type: "OAuthProfileParseError",
       code: "PROFILE_ID_MISSING",
     })
   })

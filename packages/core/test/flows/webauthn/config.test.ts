@@ -24,8 +24,8 @@ describe("passkey providers at start-up", () => {
 
   const cases: Array<[string, Partial<AuthConfig>, Partial<WebAuthnConfig>, string, string, string?]> = [
     ["without the experimental flag", { experimental: {} }, {}, "ExperimentalFeatureNotEnabled", "WEBAUTHN_NOT_ENABLED"],
-    ["with an adapter that has no authenticator methods", { adapter: memoryAdapter() }, {}, "MissingAdapter", "ADAPTER_METHODS_MISSING", "getAuthenticator"],
-    ["without an adapter", { adapter: undefined }, {}, "MissingAdapter", "ADAPTER_METHODS_MISSING"],
+    ["with an adapter that has no authenticator methods", { adapter: memoryAdapter() }, {}, "MissingAdapterMethods", "ADAPTER_METHODS_MISSING", "getAuthenticator"],
+    ["without an adapter", { adapter: undefined }, {}, "MissingAdapterMethods", "ADAPTER_METHODS_MISSING"],
     ["without a WebAuthn library loader", {}, { simpleWebAuthn: undefined as never }, "Configuration", "WEBAUTHN_MODULE_MISSING"],
     ["without url or relyingParty (no header may choose the RP ID)", { url: undefined }, {}, "Configuration", "RP_ID_INVALID", "WEBAUTH_URL"],
     ["with an RP ID that is a public suffix", {}, { relyingParty: { id: "github.io", origin: "https://me.github.io" }, isPublicSuffix: (h) => h === "github.io" }, "Configuration", "RP_ID_PUBLIC_SUFFIX"],
