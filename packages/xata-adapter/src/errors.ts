@@ -18,6 +18,8 @@ export type XataAdapterErrorCode =
   | "UNSUPPORTED_CLIENT"
   /** The schema is missing or older than this release: run `migrate`. */
   | "SCHEMA_MISSING"
+  /** `migrateFromAuthJs`: the Auth.js tables of the named source are not in the database. */
+  | "AUTHJS_TABLES_MISSING"
   /** Any other database failure; `cause.err` holds the driver's error. */
   | "QUERY_FAILED"
 

@@ -24,6 +24,7 @@ import { toAdapterError } from "./sql/values.js"
 import type { XataAdapterMethods } from "./adapter-type.js"
 
 export { migrate, type MigrateResult } from "./migrate.js"
+export { migrateFromAuthJs, type AuthJsSource, type MigrateFromAuthJsOptions, type MigrateFromAuthJsResult } from "./migrate-from-authjs.js"
 export {
   PostgresRateLimitStore,
   type PostgresRateLimitStoreMethods,
