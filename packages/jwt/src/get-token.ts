@@ -11,14 +11,19 @@ export const SESSION_COOKIE_NAME = "authlib.session-token"
 /** What `getToken` resolves: the raw string with `raw: true`, else the payload; `null` without a valid token. */
 export type GetTokenResult<R extends boolean> = (R extends true ? string : JWT) | null
 
-/** `WEBAUTH_URL` from the environment, where there is one; the only env read of the package. */
-function appUrlFromEnv(): string | undefined {
+/** A variable of the environment, where the runtime has one; the only env read of the package. */
+function fromEnv(name: string): string | undefined {
   try {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-    return env?.WEBAUTH_URL || undefined
+    return env?.[name] || undefined
   } catch {
     return undefined // runtimes that guard env access (Deno without --allow-env) throw
   }
+}
+
+/** `WEBAUTH_URL` from the environment, for the `secureCookie` default (spec 2.4). */
+function appUrlFromEnv(): string | undefined {
+  return fromEnv("WEBAUTH_URL")
 }
 
 /**
@@ -52,14 +57,12 @@ function logFailure(logger: GetTokenParams["logger"], error: unknown): void {
 }
 
 /**
- * `AUTH_SECRET`, then `AUTH_SECRET_1` to `_3`, from `process.env` where there is one (spec 5.4: a
- * `getToken` call without `secret` uses the environment's, as Auth.js users write it). Read on each
- * call: an edge runtime without `process` simply has none.
+ * `AUTH_SECRET`, then `AUTH_SECRET_1` to `_3`, from the environment (spec 5.4: a `getToken` call
+ * without `secret` uses the environment's, as Auth.js users write it). Read on each call: an edge
+ * runtime without an environment simply has none.
  */
 function envSecret(): string | string[] | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-  if (!env) return undefined
-  const all = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"].map((name) => env[name]).filter((s): s is string => !!s)
+  const all = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"].map(fromEnv).filter((s): s is string => !!s)
   return all.length === 0 ? undefined : all.length === 1 ? all[0] : all
 }
 

@@ -66,7 +66,7 @@ export interface GetTokenParams<R extends boolean = false> {
   salt?: string
   /**
    * The secret(s). Default: the environment's `AUTH_SECRET` (then `AUTH_SECRET_1` to `_3`, older
-   * secrets that still decrypt), where the runtime has `process.env`, as Auth.js reads it.
+   * secrets that still decrypt), from the runtime's environment where it has one, as Auth.js reads it.
    */
   secret?: string | string[]
   /** Use the `__Secure-` cookie name. Default: see `getToken`. */

@@ -21,7 +21,7 @@ function sources(dir: string): string[] {
  */
 const NODE_API = /\bprocess\b|\bBuffer\b|["']node:|\brequire\s*\(/
 
-/** The single permitted env read: `WEBAUTH_URL` for the `secureCookie` default (spec 2.4). */
+/** The single permitted env read (`WEBAUTH_URL` for the `secureCookie` default, spec 2.4; `AUTH_SECRET` when `getToken` has no secret, spec 5.4). */
 const ALLOWED = {
   file: "get-token.ts",
   line: "const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env",
