@@ -20,6 +20,7 @@ import { sessionsSuite } from "./sessions.js"
 import { extendSessionSuite } from "./extend-session.js"
 import { verificationTokensSuite } from "./verification-tokens.js"
 import { retireVerificationTokensSuite } from "./retire-verification-tokens.js"
+import { updateAccountSuite } from "./update-account.js"
 import { authenticatorsSuite } from "./authenticators.js"
 import { deleteAuthenticatorSuite, updateAuthenticatorSuite } from "./passkey-management.js"
 import { listAccountsSuite } from "./list-accounts.js"
@@ -38,6 +39,7 @@ const NO_DELETE_AUTHENTICATOR = "the adapter has no deleteAuthenticator, an opti
 const NO_UPDATE_AUTHENTICATOR = "the adapter has no updateAuthenticator, an optional method (core cannot rename passkeys with it)"
 const NO_RETIRE_TOKENS =
   "the adapter has no retireVerificationTokens, an optional method (core then bounds live e-mail links by its send limits alone)"
+const NO_UPDATE_ACCOUNT = "the adapter has no updateAccount, an optional method (core then cannot write refreshed provider tokens back)"
 const NO_LIST_ACCOUNTS = "the adapter has no listAccountsByUserId, an optional method (core then refuses more deletions of a last passkey)"
 
 /** The suite of an optional method: registered when the adapter has it, else listed as skipped with the reason. */
@@ -67,6 +69,9 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  *   `updateAuthenticator` (the name; `createdAt` stamped by `createAuthenticator`, `lastUsedAt` by
  *   `updateAuthenticatorCounter`).
  * - `listAccountsByUserId`, optional: exactly the user's accounts.
+ * - `updateAccount`, optional: a partial update of the token fields (keys, type and userId never
+ *   change), `null` for an unknown account, and with `expected` a compare-and-swap on the stored
+ *   refresh token: of N parallel calls with the same expected token exactly one wins.
  * - `retireVerificationTokens`, optional: keeps the `keep` newest tokens of an identifier (by
  *   `expires`), answers how many it deleted, never touches other identifiers, and under concurrent
  *   calls never deletes one of the `keep` newest.
@@ -98,6 +103,7 @@ export function runBasicTests(options: TestOptions): void {
     optionalSuite("updateAuthenticator", NO_UPDATE_AUTHENTICATOR, () => updateAuthenticatorSuite(ctx))
   }
   optionalSuite("listAccountsByUserId", NO_LIST_ACCOUNTS, () => listAccountsSuite(ctx))
+  optionalSuite("updateAccount", NO_UPDATE_ACCOUNT, () => updateAccountSuite(ctx))
   describe("duplicate keys", () => duplicatesSuite(ctx))
   describe("races", () => racesSuite(ctx))
   describe("skipTests", () => {

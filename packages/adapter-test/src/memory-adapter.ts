@@ -117,6 +117,9 @@ function userMethods(store: MemoryStore): Adapter {
   }
 }
 
+/** The account fields `updateAccount` may change (the keys, `type` and `userId` never change). */
+const TOKEN_FIELDS = new Set(["access_token", "refresh_token", "expires_at", "id_token", "scope", "token_type", "session_state"])
+
 function accountMethods(store: MemoryStore): Adapter {
   return {
     linkAccount(account) {
@@ -133,6 +136,18 @@ function accountMethods(store: MemoryStore): Adapter {
       return account ? copy(account) : undefined
     },
     getAccount: (providerAccountId, provider) => orNull(store.accounts.get(store.accountKey(provider, providerAccountId))),
+    updateAccount(patch, expected) {
+      const stored = store.accounts.get(store.accountKey(patch.provider, patch.providerAccountId))
+      if (!stored) return null
+      // Synchronous read-compare-write: one call at a time in this process is the atomicity here.
+      if (expected && (stored.refresh_token ?? null) !== expected.refresh_token) return null
+      for (const [key, value] of Object.entries(patch)) {
+        if (!TOKEN_FIELDS.has(key) || value === undefined) continue
+        if (value === null) delete (stored as Record<string, unknown>)[key]
+        else (stored as Record<string, unknown>)[key] = value
+      }
+      return copy(stored)
+    },
     listAccountsByUserId: (userId) => [...store.accounts.values()].filter((a) => a.userId === userId).map(copy),
   }
 }

@@ -8,6 +8,8 @@
  *   the others receive `null`. The returned record carries the stored `expires`.
  * - `extendSession` (optional): under concurrent calls for one due session, exactly one caller
  *   extends it; the others receive `null`.
+ * - `updateAccount` (optional) with `expected`: under concurrent calls with the same expected
+ *   refresh token, exactly one caller receives the updated account; the others receive `null`.
  * - `deleteUser` removes the user's sessions, accounts and authenticators with it.
  * - `deleteAuthenticator` (optional): under concurrent calls for one credential, exactly one caller
  *   receives the deleted authenticator; the others receive `null`.
@@ -133,6 +135,20 @@ export interface Adapter {
    */
   retireVerificationTokens?(identifier: string, keep: number): Awaitable<number>
   getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>
+  /**
+   * Optional, authlib only: a partial update of the account `provider` + `providerAccountId` name
+   * (the token fields: `access_token`, `refresh_token`, `expires_at`, `id_token`, `scope`,
+   * `token_type`, `session_state`; a key left out is kept, `null` clears it; the keys, `type` and
+   * `userId` never change). Returns the stored account after the update, or `null` when no account
+   * matches. With `expected`, the update is a compare-and-swap: it applies only while the stored
+   * `refresh_token` equals `expected.refresh_token` (`null` matching a missing one), in one atomic
+   * statement (such as `UPDATE ... WHERE provider = $1 AND "providerAccountId" = $2 AND
+   * refresh_token IS NOT DISTINCT FROM $3 RETURNING ...`); otherwise nothing changes and the answer
+   * is `null`. Under concurrent calls with the same `expected`, exactly one caller receives the
+   * account. Core uses it to write refreshed provider tokens back (database sessions), so that two
+   * instances racing a refresh store one result.
+   */
+  updateAccount?(account: Partial<AdapterAccount> & Pick<AdapterAccount, "provider" | "providerAccountId">, expected?: { refresh_token: string | null }): Awaitable<AdapterAccount | null>
   getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>

@@ -51,4 +51,10 @@ export interface XataAdapterMethods extends Required<Adapter> {
   updateAuthenticator(credentialID: string, patch: { name?: string | null }): Promise<AdapterAuthenticator | null>
   /** The user's accounts, oldest first; `[]` for an unknown user. */
   listAccountsByUserId(userId: string): Promise<AdapterAccount[]>
+  /**
+   * One `UPDATE ... RETURNING` of the named token fields; with `expected`, only while the stored
+   * `refresh_token IS NOT DISTINCT FROM` it (of racing callers exactly one wins); `null` when unknown
+   * or the refresh token differs.
+   */
+  updateAccount(account: Partial<AdapterAccount> & Pick<AdapterAccount, "provider" | "providerAccountId">, expected?: { refresh_token: string | null }): Promise<AdapterAccount | null>
 }

@@ -1,7 +1,7 @@
-/** `authlib_accounts` and `authlib_users_accounts`: linkAccount, unlinkAccount, getAccount, listAccountsByUserId. */
+/** `authlib_accounts` and `authlib_users_accounts`: linkAccount, unlinkAccount, getAccount, listAccountsByUserId, updateAccount. */
 import type { AdapterAccount, AdapterAccountType } from "@authlib/core"
 import type { XataAdapterMethods } from "../adapter-type.js"
-import type { Executor, Row } from "../executors/index.js"
+import type { Executor, Row, SqlParam } from "../executors/index.js"
 import { asNumber, asString, first, integer, lookupable, requiredStrings, requiredText, text } from "./values.js"
 
 /** The token fields of spec 2.7, stored as text. Other keys of an account are not part of the layout. */
@@ -52,7 +52,24 @@ function accountParams(account: AdapterAccount) {
 
 const isAccount = (a: AdapterAccount | null): a is AdapterAccount => a !== null
 
-export function accountMethods(db: Executor): Pick<XataAdapterMethods, "linkAccount" | "unlinkAccount" | "getAccount" | "listAccountsByUserId"> {
+/** The SET list and parameters of `updateAccount` for the fields `patch` names (from `$first`). */
+function updates(patch: Partial<AdapterAccount>, first: number): { set: string[]; params: SqlParam[] } {
+  const set: string[] = []
+  const params: SqlParam[] = []
+  if (patch.expires_at !== undefined) {
+    params.push(integer(patch.expires_at, "expires_at"))
+    set.push(`expires_at = $${first + params.length - 1}::bigint`)
+  }
+  for (const field of TOKEN_FIELDS) {
+    const value = patch[field] as string | null | undefined
+    if (value === undefined) continue
+    params.push(text(value, field))
+    set.push(`${field} = $${first + params.length - 1}::text`)
+  }
+  return { set, params }
+}
+
+export function accountMethods(db: Executor): Pick<XataAdapterMethods, "linkAccount" | "unlinkAccount" | "getAccount" | "listAccountsByUserId" | "updateAccount"> {
   return {
     async linkAccount(account) {
       // The account and its users_accounts link are written by one statement: both or neither.
@@ -89,6 +106,17 @@ export function accountMethods(db: Executor): Pick<XataAdapterMethods, "linkAcco
         `SELECT ${ACCOUNT_COLUMNS} FROM authlib_accounts WHERE provider = $1::text AND "providerAccountId" = $2::text`,
         [provider, providerAccountId],
       )
+      return oneAccount(rows)
+    },
+    async updateAccount(patch, expected) {
+      if (!lookupable(patch.provider, patch.providerAccountId)) return null
+      const { set, params } = updates(patch, expected ? 4 : 3)
+      const key = [patch.provider, patch.providerAccountId, ...(expected ? [text(expected.refresh_token, "refresh_token")] : [])]
+      // The compare-and-swap is part of the one statement: of racing callers exactly one matches.
+      const where = `provider = $1::text AND "providerAccountId" = $2::text${expected ? " AND refresh_token IS NOT DISTINCT FROM $3::text" : ""}`
+      const rows = set.length
+        ? await db.query(`UPDATE authlib_accounts SET ${set.join(", ")} WHERE ${where} RETURNING ${ACCOUNT_COLUMNS}`, [...key, ...params])
+        : await db.query(`SELECT ${ACCOUNT_COLUMNS} FROM authlib_accounts WHERE ${where}`, key)
       return oneAccount(rows)
     },
     async listAccountsByUserId(userId) {
