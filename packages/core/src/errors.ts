@@ -218,6 +218,19 @@ export class OAuthProfileParseError extends CataloguedError<"OAuthProfileParseEr
   declare type: "OAuthProfileParseError"
 }
 
+/**
+ * `getAccessToken` could not give a valid access token: the user has no account of that provider
+ * (`ACCOUNT_NOT_LINKED`), the token expired and there is no refresh token (`REFRESH_TOKEN_MISSING`),
+ * the provider refused the refresh token (`INVALID_GRANT`: revoked, expired or already used; sign the
+ * user in with the provider again), or the refresh failed twice for another reason (`REFRESH_FAILED`:
+ * network, a 5xx, an answer that does not validate). The stored tokens are unchanged in every case.
+ * Named after the `session.error` value of Auth.js's refresh guide.
+ */
+export class RefreshTokenError extends CataloguedError<"RefreshTokenError"> {
+  static override type = "RefreshTokenError"
+  declare type: "RefreshTokenError"
+}
+
 /** A PKCE, state or nonce check failed in an OAuth callback. */
 export class InvalidCheck extends CataloguedError<"InvalidCheck"> {
   static override type = "InvalidCheck"
@@ -373,6 +386,7 @@ export type AnyAuthError =
   | MissingAdapterMethods
   | InvalidEndpoints
   | OAuthProfileParseError
+  | RefreshTokenError
 
 /** The `type` strings of the catalogue. */
 export type ErrorType = AnyAuthError["type"]

@@ -59,6 +59,7 @@ export { getSession } from "./session-loader.js"
 export { signIn } from "./sign-in.js"
 export { signOut } from "./sign-out.js"
 export { deletePasskey, listPasskeys, renamePasskey } from "./passkeys.js"
+export { getAccessToken } from "./access-token.js"
 export { protectRoute } from "./protect.js"
 export type { ProtectRouteOptions } from "./protect.js"
 export { setEnvDefaults } from "./env.js"
@@ -77,6 +78,7 @@ export {
   PasskeyManagementError,
   WebAuthnVerificationError,
   RateLimited,
+  RefreshTokenError,
 } from "@authlib/core"
 export { rateLimitedMessage } from "./actions.js"
 export type {
@@ -92,4 +94,6 @@ export type {
   AdapterUser,
   AdapterSession,
   PasskeyInfo,
+  GetAccessTokenOptions,
+  ProviderAccessToken,
 } from "@authlib/core"

@@ -22,6 +22,8 @@ export interface LocalOP {
   issuer: string
   /** Requests for the discovery document so far. */
   discoveryRequests: number
+  /** Requests to the token endpoint so far. */
+  tokenRequests: number
   close(): Promise<void>
 }
 
@@ -41,8 +43,14 @@ function findAccount(_ctx: unknown, id: string) {
   }
 }
 
+/** Options of `startLocalOP`. */
+export interface LocalOPOptions {
+  /** Issue rotating refresh tokens (every grant) and access tokens living this many seconds. */
+  refresh?: { accessTokenTtl: number }
+}
+
 /** Starts the OP. `redirectUris` are the callback URLs of the apps under test. */
-export async function startLocalOP(redirectUris: string[]): Promise<LocalOP> {
+export async function startLocalOP(redirectUris: string[], options: LocalOPOptions = {}): Promise<LocalOP> {
   const server: Server = createServer()
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -51,8 +59,11 @@ export async function startLocalOP(redirectUris: string[]): Promise<LocalOP> {
       ...c,
       redirect_uris: redirectUris,
       response_types: ["code"],
-      grant_types: ["authorization_code"],
+      grant_types: options.refresh ? ["authorization_code", "refresh_token"] : ["authorization_code"],
     })),
+    ...(options.refresh
+      ? { issueRefreshToken: async () => true, rotateRefreshToken: true, ttl: { AccessToken: options.refresh.accessTokenTtl, RefreshToken: 3600, Grant: 3600, IdToken: 3600, Session: 3600, Interaction: 3600 } }
+      : {}),
     findAccount,
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
     // Claims in the ID token too, so `idToken: true` sign-ins see e-mail and name.
@@ -62,9 +73,10 @@ export async function startLocalOP(redirectUris: string[]): Promise<LocalOP> {
     pkce: { required: () => false },
   })
   provider.on("server_error", (_ctx: unknown, err: Error) => console.error("[local-op]", err))
-  const op = { issuer, discoveryRequests: 0 }
+  const op = { issuer, discoveryRequests: 0, tokenRequests: 0 }
   server.on("request", (req) => {
     if (req.url?.startsWith("/.well-known/")) op.discoveryRequests++
+    if (req.url?.startsWith("/token")) op.tokenRequests++
   })
   server.on("request", provider.callback())
   return Object.assign(op, {

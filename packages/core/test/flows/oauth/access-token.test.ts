@@ -1,0 +1,159 @@
+/**
+ * `getAccessToken` against a real OpenID provider that issues short-lived access tokens and
+ * rotating refresh tokens: a fresh token as stored, a refresh when it is due (rotation stored), one
+ * refresh for many concurrent callers, a spent refresh token, the provider down, a lost
+ * compare-and-swap, and the checks before any of it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { getAccessToken, MissingAdapterMethods, RefreshTokenError, SessionRequired, type AdapterAccount, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
+import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
+import { APP, browserFor, callbackOf, sessionCookie, signInAtLocalOP, testConfig, type LoggedError } from "./helpers/app.js"
+import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
+import { spyAdapter, type SpyAdapter } from "./helpers/spy-adapter.js"
+import type { Browser } from "./helpers/browser.js"
+
+let op: LocalOP
+beforeAll(async () => {
+  op = await startLocalOP([callbackOf("op"), callbackOf("op-dead")], { refresh: { accessTokenTtl: 30 } })
+})
+afterAll(() => op.close())
+
+type TokenAdapter = SpyAdapter & { beforeUpdate?: () => void }
+
+/** The spy adapter plus the account methods getAccessToken needs (`beforeUpdate` runs inside `updateAccount`). */
+function tokenAdapter(): TokenAdapter {
+  const adapter: TokenAdapter = spyAdapter()
+  const key = (a: { provider: string; providerAccountId: string }) => `${a.provider}\u0000${a.providerAccountId}`
+  return Object.assign(adapter, {
+    getAccount: async (providerAccountId: string, provider: string) => {
+      const found = adapter.accounts.find((a) => key(a) === key({ provider, providerAccountId }))
+      return found ? { ...found } : null
+    },
+    listAccountsByUserId: async (userId: string) => adapter.accounts.filter((a) => a.userId === userId).map((a) => ({ ...a })),
+    updateAccount: async (patch: Partial<AdapterAccount> & { provider: string; providerAccountId: string }, expected?: { refresh_token: string | null }) => {
+      adapter.beforeUpdate?.()
+      const stored = adapter.accounts.find((a) => key(a) === key(patch))
+      if (!stored || (expected && (stored.refresh_token ?? null) !== expected.refresh_token)) return null
+      adapter.writes.push("updateAccount")
+      for (const field of ["access_token", "refresh_token", "expires_at", "id_token", "scope", "token_type"] as const) if (patch[field] !== undefined) (stored as Record<string, unknown>)[field] = patch[field]
+      return { ...stored }
+    },
+  })
+}
+
+interface Setup {
+  config: AuthConfig
+  adapter: TokenAdapter
+  browser: Browser
+  errors: LoggedError[]
+  /** The app's own request, carrying the browser's cookies (as a framework route would see it). */
+  request(): Request
+  account(): AdapterAccount
+}
+
+async function signedIn(over: Partial<OAuthConfig> = {}): Promise<Setup> {
+  const errors: LoggedError[] = []
+  const adapter = tokenAdapter()
+  const provider = {
+    id: "op", name: "Local OP", type: "oidc", issuer: op.issuer, clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret,
+    [allowInsecureOAuthRequests]: true, authorization: { params: { scope: "openid email profile offline_access", prompt: "consent" } }, ...over,
+  } as unknown as OAuthConfig
+  const config = testConfig({ providers: [provider], adapter, session: { strategy: "database" } }, errors)
+  const browser = browserFor(config)
+  await signInAtLocalOP(browser, "op", "alice")
+  expect(sessionCookie(browser)).toBeTruthy()
+  const request = () => new Request(`${APP}/api/data`, { headers: { cookie: [...browser.cookies(APP)].map(([k, v]) => `${k}=${v}`).join("; ") } })
+  const account = () => adapter.accounts.find((a) => a.provider === "op")!
+  expect(account().refresh_token).toBeTruthy()
+  return { config, adapter, browser, errors, request, account }
+}
+
+describe("getAccessToken", () => {
+  it("a token that is still fresh is answered as stored, without a call to the provider", async () => {
+    const s = await signedIn()
+    const before = op.tokenRequests
+    const token = await getAccessToken(s.request(), s.config, "op", { minValidity: 10 })
+    expect(token).toEqual({ accessToken: s.account().access_token, expiresAt: s.account().expires_at, tokenType: "bearer", scope: expect.any(String) })
+    expect(op.tokenRequests).toBe(before)
+  })
+
+  it("a token due within minValidity is refreshed: new access token, rotated refresh token, both stored", async () => {
+    const s = await signedIn()
+    const old = { ...s.account() }
+    const before = op.tokenRequests
+    const token = await getAccessToken(s.request(), s.config, "op", { minValidity: 3600 })
+    expect(op.tokenRequests).toBe(before + 1)
+    expect(token.accessToken).not.toBe(old.access_token)
+    expect(token.expiresAt).toBeGreaterThan(Date.now() / 1000 + 20)
+    expect(s.account()).toMatchObject({ access_token: token.accessToken, expires_at: token.expiresAt })
+    expect(s.account().refresh_token).toBeTruthy()
+    expect(s.account().refresh_token).not.toBe(old.refresh_token)
+    // The new token works at the provider.
+    const userinfo = await fetch(`${op.issuer}/me`, { headers: { authorization: `Bearer ${token.accessToken}` } })
+    expect(((await userinfo.json()) as { sub: string }).sub).toBe("alice")
+  })
+
+  it("20 concurrent calls that all find the token due cause one refresh at the provider and share its result", async () => {
+    const s = await signedIn()
+    const before = op.tokenRequests
+    const tokens = await Promise.all(Array.from({ length: 20 }, () => getAccessToken(s.request(), s.config, "op", { minValidity: 3600 })))
+    expect(op.tokenRequests).toBe(before + 1)
+    expect(new Set(tokens.map((t) => t.accessToken)).size).toBe(1)
+    expect(s.adapter.writes.filter((w) => w === "updateAccount")).toHaveLength(1)
+  })
+
+  it("a spent refresh token (the provider refuses it): RefreshTokenError INVALID_GRANT, stored tokens unchanged, still signed in", async () => {
+    const s = await signedIn()
+    const spent = s.account().refresh_token!
+    await getAccessToken(s.request(), s.config, "op", { minValidity: 3600 })
+    // Put the spent (rotated away) refresh token back, as a replayed or stale row would hold it.
+    Object.assign(s.account(), { refresh_token: spent, expires_at: 1 })
+    const stored = { ...s.account() }
+    const err = await getAccessToken(s.request(), s.config, "op").catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(RefreshTokenError)
+    expect(err).toMatchObject({ code: "INVALID_GRANT" })
+    expect(s.account()).toEqual(stored)
+    const session = await s.browser.request(`${APP}/auth/session`)
+    expect(JSON.parse(session.body)).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  it("the provider down: retried once, then RefreshTokenError REFRESH_FAILED, stored tokens unchanged", async () => {
+    const s = await signedIn()
+    // The same provider, its token endpoint now on a closed port.
+    const provider = s.config.providers[0] as OAuthConfig
+    const dead = { ...s.config, providers: [{ ...provider, token: "http://127.0.0.1:9/token" } as OAuthConfig] }
+    Object.assign(s.account(), { expires_at: 1 })
+    const stored = { ...s.account() }
+    const err = await getAccessToken(s.request(), dead, "op").catch((e: unknown) => e)
+    expect(err).toMatchObject({ type: "RefreshTokenError", code: "REFRESH_FAILED" })
+    expect(s.account()).toEqual(stored)
+  })
+
+  it("an instance that loses the compare-and-swap answers the winner's stored tokens, not its own", async () => {
+    const s = await signedIn()
+    const winner = { access_token: "stored-by-another-instance", expires_at: Math.floor(Date.now() / 1000) + 600 }
+    // Another instance stores its refresh between our read and our write.
+    s.adapter.beforeUpdate = () => void Object.assign(s.account(), { ...winner, refresh_token: "rotated-by-another-instance" })
+    const token = await getAccessToken(s.request(), s.config, "op", { minValidity: 3600 })
+    expect(token.accessToken).toBe("stored-by-another-instance")
+    expect(s.account().access_token).toBe("stored-by-another-instance")
+  })
+
+  it("refuses without a session, for an unknown or non-OAuth provider, for an unlinked provider, and without the adapter methods", async () => {
+    const s = await signedIn()
+    expect(await getAccessToken(new Request(`${APP}/api`), s.config, "op").catch((e: unknown) => e)).toBeInstanceOf(SessionRequired)
+    expect(await getAccessToken(s.request(), s.config, "nope").catch((e: unknown) => e)).toMatchObject({ type: "InvalidProvider", code: "UNKNOWN_PROVIDER" })
+    s.adapter.accounts.splice(0, s.adapter.accounts.length)
+    expect(await getAccessToken(s.request(), s.config, "op").catch((e: unknown) => e)).toMatchObject({ type: "RefreshTokenError", code: "ACCOUNT_NOT_LINKED" })
+    const { updateAccount: _gone, ...without } = s.adapter
+    const bare = { ...s.config, adapter: without }
+    expect(await getAccessToken(s.request(), bare, "op").catch((e: unknown) => e)).toBeInstanceOf(MissingAdapterMethods)
+  })
+
+  it("an expired token without a refresh token: REFRESH_TOKEN_MISSING", async () => {
+    const s = await signedIn()
+    Object.assign(s.account(), { expires_at: 1 })
+    delete (s.account() as Partial<AdapterAccount>).refresh_token
+    expect(await getAccessToken(s.request(), s.config, "op").catch((e: unknown) => e)).toMatchObject({ type: "RefreshTokenError", code: "REFRESH_TOKEN_MISSING" })
+  })
+})
