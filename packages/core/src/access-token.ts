@@ -7,18 +7,18 @@
  * - Tokens live on the user's account row (an adapter with `listAccountsByUserId` and
  *   `updateAccount`), in either session strategy.
  * - Single flight: concurrent calls for one account in this process share one refresh.
- * - Across instances: the new tokens are written with a compare-and-swap on the refresh token the
- *   refresh spent (`updateAccount(..., { refresh_token })`); an instance that loses the race reads
- *   the winner's tokens instead of storing its own, so every instance ends on the same tokens.
- *   (Two instances can still both call the provider when they start within one request's time; a
- *   provider that rotates refresh tokens then refuses the second call, which reads the winner's.)
+ * - Across instances: one refresh at the provider. The instance that refreshes first claims a lease
+ *   in the account's `refresh_token` column with a compare-and-swap (`updateAccount(..., { refresh_token })`),
+ *   calls the provider, and stores the new tokens in place of the lease (another compare-and-swap);
+ *   the others see the lease and wait for those tokens. A lease whose holder died is taken over once
+ *   it runs out (25 s).
  * - Failure: `RefreshTokenError` (`INVALID_GRANT`, `REFRESH_FAILED`, ...), logged; the stored tokens
  *   are unchanged and the user stays signed in to the app.
  */
 import type { AdapterAccount } from "./adapters.js"
 import { InvalidProvider, MissingAdapterMethods, RefreshTokenError, SessionRequired } from "./errors.js"
 import type { Context } from "./http/types.js"
-import { refreshTokens } from "./flows/oauth/refresh.js"
+import { REFRESH_TIMEOUT_MS, refreshTokens } from "./flows/oauth/refresh.js"
 import type { OAuthConfig } from "./providers/types.js"
 import { serverCall } from "./server-call.js"
 import { sessionStrategy } from "./sessions/strategy.js"
@@ -60,17 +60,83 @@ async function accountOf(ctx: Context, userId: string, providerId: string): Prom
   return account
 }
 
-/** One refresh of `account`, written back with a compare-and-swap; the stored account afterwards. */
-async function refreshAndStore(ctx: Context, provider: OAuthConfig, account: AdapterAccount): Promise<AdapterAccount> {
-  const spent = account.refresh_token!
-  const next = await refreshTokens(provider, spent)
-  const key = { provider: account.provider, providerAccountId: account.providerAccountId }
-  const stored = await ctx.config.adapter!.updateAccount!({ ...key, ...next }, { refresh_token: spent })
-  if (stored) return stored
-  // Another instance stored its refresh first: its tokens are the current ones.
-  const current = await ctx.config.adapter!.getAccount!(account.providerAccountId, account.provider)
-  if (current?.access_token) return current
-  throw new RefreshTokenError(`The "${provider.id}" account changed while its token was refreshed`, { code: "REFRESH_FAILED", cause: { provider: provider.id } })
+/**
+ * The refresh lease: while one instance refreshes an account, its `refresh_token` column holds
+ * `<prefix><until ms>:<nonce>:<the refresh token>`, claimed with a compare-and-swap. Other instances
+ * see the lease and wait for the new tokens instead of calling the provider; a lease past its time
+ * (its holder died) is taken over with a compare-and-swap on the lease itself, the refresh token
+ * inside it still usable.
+ */
+const LEASE_PREFIX = "authlib-refresh-lease:"
+/** Two full refresh attempts, and a margin. */
+const LEASE_MS = 2 * REFRESH_TIMEOUT_MS + 5_000
+/** How often a waiting instance looks for the new tokens. */
+const POLL_MS = 50
+
+function parseLease(value: string | undefined): { until: number; token: string } | undefined {
+  if (!value?.startsWith(LEASE_PREFIX)) return undefined
+  const [until, , ...token] = value.slice(LEASE_PREFIX.length).split(":")
+  return { until: Number(until), token: token.join(":") }
+}
+
+const keyOf = (account: AdapterAccount) => ({ provider: account.provider, providerAccountId: account.providerAccountId })
+
+/** Waits until the lease on the account is gone (or past its time): the account as it is then. */
+async function awaitLease(ctx: Context, account: AdapterAccount): Promise<AdapterAccount> {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    const current = await ctx.config.adapter!.getAccount!(account.providerAccountId, account.provider)
+    if (!current) throw new RefreshTokenError(`The "${account.provider}" account was unlinked during a refresh`, { code: "ACCOUNT_NOT_LINKED", cause: { provider: account.provider } })
+    const lease = parseLease(current.refresh_token)
+    if (!lease || lease.until <= Date.now()) return current
+  }
+}
+
+/**
+ * One refresh of `account` across every instance sharing the adapter: claim the lease, call the
+ * provider, store the new tokens in place of the lease; or, when another instance holds the lease,
+ * wait for its tokens. Resolves the stored account afterwards.
+ */
+async function refreshAndStore(ctx: Context, provider: OAuthConfig, account: AdapterAccount, minValidity: number): Promise<AdapterAccount> {
+  const adapter = ctx.config.adapter!
+  // Tokens another instance stored meanwhile are taken as they are, even when they too expire
+  // within `minValidity` (a provider's lifetime can be shorter): refreshing them again would only
+  // spend the provider's next refresh token.
+  const renewed = (a: AdapterAccount) => (a.access_token !== undefined && a.access_token !== account.access_token) || fresh(a, minValidity)
+  let current = account
+  for (;;) {
+    const held = parseLease(current.refresh_token)
+    if (held && held.until > Date.now()) {
+      current = await awaitLease(ctx, current)
+      if (renewed(current)) return current
+      continue
+    }
+    const original = held ? held.token : current.refresh_token!
+    const lease = `${LEASE_PREFIX}${Date.now() + LEASE_MS}:${crypto.randomUUID()}:${original}`
+    const claimed = await adapter.updateAccount!({ ...keyOf(current), refresh_token: lease }, { refresh_token: current.refresh_token ?? null })
+    if (!claimed) {
+      // Another instance claimed it (or stored new tokens) first: look again.
+      const again = await adapter.getAccount!(current.providerAccountId, current.provider)
+      if (!again) throw new RefreshTokenError(`The "${provider.id}" account was unlinked during a refresh`, { code: "ACCOUNT_NOT_LINKED", cause: { provider: provider.id } })
+      if (renewed(again) && !parseLease(again.refresh_token)) return again
+      current = again
+      continue
+    }
+    let next: Awaited<ReturnType<typeof refreshTokens>>
+    try {
+      next = await refreshTokens(provider, original)
+    } catch (err) {
+      // Give the refresh token back (spent or not, it is the provider's to judge next time).
+      await Promise.resolve(adapter.updateAccount!({ ...keyOf(current), refresh_token: original }, { refresh_token: lease })).catch(() => null)
+      throw err
+    }
+    const stored = await adapter.updateAccount!({ ...keyOf(current), ...next }, { refresh_token: lease })
+    if (stored) return stored
+    // The lease ran out and another instance took over: its tokens are the current ones.
+    const after = await adapter.getAccount!(current.providerAccountId, current.provider)
+    if (after?.access_token && !parseLease(after.refresh_token)) return after
+    throw new RefreshTokenError(`The "${provider.id}" account changed while its token was refreshed`, { code: "REFRESH_FAILED", cause: { provider: provider.id } })
+  }
 }
 
 async function accessToken(ctx: Context, userId: string, provider: OAuthConfig, minValidity: number): Promise<ProviderAccessToken> {
@@ -81,7 +147,7 @@ async function accessToken(ctx: Context, userId: string, provider: OAuthConfig, 
   const key = `${account.provider}\u0000${account.providerAccountId}`
   let pending = inFlight.get(key)
   if (!pending) {
-    pending = refreshAndStore(ctx, provider, account).finally(() => inFlight.delete(key))
+    pending = refreshAndStore(ctx, provider, account, minValidity).finally(() => inFlight.delete(key))
     inFlight.set(key, pending)
   }
   return tokenOf(await pending)

@@ -4,7 +4,7 @@
  * refresh for many concurrent callers, a spent refresh token, the provider down, a lost
  * compare-and-swap, and the checks before any of it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { getAccessToken, MissingAdapterMethods, RefreshTokenError, SessionRequired, type AdapterAccount, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
 import { APP, browserFor, callbackOf, sessionCookie, signInAtLocalOP, testConfig, type LoggedError } from "./helpers/app.js"
@@ -99,7 +99,8 @@ describe("getAccessToken", () => {
     const tokens = await Promise.all(Array.from({ length: 20 }, () => getAccessToken(s.request(), s.config, "op", { minValidity: 3600 })))
     expect(op.tokenRequests).toBe(before + 1)
     expect(new Set(tokens.map((t) => t.accessToken)).size).toBe(1)
-    expect(s.adapter.writes.filter((w) => w === "updateAccount")).toHaveLength(1)
+    // Two writes: the lease claimed, then the new tokens in its place.
+    expect(s.adapter.writes.filter((w) => w === "updateAccount")).toHaveLength(2)
   })
 
   it("a spent refresh token (the provider refuses it): RefreshTokenError INVALID_GRANT, stored tokens unchanged, still signed in", async () => {
@@ -131,12 +132,43 @@ describe("getAccessToken", () => {
 
   it("an instance that loses the compare-and-swap answers the winner's stored tokens, not its own", async () => {
     const s = await signedIn()
-    const winner = { access_token: "stored-by-another-instance", expires_at: Math.floor(Date.now() / 1000) + 600 }
+    const winner = { access_token: "stored-by-another-instance", expires_at: Math.floor(Date.now() / 1000) + 7200 }
     // Another instance stores its refresh between our read and our write.
-    s.adapter.beforeUpdate = () => void Object.assign(s.account(), { ...winner, refresh_token: "rotated-by-another-instance" })
+    s.adapter.beforeUpdate = () => {
+      s.adapter.beforeUpdate = undefined
+      Object.assign(s.account(), { ...winner, refresh_token: "rotated-by-another-instance" })
+    }
+    const before = op.tokenRequests
     const token = await getAccessToken(s.request(), s.config, "op", { minValidity: 3600 })
     expect(token.accessToken).toBe("stored-by-another-instance")
     expect(s.account().access_token).toBe("stored-by-another-instance")
+    expect(op.tokenRequests).toBe(before)
+  })
+
+  it("two instances (separate module graphs, one shared database) racing a due token: one refresh at the provider, both get the new token", async () => {
+    const s = await signedIn()
+    vi.resetModules()
+    const other = (await import("../../../src/index.js")).getAccessToken
+    expect(other).not.toBe(getAccessToken)
+    const before = op.tokenRequests
+    const [a, b] = await Promise.all([
+      getAccessToken(s.request(), s.config, "op", { minValidity: 3600 }),
+      other(s.request(), { ...s.config }, "op", { minValidity: 3600 }),
+    ])
+    expect(op.tokenRequests).toBe(before + 1)
+    expect(a.accessToken).toBe(b.accessToken)
+    expect(s.account()).toMatchObject({ access_token: a.accessToken })
+    expect(s.account().refresh_token).not.toMatch(/^authlib-refresh-lease:/)
+  })
+
+  it("a lease left by an instance that died is taken over once it runs out; the refresh token inside it is used", async () => {
+    const s = await signedIn()
+    const original = s.account().refresh_token!
+    Object.assign(s.account(), { expires_at: 1, refresh_token: `authlib-refresh-lease:${Date.now() - 1}:dead-instance:${original}` })
+    const token = await getAccessToken(s.request(), s.config, "op")
+    expect(token.accessToken).toBe(s.account().access_token)
+    expect(s.account().refresh_token).not.toMatch(/^authlib-refresh-lease:/)
+    expect(s.account().refresh_token).not.toBe(original)
   })
 
   it("refuses without a session, for an unknown or non-OAuth provider, for an unlinked provider, and without the adapter methods", async () => {
