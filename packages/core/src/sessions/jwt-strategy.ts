@@ -8,7 +8,7 @@
  * its cookies are cleared. Signing in again needs no clean-up: the new cookie replaces the old
  * token, of which no server copy exists.
  */
-import type { JWT } from "@authlib/jwt"
+import type { JWT, JWTDecodeParams } from "@authlib/jwt"
 import { writeChunked } from "../cookies/chunks.js"
 import type { Cookie } from "../cookies/serialize.js"
 import { AccessDenied, SessionTokenError } from "../errors.js"
@@ -45,10 +45,16 @@ async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{
   return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + config.jwt.maxAge) * 1000) }
 }
 
-/** Decodes the session token (salt: the cookie's name). Rejects (JWTSessionError) on a token that does not decode. */
+/**
+ * Decodes the session token (salt: the cookie's name). Rejects (JWTSessionError) on a token that does not decode.
+ * `maxAge` goes along, as to `encode`: Auth.js calls `decode({ ...jwt, token, salt })`, so a custom
+ * decoder ported from it (one that checks the token's age, say) finds `maxAge` there. It is not part
+ * of `JWTDecodeParams` (spec 2.4), hence the widened type; the default decoder ignores it.
+ */
 async function decodeToken(raw: string, ctx: Context, salt = ctx.cookies.sessionToken.name): Promise<JWT | null> {
   const { config } = ctx
-  return config.jwt.decode({ token: raw, secret: [...config.secret], salt })
+  const params: JWTDecodeParams & { maxAge: number } = { token: raw, secret: [...config.secret], salt, maxAge: config.jwt.maxAge }
+  return config.jwt.decode(params)
 }
 
 /**
