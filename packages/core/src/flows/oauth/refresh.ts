@@ -39,7 +39,10 @@ async function request(provider: OAuthConfig, server: o.AuthorizationServer, cli
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const options = { ...httpOptions(provider), signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS) }
-      const response = await o.refreshTokenGrantRequest(server, client, clientAuthOf(provider), refreshToken, options)
+      let response = await o.refreshTokenGrantRequest(server, client, clientAuthOf(provider), refreshToken, options)
+      // The provider's `token.conform` fixes its answers here as at sign-in (GitHub's, say).
+      const conform = typeof provider.token === "object" ? provider.token.conform : undefined
+      response = (await conform?.(response)) ?? response
       if (response.status < 500) return response
       last = new Error(`the token endpoint answered ${response.status}`)
     } catch (err) {

@@ -20,6 +20,13 @@ afterAll(() => op.close())
 
 type TokenAdapter = SpyAdapter & { beforeUpdate?: () => void }
 
+/** The same ID token with another `aud` (its signature no longer matches, and the audience is wrong). */
+function swapAudience(idToken: string): string {
+  const [header, payload, signature] = idToken.split(".")
+  const claims = { ...JSON.parse(Buffer.from(payload!, "base64url").toString()), aud: "someone-else" }
+  return `${header}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${signature}`
+}
+
 /** The spy adapter plus the account methods getAccessToken needs (`beforeUpdate` runs inside `updateAccount`). */
 function tokenAdapter(): TokenAdapter {
   const adapter: TokenAdapter = spyAdapter()
@@ -180,6 +187,30 @@ describe("getAccessToken", () => {
     const { updateAccount: _gone, ...without } = s.adapter
     const bare = { ...s.config, adapter: without }
     expect(await getAccessToken(s.request(), bare, "op").catch((e: unknown) => e)).toBeInstanceOf(MissingAdapterMethods)
+  })
+
+  /** The provider's real answer to the refresh, rewritten before core reads it. */
+  const answers: Record<string, (real: Record<string, unknown>) => Response> = {
+    "no access_token": ({ access_token: _gone, ...rest }) => Response.json(rest),
+    "a token_type that is not bearer": (real) => Response.json({ ...real, token_type: "mac" }),
+    "a negative expires_in": (real) => Response.json({ ...real, expires_in: -5 }),
+    "an absurd expires_in": (real) => Response.json({ ...real, expires_in: 1e12 }),
+    "an ID token for another audience": (real) => Response.json({ ...real, id_token: swapAudience(String(real.id_token)) }),
+    "HTML instead of JSON": () => new Response("<html>oops</html>", { status: 200, headers: { "content-type": "text/html" } }),
+    "a 500, twice": () => new Response("down", { status: 500 }),
+  }
+
+  it.each(Object.keys(answers))("an answer with %s: RefreshTokenError REFRESH_FAILED, stored tokens unchanged", async (label) => {
+    // Sign-in answers pass as they are; from the refresh on, the provider's answer is rewritten.
+    const rewrite = { on: false, count: 0 }
+    const conform = async (res: Response) => (rewrite.on ? (rewrite.count++, answers[label]!((await res.json().catch(() => ({}))) as Record<string, unknown>)) : res)
+    const s = await signedIn({ token: { conform } } as never)
+    rewrite.on = true
+    const stored = { ...s.account() }
+    const err = await getAccessToken(s.request(), s.config, "op", { minValidity: 3600 }).catch((e: unknown) => e)
+    expect(err).toMatchObject({ type: "RefreshTokenError", code: "REFRESH_FAILED" })
+    expect(s.account()).toEqual(stored)
+    expect(rewrite.count).toBe(label === "a 500, twice" ? 2 : 1)
   })
 
   it("an expired token without a refresh token: REFRESH_TOKEN_MISSING", async () => {
