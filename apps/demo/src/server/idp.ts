@@ -14,6 +14,9 @@ export const IDP_CLIENT = { id: "authlib-demo", secret: randomBytes(24).toString
 
 let started: Promise<{ issuer: string }> | undefined
 
+/** Seconds an access token of the Demo IdP lives. */
+export const IDP_ACCESS_TOKEN_TTL = 30
+
 function findAccount(_ctx: unknown, id: string) {
   const account = IDP_ACCOUNTS[id]
   if (!account) return undefined
@@ -30,7 +33,7 @@ function configuration(basePath: string): Record<string, unknown> {
         application_type: "native",
         redirect_uris: callbacks,
         response_types: ["code"],
-        grant_types: ["authorization_code"],
+        grant_types: ["authorization_code", "refresh_token"],
         token_endpoint_auth_method: "client_secret_basic",
       },
     ],
@@ -41,6 +44,11 @@ function configuration(basePath: string): Record<string, unknown> {
     cookies: { keys: [randomBytes(32).toString("base64url")] },
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
+    // Short-lived access tokens and rotating refresh tokens, so the account page shows authlib's
+    // getAccessToken refreshing them (every refresh token works once).
+    issueRefreshToken: async () => true,
+    rotateRefreshToken: true,
+    ttl: { AccessToken: IDP_ACCESS_TOKEN_TTL, RefreshToken: 24 * 3600, Grant: 24 * 3600, IdToken: 3600, Session: 24 * 3600, Interaction: 3600 },
   }
 }
 

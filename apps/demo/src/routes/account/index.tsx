@@ -1,6 +1,6 @@
 import { component$, useSignal } from "@builder.io/qwik"
 import { Form, routeAction$, routeLoader$, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
-import { AuthError, deletePasskey, listPasskeys, protectRoute, renamePasskey } from "@authlib/qwik"
+import { AuthError, deletePasskey, getAccessToken, listPasskeys, protectRoute, RefreshTokenError, renamePasskey } from "@authlib/qwik"
 import { registerPasskey } from "@authlib/qwik/passkey"
 import { useSession } from "../plugin@auth"
 
@@ -11,6 +11,84 @@ export const onRequest = protectRoute({ signInPage: "/sign-in/" })
 export const usePasskeys = routeLoader$(async (ev) => {
   const passkeys = await listPasskeys(ev)
   return passkeys.map((p) => ({ id: p.id, name: p.name, createdAt: p.createdAt?.toISOString() ?? null, lastUsedAt: p.lastUsedAt?.toISOString() ?? null, backedUp: p.backedUp }))
+})
+
+/** The Demo IdP's issuer, when the demo offers it (loopback only). */
+async function idpIssuer(env: { get(name: string): string | undefined }): Promise<string | undefined> {
+  const { demoAuthConfig } = await import("../../server/auth-config")
+  const config = await demoAuthConfig(env)
+  const idp = config.providers.map((p) => (typeof p === "function" ? p() : p)).find((p) => p.id === "demo-idp") as { issuer?: string } | undefined
+  return idp?.issuer
+}
+
+/**
+ * The Demo IdP's userinfo API, called with the user's access token from `getAccessToken`, which
+ * refreshes it first when it expires within a minute (the IdP's tokens live 30 seconds). The token
+ * itself never reaches the browser: only what the API answered and when the token expires.
+ */
+export const useIdpApi = routeLoader$(async (ev) => {
+  const issuer = await idpIssuer(ev.env)
+  if (!issuer) return { state: "unavailable" as const }
+  try {
+    const token = await getAccessToken(ev, "demo-idp")
+    const res = await fetch(`${issuer}/me`, { headers: { authorization: `Bearer ${token.accessToken}` } })
+    if (!res.ok) return { state: "failed" as const, reason: `the IdP answered ${res.status}` }
+    const me = (await res.json()) as { name?: string; email?: string }
+    return { state: "ok" as const, name: me.name ?? "", email: me.email ?? "", expiresAt: token.expiresAt ? new Date(token.expiresAt * 1000).toISOString() : null }
+  } catch (err) {
+    if (err instanceof RefreshTokenError && err.code === "ACCOUNT_NOT_LINKED") return { state: "not-linked" as const }
+    if (err instanceof RefreshTokenError) return { state: "failed" as const, reason: err.code === "INVALID_GRANT" ? "the IdP refused the refresh token: sign in with the Demo IdP again" : "the token could not be refreshed" }
+    throw err
+  }
+})
+
+/** Refreshes the Demo IdP token now (as if it expired), to watch a refresh happen. */
+export const useRefreshIdpToken = routeAction$(async (_form, ev) => {
+  try {
+    await getAccessToken(ev, "demo-idp", { minValidity: 24 * 3600 })
+  } catch (err) {
+    if (err instanceof RefreshTokenError) return ev.fail(409, { message: "The token could not be refreshed." })
+    throw err
+  }
+})
+
+const IdpApi = component$(() => {
+  const api = useIdpApi()
+  const refresh = useRefreshIdpToken()
+  const value = api.value
+  if (value.state === "unavailable") return null
+  return (
+    <section class="card" aria-labelledby="idp-api-title">
+      <h2 id="idp-api-title">Calling the Demo IdP's API</h2>
+      {value.state === "not-linked" && <p class="hint">Sign in with the Demo IdP to call its API with your access token.</p>}
+      {value.state === "failed" && (
+        <p class="alert" role="alert">
+          The API call failed: {value.reason}.
+        </p>
+      )}
+      {value.state === "ok" && (
+        <>
+          <p class="idp-answer">
+            The IdP says you are {value.name} ({value.email}).
+          </p>
+          <p class="hint">
+            Access token valid until{" "}
+            <time class="idp-expiry" dateTime={value.expiresAt ?? undefined}>
+              {value.expiresAt ? `${value.expiresAt.slice(11, 19)} UTC` : "(no expiry given)"}
+            </time>
+            . The IdP's tokens live 30 seconds;
+            authlib's <code>getAccessToken</code> refreshes them on this server when they are due, with a refresh token
+            that works once.
+          </p>
+          <Form action={refresh} class="idp-refresh">
+            <button type="submit" class="button small">
+              Refresh the token now
+            </button>
+          </Form>
+        </>
+      )}
+    </section>
+  )
 })
 
 /** Core's refusal (an unknown passkey, the last way to sign in, a bad name) as a message on this page. */
@@ -120,6 +198,7 @@ export default component$(() => {
         <dt>Session expires</dt>
         <dd>{session.value?.expires}</dd>
       </dl>
+      <IdpApi />
       <Passkeys />
     </section>
   )
