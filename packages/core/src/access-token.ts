@@ -23,6 +23,9 @@ import type { OAuthConfig } from "./providers/types.js"
 import { serverCall } from "./server-call.js"
 import { sessionStrategy } from "./sessions/strategy.js"
 import type { AuthConfig } from "./types.js"
+import { serializeCookie, type Cookie } from "./cookies/serialize.js"
+import type { AuthRequest } from "./http/types.js"
+import type { ProviderTokenStore, StoredProviderTokens } from "./sessions/types.js"
 
 /** A provider access token as `getAccessToken` gives it. */
 export interface ProviderAccessToken {
@@ -153,26 +156,74 @@ async function accessToken(ctx: Context, userId: string, provider: OAuthConfig, 
   return tokenOf(await pending)
 }
 
+/** Refreshes in flight in this process for tokens kept in sessions, by subject and provider. */
+const inFlightSession = new Map<string, Promise<StoredProviderTokens>>()
+
 /**
- * A valid access token of the signed-in user for OAuth/OIDC provider `providerId`, refreshed when it
- * expires within `minValidity` seconds. See the module comment; the core README's "Calling provider
- * APIs" has an example.
- *
- * @throws SessionRequired when the request carries no valid session.
- * @throws RefreshTokenError `ACCOUNT_NOT_LINKED`, `REFRESH_TOKEN_MISSING`, `INVALID_GRANT`, `REFRESH_FAILED`.
- * @throws MissingAdapterMethods without an adapter that has `listAccountsByUserId`, `updateAccount` and `getAccount`.
+ * The token path (`session.providerTokens`, no adapter accounts): the token from the session, or a
+ * refresh whose result is written into a re-issued session cookie. One refresh per subject and
+ * provider in a process; across instances not coordinated (see the README).
  */
-export function getAccessToken(request: Request, config: AuthConfig, providerId: string, options: GetAccessTokenOptions = {}): Promise<ProviderAccessToken> {
+async function sessionAccessToken(req: AuthRequest, ctx: Context, store: ProviderTokenStore, provider: OAuthConfig, minValidity: number): Promise<AccessTokenResult> {
+  const found = await store.read(req, ctx)
+  if (!found) throw new SessionRequired("Sign in to use a provider's access token", { code: "SESSION_MISSING" })
+  const tokens = found.tokens[provider.id]
+  if (!tokens?.access_token) throw new RefreshTokenError(`The session holds no "${provider.id}" tokens`, { code: "ACCOUNT_NOT_LINKED", cause: { provider: provider.id } })
+  const as = { ...tokens, provider: provider.id, providerAccountId: found.sub, type: provider.type, userId: found.sub } as AdapterAccount
+  if (fresh(as, minValidity)) return { token: tokenOf(as), cookies: [] }
+  if (!tokens.refresh_token)
+    throw new RefreshTokenError(`The "${provider.id}" access token has expired and there is no refresh token`, { code: "REFRESH_TOKEN_MISSING", cause: { provider: provider.id } })
+  const key = `${found.sub}\u0000${provider.id}`
+  let pending = inFlightSession.get(key)
+  if (!pending) {
+    pending = refreshTokens(provider, tokens.refresh_token).finally(() => inFlightSession.delete(key))
+    inFlightSession.set(key, pending)
+  }
+  const next = await pending
+  const stored: StoredProviderTokens = {}
+  for (const field of ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const) if (next[field] !== undefined) (stored as Record<string, unknown>)[field] = next[field]
+  const cookies = await store.write(req, ctx, provider.id, stored)
+  return { token: tokenOf({ ...as, ...stored } as AdapterAccount), cookies }
+}
+
+/** The token and the cookies the response must carry (a session re-issued after a refresh). */
+export interface AccessTokenResult {
+  token: ProviderAccessToken
+  cookies: Cookie[]
+}
+
+/** `getAccessToken`'s work, with the cookies as objects (for bindings that set them themselves). */
+export function accessTokenResult(request: Request, config: AuthConfig, providerId: string, options: GetAccessTokenOptions = {}): Promise<AccessTokenResult> {
   return serverCall(request, config, "session", async (req, ctx) => {
     const provider = ctx.config.providerById.get(providerId)
     if (!provider || (provider.type !== "oauth" && provider.type !== "oidc"))
       throw new InvalidProvider(`"${providerId}" is not an OAuth or OIDC provider of this configuration`, { code: "UNKNOWN_PROVIDER", cause: { provider: providerId } })
+    const minValidity = options.minValidity ?? 60
     const adapter = ctx.config.adapter
     const missing = [...NEEDED, "getAccount" as const].filter((m) => typeof adapter?.[m] !== "function")
-    if (missing.length) throw new MissingAdapterMethods(`getAccessToken needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
-    const userId = await sessionStrategy(ctx.config).currentUserId(req, ctx)
+    const strategy = sessionStrategy(ctx.config)
+    if (missing.length > 0 && ctx.config.session.providerTokens && strategy.providerTokens)
+      return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, minValidity)
+    if (missing.length)
+      throw new MissingAdapterMethods(`getAccessToken needs an adapter with ${missing.join(", ")}, or JWT sessions with session.providerTokens`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+    const userId = await strategy.currentUserId(req, ctx)
     if (userId === undefined) throw new SessionRequired("Sign in to use a provider's access token", { code: "SESSION_MISSING" })
-    const minValidity = options.minValidity ?? 60
-    return accessToken(ctx, userId, provider as OAuthConfig, minValidity)
+    return { token: await accessToken(ctx, userId, provider as OAuthConfig, minValidity), cookies: [] }
   })
+}
+
+/**
+ * A valid access token of the signed-in user for OAuth/OIDC provider `providerId`, refreshed when it
+ * expires within `minValidity` seconds. See the module comment; the core README's "Calling provider
+ * APIs" has an example. `setCookie`: `Set-Cookie` values the response must carry (the session
+ * re-issued after a refresh of tokens kept in it, `session.providerTokens`); empty otherwise.
+ *
+ * @throws SessionRequired when the request carries no valid session.
+ * @throws RefreshTokenError `ACCOUNT_NOT_LINKED`, `REFRESH_TOKEN_MISSING`, `INVALID_GRANT`, `REFRESH_FAILED`.
+ * @throws MissingAdapterMethods without an adapter that has `listAccountsByUserId`, `updateAccount` and
+ * `getAccount`, unless JWT sessions keep provider tokens (`session.providerTokens`).
+ */
+export async function getAccessToken(request: Request, config: AuthConfig, providerId: string, options: GetAccessTokenOptions = {}): Promise<ProviderAccessToken & { setCookie: string[] }> {
+  const { token, cookies } = await accessTokenResult(request, config, providerId, options)
+  return { ...token, setCookie: cookies.map(serializeCookie) }
 }

@@ -6,6 +6,8 @@
  * @module
  */
 export { authResult } from "./auth-result.js"
+export { accessTokenResult } from "./access-token.js"
+export type { AccessTokenResult } from "./access-token.js"
 export { encodeCookieValue, serializeCookie } from "./cookies/serialize.js"
 export { toResponse, wantsRedirectAsJson } from "./http/to-response.js"
 export { defaultCookies } from "./cookies/names.js"

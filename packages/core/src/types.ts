@@ -32,6 +32,15 @@ export interface SessionOptions {
    * `migrateFromAuthJs` (it stores their tokens hashed). Default `true`; `false` ignores those cookies.
    */
   acceptAuthJsSessions: boolean
+  /**
+   * JWT strategy: keep each OAuth/OIDC sign-in's `access_token`, `refresh_token`, `expires_at`,
+   * `token_type` and `scope` inside the encrypted session token (claim `providerTokens`), so that
+   * `getAccessToken` works without an adapter and re-issues the cookie after a refresh. Off by
+   * default: provider tokens are not put in a cookie by surprise. A `jwt` callback that builds a new
+   * token must carry `providerTokens` over. With an adapter that stores accounts, the account rows
+   * are used instead.
+   */
+  providerTokens: boolean
 }
 
 /** Attributes of one cookie. */

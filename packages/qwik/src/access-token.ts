@@ -3,9 +3,11 @@
  * core's `getAccessToken` on the request as core sees it in this request (its cookies as updated by
  * earlier calls). The token stays on the server: return it to the browser only if you mean to.
  */
-import { getAccessToken as coreGetAccessToken, type GetAccessTokenOptions, type ProviderAccessToken } from "@authlib/core"
+import type { GetAccessTokenOptions, ProviderAccessToken } from "@authlib/core"
+import { accessTokenResult } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, requireContext } from "./context.js"
+import { applyCookies } from "./cookies.js"
 
 /**
  * A valid access token of the signed-in user for OAuth/OIDC provider `providerId`, refreshed first
@@ -22,5 +24,11 @@ import { internalRequest, requireContext } from "./context.js"
  */
 export async function getAccessToken(ev: RequestEventCommon, providerId: string, options?: GetAccessTokenOptions): Promise<ProviderAccessToken> {
   const ctx = await requireContext(ev, "getAccessToken")
-  return coreGetAccessToken(internalRequest(ev, ctx, "session"), ctx.config, providerId, options)
+  const { token, cookies } = await accessTokenResult(internalRequest(ev, ctx, "session"), ctx.config, providerId, options)
+  // Tokens kept in the session (`session.providerTokens`): the refreshed session goes out with the response.
+  if (cookies.length) {
+    applyCookies(ev, cookies)
+    ctx.session = undefined
+  }
+  return token
 }

@@ -42,6 +42,7 @@ function sessionOptions(config: AuthConfig): SessionOptions {
     updateAge: s.updateAge ?? DAY,
     generateSessionToken: s.generateSessionToken ?? (() => randomToken(32)),
     acceptAuthJsSessions: s.acceptAuthJsSessions !== false,
+    providerTokens: s.providerTokens === true,
   })
 }
 

@@ -19,7 +19,7 @@ import type { CallbacksOptions, Session } from "../types.js"
 import { runUserCode } from "../user-code.js"
 import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
-import type { NewSession, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+import type { NewSession, ProviderTokenStore, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
  * The longest session token written. Its cookies come back in every request, and a request whose
@@ -77,10 +77,46 @@ async function currentToken(req: AuthRequest, ctx: Context): Promise<JWT | null>
 
 type JwtParams = Parameters<CallbacksOptions["jwt"]>[0]
 
+const TOKEN_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const
+
+/** The provider tokens a token carries (claim `providerTokens`), or none. */
+function providerTokensOf(token: JWT | null | undefined): Record<string, StoredProviderTokens> {
+  const value = token?.providerTokens
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, StoredProviderTokens>) : {}
+}
+
+/**
+ * With `session.providerTokens`, the token of an OAuth/OIDC sign-in carries its provider tokens,
+ * beside those of other providers the same user's current token already holds.
+ */
+async function withProviderTokens(req: AuthRequest, ctx: Context, signIn: NewSession, token: JWT): Promise<JWT> {
+  const { account } = signIn
+  if (!ctx.config.session.providerTokens || (account.type !== "oauth" && account.type !== "oidc") || !account.access_token) return token
+  const kept: StoredProviderTokens = {}
+  for (const field of TOKEN_FIELDS) if (account[field] !== undefined) (kept as Record<string, unknown>)[field] = account[field]
+  const current = await currentToken(req, ctx)
+  const others = current?.sub === token.sub ? providerTokensOf(current) : {}
+  return { ...token, providerTokens: { ...others, [account.provider]: kept } }
+}
+
+/** Provider tokens in the session token itself (`session.providerTokens`): read, and re-issued after a refresh. */
+const providerTokens: ProviderTokenStore = {
+  async read(req, ctx) {
+    const token = await currentToken(req, ctx)
+    return token?.sub ? { sub: token.sub, tokens: providerTokensOf(token) } : null
+  },
+  async write(req, ctx, providerId, tokens) {
+    const token = await currentToken(req, ctx)
+    if (!token) return []
+    const next = { ...token, providerTokens: { ...providerTokensOf(token), [providerId]: tokens } }
+    return (await writeToken(next, req, ctx)).cookies
+  },
+}
+
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
   const { user, isNewUser } = signIn
   const params: JwtParams = {
-    token: { name: user.name, email: user.email, picture: user.image, sub: user.id },
+    token: await withProviderTokens(req, ctx, signIn, { name: user.name, email: user.email, picture: user.image, sub: user.id }),
     user,
     account: signIn.account,
     trigger: isNewUser ? "signUp" : "signIn",
@@ -136,4 +172,4 @@ async function currentUserId(req: AuthRequest, ctx: Context): Promise<string | u
 }
 
 /** The JWT session strategy. */
-export const jwtStrategy: SessionStrategy = { needsStoredUser: false, adapterMethods: [], issue, read, end, currentUserId }
+export const jwtStrategy: SessionStrategy = { needsStoredUser: false, adapterMethods: [], issue, read, end, currentUserId, providerTokens }

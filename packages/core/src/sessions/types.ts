@@ -24,7 +24,26 @@ export interface SessionUpdate {
 /** What the `signOut` event receives. */
 export type SignOutMessage = { session: AdapterSession | null | undefined | void } | { token: JWT | null }
 
+/** Provider tokens as a session keeps them (the token fields of an account). */
+export interface StoredProviderTokens {
+  access_token?: string
+  refresh_token?: string
+  expires_at?: number
+  token_type?: string
+  scope?: string
+}
+
+/** Provider tokens kept in the session itself (JWT strategy with `session.providerTokens`). */
+export interface ProviderTokenStore {
+  /** The request's session subject and its providers' tokens, or null without a valid session. */
+  read(req: AuthRequest, ctx: Context): Promise<{ sub: string; tokens: Readonly<Record<string, StoredProviderTokens>> } | null>
+  /** The session re-issued with `tokens` for `providerId`: the cookies to set. */
+  write(req: AuthRequest, ctx: Context, providerId: string, tokens: StoredProviderTokens): Promise<Cookie[]>
+}
+
 export interface SessionStrategy {
+  /** Where the session keeps provider tokens itself, when it can (JWT strategy). */
+  readonly providerTokens?: ProviderTokenStore
   /** Whether a session points at a stored user (so even credentials users are stored). */
   readonly needsStoredUser: boolean
   /** Adapter methods the strategy needs; start-up refuses a configuration without them. */

@@ -80,7 +80,7 @@ describe("getAccessToken", () => {
     const s = await signedIn()
     const before = op.tokenRequests
     const token = await getAccessToken(s.request(), s.config, "op", { minValidity: 10 })
-    expect(token).toEqual({ accessToken: s.account().access_token, expiresAt: s.account().expires_at, tokenType: "bearer", scope: expect.any(String) })
+    expect(token).toEqual({ accessToken: s.account().access_token, expiresAt: s.account().expires_at, tokenType: "bearer", scope: expect.any(String), setCookie: [] })
     expect(op.tokenRequests).toBe(before)
   })
 
