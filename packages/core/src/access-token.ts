@@ -21,6 +21,7 @@ import type { Context } from "./http/types.js"
 import { REFRESH_TIMEOUT_MS, refreshTokens } from "./flows/oauth/refresh.js"
 import type { OAuthConfig } from "./providers/types.js"
 import { serverCall } from "./server-call.js"
+import { emitEvent } from "./events.js"
 import { sessionStrategy } from "./sessions/strategy.js"
 import type { AuthConfig } from "./types.js"
 import { serializeCookie, type Cookie } from "./cookies/serialize.js"
@@ -142,6 +143,12 @@ async function refreshAndStore(ctx: Context, provider: OAuthConfig, account: Ada
   }
 }
 
+/** Emits `refreshTokenError` for a refused refresh token, then rethrows. */
+async function reportRefused(ctx: Context, provider: OAuthConfig, userId: string, err: unknown): Promise<never> {
+  if (err instanceof RefreshTokenError && err.code === "INVALID_GRANT") await emitEvent(ctx, "refreshTokenError", { provider: provider.id, userId, error: err })
+  throw err
+}
+
 async function accessToken(ctx: Context, userId: string, provider: OAuthConfig, minValidity: number): Promise<ProviderAccessToken> {
   const account = await accountOf(ctx, userId, provider.id)
   if (fresh(account, minValidity)) return tokenOf(account)
@@ -153,7 +160,15 @@ async function accessToken(ctx: Context, userId: string, provider: OAuthConfig, 
     pending = refreshAndStore(ctx, provider, account, minValidity).finally(() => inFlight.delete(key))
     inFlight.set(key, pending)
   }
-  return tokenOf(await pending)
+  return tokenOf(await pending.catch((err: unknown) => reportRefused(ctx, provider, userId, err)))
+}
+
+/** The re-issued session cookies of a refused refresh (JWT sessions), for bindings that set cookies as objects. */
+const markedSessions = new WeakMap<RefreshTokenError, Cookie[]>()
+
+/** The session cookies `err` asks to set (see `RefreshTokenError.setCookie`), as objects. */
+export function refreshErrorCookies(err: unknown): Cookie[] {
+  return err instanceof RefreshTokenError ? (markedSessions.get(err) ?? []) : []
 }
 
 /** Refreshes in flight in this process for tokens kept in sessions, by subject and provider. */
@@ -179,7 +194,20 @@ async function sessionAccessToken(req: AuthRequest, ctx: Context, store: Provide
     pending = refreshTokens(provider, tokens.refresh_token).finally(() => inFlightSession.delete(key))
     inFlightSession.set(key, pending)
   }
-  const next = await pending
+  let next: StoredProviderTokens
+  try {
+    next = await pending
+  } catch (err) {
+    if (err instanceof RefreshTokenError && err.code === "INVALID_GRANT") {
+      // The session says so from now on (`session.error`); the thrown error carries the cookie.
+      const cookies = await store.write(req, ctx, provider.id, { ...tokens, error: "RefreshTokenError" })
+      await emitEvent(ctx, "refreshTokenError", { provider: provider.id, userId: found.sub, error: err })
+      err.setCookie = cookies.map(serializeCookie)
+      markedSessions.set(err, cookies)
+      throw err
+    }
+    throw err
+  }
   const stored: StoredProviderTokens = {}
   for (const field of ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const) if (next[field] !== undefined) (stored as Record<string, unknown>)[field] = next[field]
   const cookies = await store.write(req, ctx, provider.id, stored)

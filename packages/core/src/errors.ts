@@ -229,6 +229,11 @@ export class OAuthProfileParseError extends CataloguedError<"OAuthProfileParseEr
 export class RefreshTokenError extends CataloguedError<"RefreshTokenError"> {
   static override type = "RefreshTokenError"
   declare type: "RefreshTokenError"
+  /**
+   * With tokens kept in a JWT session (`session.providerTokens`) and `INVALID_GRANT`: the
+   * `Set-Cookie` values of the session re-issued with `error: "RefreshTokenError"`; send them.
+   */
+  setCookie?: string[]
 }
 
 /** A PKCE, state or nonce check failed in an OAuth callback. */

@@ -6,7 +6,7 @@
  * @module
  */
 export { authResult } from "./auth-result.js"
-export { accessTokenResult } from "./access-token.js"
+export { accessTokenResult, refreshErrorCookies } from "./access-token.js"
 export type { AccessTokenResult } from "./access-token.js"
 export { encodeCookieValue, serializeCookie } from "./cookies/serialize.js"
 export { toResponse, wantsRedirectAsJson } from "./http/to-response.js"

@@ -8,6 +8,7 @@ import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { Account, DefaultSession, Profile, Session, Theme, User } from "./model.js"
 import type { Provider } from "./providers/types.js"
 import type { RateLimitOptions } from "./rate-limit/options.js"
+import type { RefreshTokenError } from "./errors.js"
 
 export type { Awaitable, JWT, JWTOptions, LoggerInstance }
 export type { Account, AuthorizationDetails, DefaultSession, JsonValue, Profile, Session, Theme, User } from "./model.js"
@@ -115,6 +116,12 @@ export interface EventCallbacks {
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session: (message: { session: Session; token: JWT }) => Awaitable<void>
+  /**
+   * authlib extension: `getAccessToken` found a provider's refresh token refused (`INVALID_GRANT`:
+   * revoked, expired or already used). The user stays signed in to the app; sign them out or send
+   * them to the provider again from here if the app needs the provider.
+   */
+  refreshTokenError: (message: { provider: string; userId: string; error: RefreshTokenError }) => Awaitable<void>
 }
 
 /** What the caller of `Auth()` knows about a request that the `Request` itself does not carry. */

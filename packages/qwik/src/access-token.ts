@@ -4,7 +4,7 @@
  * earlier calls). The token stays on the server: return it to the browser only if you mean to.
  */
 import type { GetAccessTokenOptions, ProviderAccessToken } from "@authlib/core"
-import { accessTokenResult } from "@authlib/core/internal"
+import { accessTokenResult, refreshErrorCookies } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, requireContext } from "./context.js"
 import { applyCookies } from "./cookies.js"
@@ -24,7 +24,19 @@ import { applyCookies } from "./cookies.js"
  */
 export async function getAccessToken(ev: RequestEventCommon, providerId: string, options?: GetAccessTokenOptions): Promise<ProviderAccessToken> {
   const ctx = await requireContext(ev, "getAccessToken")
-  const { token, cookies } = await accessTokenResult(internalRequest(ev, ctx, "session"), ctx.config, providerId, options)
+  let result: Awaited<ReturnType<typeof accessTokenResult>>
+  try {
+    result = await accessTokenResult(internalRequest(ev, ctx, "session"), ctx.config, providerId, options)
+  } catch (err) {
+    // A refused refresh token marks a JWT session (`session.error`): that cookie goes out too.
+    const marked = refreshErrorCookies(err)
+    if (marked.length) {
+      applyCookies(ev, marked)
+      ctx.session = undefined
+    }
+    throw err
+  }
+  const { token, cookies } = result
   // Tokens kept in the session (`session.providerTokens`): the refreshed session goes out with the response.
   if (cookies.length) {
     applyCookies(ev, cookies)

@@ -156,6 +156,8 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   // Carried over from Auth.js: from now on the session lives in our cookie only.
   if (found.carried) cookies = [...cookies, ...foreignSessionCookies(req, ctx)]
   const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
+  // A provider refused a refresh token kept in this session: say so, as Auth.js's refresh guide does.
+  if (Object.values(providerTokensOf(next)).some((t) => t?.error === "RefreshTokenError")) (base as Session & { error?: string }).error = "RefreshTokenError"
   const session = await runUserCode("callback", "session", () =>
     config.callbacks.session(update ? { session: base, token: next, newSession: update.data, trigger: "update" } : { session: base, token: next }))
   await emitEvent(ctx, "session", { session: session as Session, token: next })

@@ -31,6 +31,8 @@ export interface StoredProviderTokens {
   expires_at?: number
   token_type?: string
   scope?: string
+  /** Set when the provider refused the refresh token; the session then carries `error: "RefreshTokenError"`. */
+  error?: "RefreshTokenError"
 }
 
 /** Provider tokens kept in the session itself (JWT strategy with `session.providerTokens`). */

@@ -5,7 +5,7 @@
 import setCookieParser from "set-cookie-parser"
 import { decode } from "@authlib/jwt"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { getAccessToken, MissingAdapterMethods, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
+import { getAccessToken, MissingAdapterMethods, RefreshTokenError, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
 import { APP, browserFor, callbackOf, sessionCookie, signInAtLocalOP, testConfig } from "./helpers/app.js"
 import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
@@ -69,6 +69,25 @@ describe("getAccessToken with session.providerTokens (JWT, no adapter)", () => {
     const again = await getAccessToken(request(cookie!.value), cfg, "op", { minValidity: 10 })
     expect(again.accessToken).toBe(answers[0]!.accessToken)
     expect(op.tokenRequests).toBe(after)
+  })
+
+  it("a refused refresh token marks the session (session.error), emits refreshTokenError, and the user stays signed in", async () => {
+    const events: Array<{ provider: string; userId: string; code: string }> = []
+    const signed = await signedIn()
+    const { request } = signed
+    // A config object with the event handler (events are read when a config is first resolved).
+    const cfg: AuthConfig = { ...signed.cfg, events: { refreshTokenError: ({ provider, userId, error }) => void events.push({ provider, userId, code: error.code! }) } }
+    // Spend the session's refresh token with one refresh, then present the old session again.
+    await getAccessToken(request(), cfg, "op", { minValidity: 3600 })
+    const err = (await getAccessToken(request(), cfg, "op", { minValidity: 3600 }).catch((e: unknown) => e)) as RefreshTokenError
+    expect(err).toBeInstanceOf(RefreshTokenError)
+    expect(err.code).toBe("INVALID_GRANT")
+    expect(events).toEqual([{ provider: "op", userId: "alice", code: "INVALID_GRANT" }])
+    const [marked] = setCookieParser.parse(err.setCookie!, { decodeValues: false }).filter((c) => c.name === SALT)
+    const browser = browserFor(cfg)
+    browser.cookies(APP).set(SALT, marked!.value)
+    const session = JSON.parse((await browser.request(`${APP}/auth/session`)).body)
+    expect(session).toMatchObject({ user: { email: "alice@example.com" }, error: "RefreshTokenError" })
   })
 
   it("without session.providerTokens and without an adapter: MissingAdapterMethods naming both ways", async () => {

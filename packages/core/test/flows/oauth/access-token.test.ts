@@ -117,9 +117,13 @@ describe("getAccessToken", () => {
     // Put the spent (rotated away) refresh token back, as a replayed or stale row would hold it.
     Object.assign(s.account(), { refresh_token: spent, expires_at: 1 })
     const stored = { ...s.account() }
-    const err = await getAccessToken(s.request(), s.config, "op").catch((e: unknown) => e)
+    const refused: Array<{ provider: string; userId: string }> = []
+    // A config object with the event handler (events are read when a config is first resolved).
+    const withEvents = { ...s.config, events: { refreshTokenError: ({ provider, userId }: { provider: string; userId: string }) => void refused.push({ provider, userId }) } }
+    const err = await getAccessToken(s.request(), withEvents, "op").catch((e: unknown) => e)
     expect(err).toBeInstanceOf(RefreshTokenError)
     expect(err).toMatchObject({ code: "INVALID_GRANT" })
+    expect(refused).toEqual([{ provider: "op", userId: s.account().userId }])
     expect(s.account()).toEqual(stored)
     const session = await s.browser.request(`${APP}/auth/session`)
     expect(JSON.parse(session.body)).toMatchObject({ user: { email: "alice@example.com" } })
