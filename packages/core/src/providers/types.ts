@@ -120,6 +120,13 @@ export interface OIDCConfig<P = Profile> extends OAuthProviderFields<P> {
   checks?: OIDCChecks[]
   /** When false, user data comes from the userinfo endpoint. Default true. */
   idToken?: boolean
+  /**
+   * authlib extension (OpenID Connect RP-Initiated Logout): signing out also sends the browser to
+   * the provider's `end_session_endpoint` with `id_token_hint` and the sign-out's checked callback URL
+   * as `post_logout_redirect_uri` (register it at the provider), when the user's account of this
+   * provider holds an ID token (an adapter with `listAccountsByUserId`). Default false.
+   */
+  signOutAtProvider?: boolean
   /** User overrides of the preset's config. */
   options?: OIDCUserConfig<P>
   [key: string]: unknown
@@ -137,6 +144,7 @@ export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuthProviderFields<P>>,
 export type OIDCUserConfig<P = Profile> = Omit<Partial<OAuthProviderFields<P>>, "type"> & {
   checks?: OIDCChecks[]
   idToken?: boolean
+  signOutAtProvider?: boolean
   [key: string]: unknown
 }
 

@@ -47,6 +47,8 @@ function findAccount(_ctx: unknown, id: string) {
 export interface LocalOPOptions {
   /** Issue rotating refresh tokens (every grant) and access tokens living this many seconds. */
   refresh?: { accessTokenTtl: number }
+  /** Where RP-Initiated Logout may send the browser back to (registered on every client). */
+  postLogoutRedirectUris?: string[]
 }
 
 /** Starts the OP. `redirectUris` are the callback URLs of the apps under test. */
@@ -60,6 +62,7 @@ export async function startLocalOP(redirectUris: string[], options: LocalOPOptio
       redirect_uris: redirectUris,
       response_types: ["code"],
       grant_types: options.refresh ? ["authorization_code", "refresh_token"] : ["authorization_code"],
+      ...(options.postLogoutRedirectUris ? { post_logout_redirect_uris: options.postLogoutRedirectUris } : {}),
     })),
     ...(options.refresh
       ? { issueRefreshToken: async () => true, rotateRefreshToken: true, ttl: { AccessToken: options.refresh.accessTokenTtl, RefreshToken: 3600, Grant: 3600, IdToken: 3600, Session: 3600, Interaction: 3600 } }
