@@ -21,6 +21,7 @@ import { extendSessionSuite } from "./extend-session.js"
 import { verificationTokensSuite } from "./verification-tokens.js"
 import { retireVerificationTokensSuite } from "./retire-verification-tokens.js"
 import { updateAccountSuite } from "./update-account.js"
+import { userSessionsSuite } from "./user-sessions.js"
 import { authenticatorsSuite } from "./authenticators.js"
 import { deleteAuthenticatorSuite, updateAuthenticatorSuite } from "./passkey-management.js"
 import { listAccountsSuite } from "./list-accounts.js"
@@ -40,6 +41,7 @@ const NO_UPDATE_AUTHENTICATOR = "the adapter has no updateAuthenticator, an opti
 const NO_RETIRE_TOKENS =
   "the adapter has no retireVerificationTokens, an optional method (core then bounds live e-mail links by its send limits alone)"
 const NO_UPDATE_ACCOUNT = "the adapter has no updateAccount, an optional method (core then cannot write refreshed provider tokens back)"
+const NO_USER_SESSIONS = "the adapter has no listSessionsByUserId/deleteSessionsByUserId, optional methods (core then cannot list or end a user's sessions)"
 const NO_LIST_ACCOUNTS = "the adapter has no listAccountsByUserId, an optional method (core then refuses more deletions of a last passkey)"
 
 /** The suite of an optional method: registered when the adapter has it, else listed as skipped with the reason. */
@@ -69,6 +71,8 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  *   `updateAuthenticator` (the name; `createdAt` stamped by `createAuthenticator`, `lastUsedAt` by
  *   `updateAuthenticatorCounter`).
  * - `listAccountsByUserId`, optional: exactly the user's accounts.
+ * - `listSessionsByUserId` and `deleteSessionsByUserId`, optional: exactly the user's sessions; all
+ *   of them, or all but one, deleted with the count answered; other users untouched.
  * - `updateAccount`, optional: a partial update of the token fields (keys, type and userId never
  *   change), `null` for an unknown account, and with `expected` a compare-and-swap on the stored
  *   refresh token: of N parallel calls with the same expected token exactly one wins.
@@ -104,6 +108,7 @@ export function runBasicTests(options: TestOptions): void {
   }
   optionalSuite("listAccountsByUserId", NO_LIST_ACCOUNTS, () => listAccountsSuite(ctx))
   optionalSuite("updateAccount", NO_UPDATE_ACCOUNT, () => updateAccountSuite(ctx))
+  optionalSuite("listSessionsByUserId", NO_USER_SESSIONS, () => userSessionsSuite(ctx))
   describe("duplicate keys", () => duplicatesSuite(ctx))
   describe("races", () => racesSuite(ctx))
   describe("skipTests", () => {

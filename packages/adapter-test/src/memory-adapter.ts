@@ -188,6 +188,16 @@ function sessionMethods(store: MemoryStore): Adapter {
       store.sessions.delete(sessionToken)
       return orNull(session)
     },
+    listSessionsByUserId: (userId) => [...store.sessions.values()].filter((s) => s.userId === userId).map(copy),
+    deleteSessionsByUserId(userId, keepSessionToken) {
+      let deleted = 0
+      for (const [token, session] of store.sessions) {
+        if (session.userId !== userId || token === keepSessionToken) continue
+        store.sessions.delete(token)
+        deleted++
+      }
+      return deleted
+    },
   }
 }
 

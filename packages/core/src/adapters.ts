@@ -119,6 +119,18 @@ export interface Adapter {
    * it core falls back to `updateSession`, which writes on every concurrent read.
    */
   extendSession?(session: { sessionToken: string; expires: Date }, dueBefore: Date): Awaitable<AdapterSession | null | undefined>
+  /**
+   * Optional, authlib only: every session of the user (expired ones included), in any order; `[]`
+   * for an unknown user. Core reads it to list a user's sessions (`listSessions`).
+   */
+  listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
+  /**
+   * Optional, authlib only: deletes every session of the user except the one whose (hashed) token
+   * is `keepSessionToken`, if given, and answers how many it deleted. Sessions of other users are
+   * untouched. One statement. Core calls it to end a user's other sessions, or all of them
+   * (`revokeOtherSessions`, `revokeUserSessions`).
+   */
+  deleteSessionsByUserId?(userId: string, keepSessionToken?: string): Awaitable<number>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it, atomically: under concurrent calls exactly one caller receives it. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>

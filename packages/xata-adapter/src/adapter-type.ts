@@ -49,6 +49,10 @@ export interface XataAdapterMethods extends Required<Adapter> {
   deleteAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null>
   /** Sets `name` (`null` clears it; an absent `name` changes nothing); `null` when unknown. */
   updateAuthenticator(credentialID: string, patch: { name?: string | null }): Promise<AdapterAuthenticator | null>
+  /** The user's sessions, soonest expiring first; `[]` for an unknown user. */
+  listSessionsByUserId(userId: string): Promise<AdapterSession[]>
+  /** Deletes the user's sessions (and their links) except `keepSessionToken`'s, in one statement; answers how many. */
+  deleteSessionsByUserId(userId: string, keepSessionToken?: string): Promise<number>
   /** The user's accounts, oldest first; `[]` for an unknown user. */
   listAccountsByUserId(userId: string): Promise<AdapterAccount[]>
   /**

@@ -34,7 +34,7 @@ function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: L
 /**
  * The 19 methods of the Auth.js adapter interface, then authlib's optional `extendSession`,
  * `deleteAuthenticator`, `updateAuthenticator`, `listAccountsByUserId`,
- * `retireVerificationTokens` and `updateAccount` (own or inherited, so
+ * `retireVerificationTokens`, `updateAccount`, `listSessionsByUserId` and `deleteSessionsByUserId` (own or inherited, so
  * class adapters work). A method left out here would be dropped by `wrapAdapter`.
  */
 const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
@@ -42,7 +42,7 @@ const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "unlinkAccount", "createSession", "getSessionAndUser", "updateSession", "deleteSession",
   "createVerificationToken", "useVerificationToken", "getAccount", "getAuthenticator", "createAuthenticator",
   "listAuthenticatorsByUserId", "updateAuthenticatorCounter", "extendSession", "deleteAuthenticator", "updateAuthenticator",
-  "listAccountsByUserId", "retireVerificationTokens", "updateAccount",
+  "listAccountsByUserId", "retireVerificationTokens", "updateAccount", "listSessionsByUserId", "deleteSessionsByUserId",
 ]
 
 /** A frozen copy of `adapter` whose methods throw `AdapterError`. */

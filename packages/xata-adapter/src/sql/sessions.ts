@@ -24,7 +24,7 @@ const oneSession = (rows: Row[]) => {
   return row ? toSession(row) : null
 }
 
-type SessionMethods = "createSession" | "getSessionAndUser" | "updateSession" | "extendSession" | "deleteSession"
+type SessionMethods = "createSession" | "getSessionAndUser" | "updateSession" | "extendSession" | "deleteSession" | "listSessionsByUserId" | "deleteSessionsByUserId"
 
 export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMethods> {
   return {
@@ -96,6 +96,25 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
         [sessionToken],
       )
       return oneSession(rows)
+    },
+    async listSessionsByUserId(userId) {
+      if (!lookupable(userId)) return []
+      const rows = await db.query(`SELECT ${SESSION_COLUMNS} FROM authlib_sessions WHERE "user" = $1::text ORDER BY expires`, [userId])
+      return rows.map(toSession).filter((s): s is AdapterSession => s !== null)
+    },
+    async deleteSessionsByUserId(userId, keepSessionToken) {
+      if (!lookupable(userId)) return 0
+      // The sessions and their links in one statement, as deleteSession does.
+      const rows = await db.query(
+        `WITH s AS (
+           DELETE FROM authlib_sessions WHERE "user" = $1::text AND "sessionToken" IS DISTINCT FROM $2::text RETURNING xata_id
+         ), link AS (
+           DELETE FROM authlib_users_sessions WHERE session IN (SELECT xata_id FROM s)
+         )
+         SELECT count(*)::integer AS deleted FROM s`,
+        [userId, keepSessionToken === undefined ? null : text(keepSessionToken, "keepSessionToken")],
+      )
+      return Number(first(rows)?.deleted ?? 0)
     },
   }
 }

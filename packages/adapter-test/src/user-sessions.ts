@@ -1,0 +1,48 @@
+import { expect } from "vitest"
+import type { AdapterSession } from "@authlib/core"
+import type { SuiteContext } from "./types.js"
+
+/**
+ * listSessionsByUserId and deleteSessionsByUserId (optional): core lists a user's sessions and ends
+ * the others, or all of them. Registered only when the adapter has both methods (see `runBasicTests`).
+ */
+export function userSessionsSuite(ctx: SuiteContext): void {
+  const { adapter, db, make, test } = ctx
+
+  async function sessionsOf(count: number) {
+    const user = await adapter.createUser(make.user())
+    const sessions: AdapterSession[] = []
+    for (let i = 0; i < count; i++) sessions.push(await adapter.createSession(make.session(user.id)))
+    return { user, sessions }
+  }
+
+  const byToken = (list: readonly AdapterSession[]) => [...list].sort((a, b) => a.sessionToken.localeCompare(b.sessionToken))
+
+  test("listSessionsByUserId answers exactly the user's sessions, with their expiry", async () => {
+    const mine = await sessionsOf(3)
+    const other = await sessionsOf(1)
+    const listed = await adapter.listSessionsByUserId(mine.user.id)
+    expect(byToken(listed)).toStrictEqual(byToken(mine.sessions))
+    expect(await adapter.listSessionsByUserId(other.user.id)).toStrictEqual(other.sessions)
+    expect(await adapter.listSessionsByUserId(crypto.randomUUID())).toStrictEqual([])
+  })
+
+  test("deleteSessionsByUserId deletes all the user's sessions, or all but the one to keep, and answers how many", async () => {
+    const mine = await sessionsOf(4)
+    const other = await sessionsOf(2)
+    const keep = mine.sessions[1]!
+    expect(await adapter.deleteSessionsByUserId(mine.user.id, keep.sessionToken)).toBe(3)
+    expect(await adapter.listSessionsByUserId(mine.user.id)).toStrictEqual([keep])
+    expect(await db.session(mine.sessions[0]!.sessionToken)).toBeNull()
+    expect(await adapter.deleteSessionsByUserId(mine.user.id)).toBe(1)
+    expect(await adapter.listSessionsByUserId(mine.user.id)).toStrictEqual([])
+    expect(byToken(await adapter.listSessionsByUserId(other.user.id))).toStrictEqual(byToken(other.sessions))
+    expect(await adapter.deleteSessionsByUserId(crypto.randomUUID())).toBe(0)
+  })
+
+  test("a deleted session no longer finds its user", async () => {
+    const mine = await sessionsOf(2)
+    await adapter.deleteSessionsByUserId(mine.user.id)
+    for (const s of mine.sessions) expect(await adapter.getSessionAndUser(s.sessionToken)).toBeNull()
+  })
+}
