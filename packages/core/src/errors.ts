@@ -236,6 +236,21 @@ export class RefreshTokenError extends CataloguedError<"RefreshTokenError"> {
   setCookie?: string[]
 }
 
+/**
+ * Managing a user's sessions was refused: `SESSION_ID_MISSING`, `SESSION_UNKNOWN` (also for
+ * another user's session: the same answer as an unknown id), `DATABASE_SESSIONS_ONLY` (JWT
+ * sessions are not stored, so they cannot be listed or ended one by one).
+ */
+export class SessionManagementError extends CataloguedError<"SessionManagementError"> {
+  static override type = "SessionManagementError"
+  declare type: "SessionManagementError"
+  static override clientSafe = true
+  /** The HTTP status of a JSON answer, from `code`. */
+  get status(): number {
+    return this.code === "SESSION_UNKNOWN" ? 404 : this.code === "DATABASE_SESSIONS_ONLY" ? 409 : 400
+  }
+}
+
 /** A PKCE, state or nonce check failed in an OAuth callback. */
 export class InvalidCheck extends CataloguedError<"InvalidCheck"> {
   static override type = "InvalidCheck"
@@ -392,6 +407,7 @@ export type AnyAuthError =
   | InvalidEndpoints
   | OAuthProfileParseError
   | RefreshTokenError
+  | SessionManagementError
 
 /** The `type` strings of the catalogue. */
 export type ErrorType = AnyAuthError["type"]

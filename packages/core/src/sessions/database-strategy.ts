@@ -17,7 +17,7 @@ import type { Session } from "../types.js"
 import { runUserCode } from "../user-code.js"
 import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
-import type { NewSession, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+import type { CurrentStoredSession, NewSession, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
 
@@ -146,5 +146,11 @@ async function currentUserId(req: AuthRequest, ctx: Context): Promise<string | u
   return found && new Date(found.session.expires).getTime() > Date.now() ? found.user.id : undefined
 }
 
+async function storedSession(req: AuthRequest, ctx: Context): Promise<CurrentStoredSession | undefined> {
+  const token = tokenOf(req, ctx)?.token
+  const found = token ? await lookUp(token, ctx) : null
+  return found ? { userId: found.user.id, sessionToken: found.session.sessionToken } : undefined
+}
+
 /** The database session strategy. */
-export const databaseStrategy: SessionStrategy = { needsStoredUser: true, adapterMethods: SESSION_METHODS, issue, read, end, currentUserId }
+export const databaseStrategy: SessionStrategy = { needsStoredUser: true, adapterMethods: SESSION_METHODS, issue, read, end, currentUserId, storedSession }

@@ -43,7 +43,16 @@ export interface ProviderTokenStore {
   write(req: AuthRequest, ctx: Context, providerId: string, tokens: StoredProviderTokens): Promise<Cookie[]>
 }
 
+/** The stored session a request carries (database strategy). */
+export interface CurrentStoredSession {
+  userId: string
+  /** The stored (hashed) token: the adapter's key, never the cookie's value. */
+  sessionToken: string
+}
+
 export interface SessionStrategy {
+  /** The stored session the request carries, when sessions are stored (database strategy). */
+  readonly storedSession?: (req: AuthRequest, ctx: Context) => Promise<CurrentStoredSession | undefined>
   /** Where the session keeps provider tokens itself, when it can (JWT strategy). */
   readonly providerTokens?: ProviderTokenStore
   /** Whether a session points at a stored user (so even credentials users are stored). */

@@ -7,7 +7,7 @@ import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, Verification
 export const WRITE_METHODS = new Set([
   "createUser", "updateUser", "deleteUser", "linkAccount", "unlinkAccount", "createSession", "updateSession",
   "deleteSession", "createVerificationToken", "useVerificationToken", "createAuthenticator", "updateAuthenticatorCounter",
-  "deleteAuthenticator", "updateAuthenticator", "retireVerificationTokens",
+  "deleteAuthenticator", "updateAuthenticator", "retireVerificationTokens", "deleteSessionsByUserId",
 ])
 
 export interface MemoryAdapter extends Adapter {
@@ -58,6 +58,12 @@ export function memoryAdapter(): MemoryAdapter {
       const s = sessions.get(token)
       sessions.delete(token)
       return s ?? null
+    },
+    listSessionsByUserId: (userId) => [...sessions.values()].filter((s) => s.userId === userId).map((s) => ({ ...s })),
+    deleteSessionsByUserId: (userId, keep) => {
+      let deleted = 0
+      for (const [token, s] of sessions) if (s.userId === userId && token !== keep) (sessions.delete(token), deleted++)
+      return deleted
     },
     createVerificationToken: (t) => (tokens.push(t), t),
     useVerificationToken: ({ identifier, token }) => {
