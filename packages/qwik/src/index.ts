@@ -60,6 +60,7 @@ export { signIn } from "./sign-in.js"
 export { signOut } from "./sign-out.js"
 export { deletePasskey, listPasskeys, renamePasskey } from "./passkeys.js"
 export { getAccessToken } from "./access-token.js"
+export { listSessions, revokeOtherSessions, revokeSession } from "./sessions.js"
 export { protectRoute } from "./protect.js"
 export type { ProtectRouteOptions } from "./protect.js"
 export { setEnvDefaults } from "./env.js"
@@ -79,6 +80,7 @@ export {
   WebAuthnVerificationError,
   RateLimited,
   RefreshTokenError,
+  SessionManagementError,
 } from "@authlib/core"
 export { rateLimitedMessage } from "./actions.js"
 export type {
@@ -96,4 +98,5 @@ export type {
   PasskeyInfo,
   GetAccessTokenOptions,
   ProviderAccessToken,
+  SessionInfo,
 } from "@authlib/core"

@@ -1,0 +1,59 @@
+/** The session functions through the binding, against the real core (database sessions). */
+import type { Adapter, AdapterSession, AdapterUser } from "@authlib/core"
+import { describe, expect, it } from "vitest"
+import { listSessions, revokeOtherSessions, revokeSession, SessionManagementError } from "../src/index.js"
+import { ada, ORIGIN, testConfig } from "./harness/config.js"
+import { fakeEvent } from "./harness/fake-event.js"
+import { handle, setup, signInThroughRoute } from "./harness/setup.js"
+
+function memory() {
+  const users = new Map<string, AdapterUser>([[ada.id, { ...ada, emailVerified: null }]])
+  const sessions = new Map<string, AdapterSession>()
+  const adapter: Adapter = {
+    createUser: (u) => (users.set(u.id, { ...u }), u),
+    getUser: (id) => users.get(id) ?? null,
+    getUserByEmail: (email) => [...users.values()].find((u) => u.email === email) ?? null,
+    getUserByAccount: () => users.get(ada.id) ?? null,
+    updateUser: (u) => Object.assign(users.get(u.id)!, u),
+    linkAccount: (a) => a,
+    createSession: (s) => (sessions.set(s.sessionToken, { ...s }), s),
+    getSessionAndUser: (t) => (sessions.get(t) ? { session: sessions.get(t)!, user: users.get(sessions.get(t)!.userId)! } : null),
+    updateSession: (s) => Object.assign(sessions.get(s.sessionToken)!, s),
+    deleteSession: (t) => {
+      const s = sessions.get(t) ?? null
+      sessions.delete(t)
+      return s
+    },
+    listSessionsByUserId: (userId) => [...sessions.values()].filter((s) => s.userId === userId),
+    deleteSessionsByUserId: (userId, keep) => {
+      let n = 0
+      for (const [t, s] of sessions) if (s.userId === userId && t !== keep) (sessions.delete(t), n++)
+      return n
+    },
+  }
+  return { adapter, sessions }
+}
+
+describe("session functions through the binding", () => {
+  it("lists, ends one and ends the others, for the request's user", async () => {
+    const { adapter, sessions } = memory()
+    const { auth } = setup(testConfig({ adapter, session: { strategy: "database" } }))
+    const first = await signInThroughRoute(auth)
+    const second = await signInThroughRoute(auth)
+    await signInThroughRoute(auth)
+    expect(sessions.size).toBe(3)
+    const ev = fakeEvent(`${ORIGIN}/account/`, { cookie: second.cookie })
+    await handle(auth, ev)
+    const listed = await listSessions(ev)
+    expect(listed).toHaveLength(3)
+    expect(listed.filter((s) => s.current)).toHaveLength(1)
+    const firstEv = fakeEvent(`${ORIGIN}/account/`, { cookie: first.cookie })
+    await handle(auth, firstEv)
+    const firstId = (await listSessions(firstEv)).find((s) => s.current)!.id
+    await revokeSession(ev, { id: firstId })
+    expect(sessions.size).toBe(2)
+    expect(await revokeSession(ev, { id: firstId }).catch((e: unknown) => e)).toBeInstanceOf(SessionManagementError)
+    expect(await revokeOtherSessions(ev)).toBe(1)
+    expect(sessions.size).toBe(1)
+  })
+})
