@@ -14,6 +14,7 @@ import { signout, signoutPage } from "./routes/signout.js"
 import { verifyRequest } from "./routes/verify-request.js"
 import { webauthnOptionsRoute } from "./routes/webauthn-options.js"
 import { changePasskeyRoute, listPasskeysRoute } from "./routes/passkeys.js"
+import { changeSessionsRoute, listSessionsRoute } from "./routes/sessions.js"
 import { configErrorResponse, errorResponse, rawError, requestErrorResponse } from "./http/error-response.js"
 import { contextOf } from "./http/context.js"
 import { parseRequest } from "./http/parse-request.js"
@@ -33,6 +34,7 @@ const routes: Record<AuthAction, Partial<Record<"GET" | "POST", Handler>>> = {
   error: { GET: errorPage },
   "webauthn-options": { GET: webauthnOptionsRoute },
   passkeys: { GET: listPasskeysRoute, POST: changePasskeyRoute },
+  sessions: { GET: listSessionsRoute, POST: changeSessionsRoute },
 }
 
 const methods = new Map(Object.entries(routes).map(([action, table]) => [action, Object.keys(table)]))

@@ -14,6 +14,7 @@
  * | `verify-request`, `error` | GET | pages |
  * | `webauthn-options/:provider` | GET | passkey options (+ challenge cookie) |
  * | `passkeys` | GET / POST | the signed-in user's passkeys / rename or delete one (CSRF) |
+ * | `sessions` | GET / POST | the signed-in user's sessions / end one or the others (CSRF; database sessions) |
  *
  * @example
  * ```ts

@@ -47,36 +47,45 @@ async function current(req: AuthRequest, ctx: Context): Promise<CurrentStoredSes
 
 const live = (s: AdapterSession) => new Date(s.expires).getTime() > Date.now()
 
+/** The request user's live sessions (the route and the server function share it). */
+export async function listOwnSessions(req: AuthRequest, ctx: Context): Promise<SessionInfo[]> {
+  const me = await current(req, ctx)
+  const secret = ctx.config.secret[0]!
+  const sessions = (await ctx.config.adapter!.listSessionsByUserId!(me.userId)).filter(live)
+  return sessions
+    .sort((a, b) => new Date(a.expires).getTime() - new Date(b.expires).getTime())
+    .map((s) => ({ id: idOf(s.sessionToken, secret), expires: new Date(s.expires), current: s.sessionToken === me.sessionToken }))
+}
+
+/** Ends one of the request user's sessions, by opaque id. */
+export async function revokeOwnSession(req: AuthRequest, ctx: Context, input: { id: unknown }): Promise<void> {
+  if (typeof input?.id !== "string" || input.id === "") throw new SessionManagementError("Name the session to end", { code: "SESSION_ID_MISSING" })
+  const me = await current(req, ctx)
+  const secret = ctx.config.secret[0]!
+  const target = (await ctx.config.adapter!.listSessionsByUserId!(me.userId)).find((s) => idOf(s.sessionToken, secret) === input.id)
+  if (!target) throw new SessionManagementError("No such session", { code: "SESSION_UNKNOWN" })
+  await ctx.config.adapter!.deleteSession!(target.sessionToken)
+}
+
+/** Ends every session of the request user but its own; how many ended. */
+export async function revokeOwnOtherSessions(req: AuthRequest, ctx: Context): Promise<number> {
+  const me = await current(req, ctx)
+  return ctx.config.adapter!.deleteSessionsByUserId!(me.userId, me.sessionToken)
+}
+
 /** The signed-in user's live sessions, soonest expiring first, the request's own marked `current`. */
 export function listSessions(request: Request, config: AuthConfig): Promise<SessionInfo[]> {
-  return serverCall(request, config, "session", async (req, ctx) => {
-    const me = await current(req, ctx)
-    const secret = ctx.config.secret[0]!
-    const sessions = (await ctx.config.adapter!.listSessionsByUserId!(me.userId)).filter(live)
-    return sessions
-      .sort((a, b) => new Date(a.expires).getTime() - new Date(b.expires).getTime())
-      .map((s) => ({ id: idOf(s.sessionToken, secret), expires: new Date(s.expires), current: s.sessionToken === me.sessionToken }))
-  })
+  return serverCall(request, config, "sessions", listOwnSessions)
 }
 
 /** Ends one of the signed-in user's sessions (its own included: that signs this browser out at its next request). */
 export function revokeSession(request: Request, config: AuthConfig, input: { id: string }): Promise<void> {
-  return serverCall(request, config, "session", async (req, ctx) => {
-    if (typeof input?.id !== "string" || input.id === "") throw new SessionManagementError("Name the session to end", { code: "SESSION_ID_MISSING" })
-    const me = await current(req, ctx)
-    const secret = ctx.config.secret[0]!
-    const target = (await ctx.config.adapter!.listSessionsByUserId!(me.userId)).find((s) => idOf(s.sessionToken, secret) === input.id)
-    if (!target) throw new SessionManagementError("No such session", { code: "SESSION_UNKNOWN" })
-    await ctx.config.adapter!.deleteSession!(target.sessionToken)
-  })
+  return serverCall(request, config, "sessions", (req, ctx) => revokeOwnSession(req, ctx, input))
 }
 
 /** Ends every session of the signed-in user but the request's own; resolves how many ended. */
 export function revokeOtherSessions(request: Request, config: AuthConfig): Promise<number> {
-  return serverCall(request, config, "session", async (req, ctx) => {
-    const me = await current(req, ctx)
-    return ctx.config.adapter!.deleteSessionsByUserId!(me.userId, me.sessionToken)
-  })
+  return serverCall(request, config, "sessions", revokeOwnOtherSessions)
 }
 
 /**

@@ -5,7 +5,7 @@
  * page actions redirect: `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything
  * else to the error page.
  */
-import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, RateLimited, UnknownAction, isClientSafe } from "../errors.js"
+import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, RateLimited, SessionManagementError, UnknownAction, isClientSafe } from "../errors.js"
 import { logError } from "../logger.js"
 import type { LoggerInstance } from "@authlib/jwt"
 import type { AuthAction, AuthResponse, Context } from "./types.js"
@@ -13,9 +13,9 @@ import { routeUrl } from "./urls.js"
 import type { ResolvedConfig } from "../config/types.js"
 import { pageHeaders, renderErrorPage } from "../pages/index.js"
 
-const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session", "webauthn-options", "passkeys"])
+const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session", "webauthn-options", "passkeys", "sessions"])
 /** Client-safe types whose `code` the JSON answer carries (the client can act on it). */
-const JSON_CODES = new Set(["CredentialsSignin", "WebAuthnVerificationError", "PasskeyManagementError", "SessionRequired"])
+const JSON_CODES = new Set(["CredentialsSignin", "WebAuthnVerificationError", "PasskeyManagementError", "SessionManagementError", "SessionRequired"])
 const TO_SIGNIN_PAGE = new Set(["CredentialsSignin", "MissingCSRF"])
 /** Types whose `code` the error page's URL keeps: it picks the page's text, or tells a script why. */
 const CODE_IN_REDIRECT = new Set(["EmailSignInError", "WebAuthnVerificationError"])
@@ -27,7 +27,7 @@ const STATUS: Record<string, number> = {
   Configuration: 500,
 }
 
-const statusOf = (err: unknown, type: string) => STATUS[type] ?? (err instanceof PasskeyManagementError ? err.status : 400)
+const statusOf = (err: unknown, type: string) => STATUS[type] ?? (err instanceof PasskeyManagementError || err instanceof SessionManagementError ? err.status : 400)
 
 /** The 4xx answer to a request that could not be parsed or routed. */
 export function requestErrorResponse(err: AuthError): AuthResponse {

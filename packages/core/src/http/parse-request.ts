@@ -9,7 +9,7 @@ import type { AuthAction, AuthRequest } from "./types.js"
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
 
 
-const ACTIONS = new Set<string>(["providers", "csrf", "session", "signin", "callback", "signout", "verify-request", "error", "webauthn-options", "passkeys"])
+const ACTIONS = new Set<string>(["providers", "csrf", "session", "signin", "callback", "signout", "verify-request", "error", "webauthn-options", "passkeys", "sessions"])
 const WITH_PROVIDER = new Set<string>(["signin", "callback", "webauthn-options"])
 
 const bad = (message: string, code: ErrorCode<"InvalidRequest">, status = 400) => new InvalidRequest(message, { code, status })

@@ -18,6 +18,7 @@ export type AuthAction =
   | "error"
   | "webauthn-options"
   | "passkeys"
+  | "sessions"
 
 /** A parsed, validated request. */
 export interface AuthRequest {

@@ -93,3 +93,28 @@ describe("managing one's sessions", () => {
     expect(await revokeUserSessions(jwt, "user-1").catch((e: unknown) => e)).toMatchObject({ code: "DATABASE_SESSIONS_ONLY" })
   })
 })
+
+describe("GET and POST /auth/sessions", () => {
+  it("lists as JSON, ends one and the others with the CSRF token; refuses a POST without it, a bad action, and JWT sessions", async () => {
+    const { cfg } = setup()
+    const [a, b] = [await browser(cfg), await browser(cfg)]
+    const listed = (await (await b.request("/auth/sessions")).json()) as { sessions: Array<{ id: string; current: boolean }> }
+    expect(listed.sessions).toHaveLength(2)
+    const other = listed.sessions.find((s) => !s.current)!
+    expect((await b.request("/auth/sessions", { method: "POST", form: { action: "revoke", id: other.id } })).status).toBe(403)
+    expect(await a.session()).toMatchObject({ user: { email: "alice@example.com" } })
+    const revoked = await b.post("/auth/sessions", { action: "revoke", id: other.id })
+    expect(await revoked.json()).toEqual({ revoked: 1 })
+    expect(await a.session()).toBeNull()
+    const bad = await b.post("/auth/sessions", { action: "explode" })
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toEqual({ error: "SessionManagementError", code: "SESSION_ACTION_INVALID" })
+    const unknown = await b.post("/auth/sessions", { action: "revoke", id: other.id })
+    expect(unknown.status).toBe(404)
+    expect(await (await b.post("/auth/sessions", { action: "revoke-others" })).json()).toEqual({ revoked: 0 })
+    const jwt = await browser(config({ session: { strategy: "jwt" } }))
+    const refused = await jwt.request("/auth/sessions")
+    expect(refused.status).toBe(409)
+    expect(await refused.json()).toEqual({ error: "SessionManagementError", code: "DATABASE_SESSIONS_ONLY" })
+  })
+})
