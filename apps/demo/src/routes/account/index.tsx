@@ -1,6 +1,18 @@
 import { component$, useSignal } from "@builder.io/qwik"
 import { Form, routeAction$, routeLoader$, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
-import { AuthError, deletePasskey, getAccessToken, listPasskeys, protectRoute, RefreshTokenError, renamePasskey } from "@authlib/qwik"
+import {
+  AuthError,
+  deletePasskey,
+  getAccessToken,
+  listPasskeys,
+  listSessions,
+  protectRoute,
+  RefreshTokenError,
+  renamePasskey,
+  revokeOtherSessions,
+  revokeSession,
+  SessionManagementError,
+} from "@authlib/qwik"
 import { registerPasskey } from "@authlib/qwik/passkey"
 import { useSession } from "../plugin@auth"
 
@@ -85,6 +97,76 @@ const IdpApi = component$(() => {
               Refresh the token now
             </button>
           </Form>
+        </>
+      )}
+    </section>
+  )
+})
+
+/** The user's sessions (database sessions only: JWT sessions are not stored). */
+export const useSessions = routeLoader$(async (ev) => {
+  try {
+    const sessions = await listSessions(ev)
+    return { stored: true as const, sessions: sessions.map((s) => ({ id: s.id, expires: s.expires.toISOString(), current: s.current })) }
+  } catch (err) {
+    if (err instanceof SessionManagementError && err.code === "DATABASE_SESSIONS_ONLY") return { stored: false as const, sessions: [] }
+    throw err
+  }
+})
+
+export const useEndSession = routeAction$(
+  async (form, ev) => {
+    try {
+      await revokeSession(ev, { id: form.id })
+    } catch (err) {
+      if (err instanceof SessionManagementError) return ev.fail(404, { message: "That session has already ended." })
+      throw err
+    }
+  },
+  zod$({ id: z.string() }),
+)
+
+export const useEndOtherSessions = routeAction$(async (_form, ev) => ({ ended: await revokeOtherSessions(ev) }))
+
+const Sessions = component$(() => {
+  const list = useSessions()
+  const end = useEndSession()
+  const endOthers = useEndOtherSessions()
+  return (
+    <section aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Where you are signed in</h2>
+      {!list.value.stored ? (
+        <p class="hint">
+          This demo runs with JWT sessions (an encrypted cookie): nothing is stored, so there is nothing to list. Start it with{" "}
+          <code>AUTH_SESSION_STRATEGY=database</code> to see and end your sessions here.
+        </p>
+      ) : (
+        <>
+          <ul class="session-list">
+            {list.value.sessions.map((s) => (
+              <li key={s.id} class="session">
+                <span>
+                  {s.current ? "This browser" : "Another browser or device"} · until {s.expires.slice(0, 10)}
+                </span>
+                {!s.current && (
+                  <Form action={end}>
+                    <input type="hidden" name="id" value={s.id} />
+                    <button type="submit" class="button small">
+                      Sign it out
+                    </button>
+                  </Form>
+                )}
+              </li>
+            ))}
+          </ul>
+          {list.value.sessions.length > 1 && (
+            <Form action={endOthers}>
+              <button type="submit" class="button small">
+                Sign out everywhere else
+              </button>
+            </Form>
+          )}
+          {endOthers.value?.ended !== undefined && <p class="hint">Signed out of {endOthers.value.ended} other session(s).</p>}
         </>
       )}
     </section>
@@ -199,6 +281,7 @@ export default component$(() => {
         <dd>{session.value?.expires}</dd>
       </dl>
       <IdpApi />
+      <Sessions />
       <Passkeys />
     </section>
   )
