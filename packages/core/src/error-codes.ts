@@ -58,6 +58,7 @@ const JWT_SESSION_CODES = [
  * {@link APP_DEFINED_CODES}).
  */
 export const ERROR_CODES = {
+  AccountManagementError: ["ACCOUNT_PROVIDER_MISSING", "ACCOUNT_UNKNOWN", "LAST_SIGN_IN_METHOD"],
   AccessDenied: ["SIGNIN_CALLBACK_FALSE", "SIGNIN_CALLBACK_THREW", "JWT_CALLBACK_NULL"],
   AdapterError: ["ADAPTER_METHOD_FAILED"],
   CallbackError: ["CALLBACK_THREW"],

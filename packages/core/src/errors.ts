@@ -251,6 +251,21 @@ export class SessionManagementError extends CataloguedError<"SessionManagementEr
   }
 }
 
+/**
+ * Managing the sign-in methods linked to a user was refused: `ACCOUNT_PROVIDER_MISSING`,
+ * `ACCOUNT_UNKNOWN` (no such linked account), `LAST_SIGN_IN_METHOD` (unlinking it would leave no way
+ * to sign in).
+ */
+export class AccountManagementError extends CataloguedError<"AccountManagementError"> {
+  static override type = "AccountManagementError"
+  declare type: "AccountManagementError"
+  static override clientSafe = true
+  /** The HTTP status of a JSON answer, from `code`. */
+  get status(): number {
+    return this.code === "ACCOUNT_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" ? 409 : 400
+  }
+}
+
 /** A PKCE, state or nonce check failed in an OAuth callback. */
 export class InvalidCheck extends CataloguedError<"InvalidCheck"> {
   static override type = "InvalidCheck"
@@ -408,6 +423,7 @@ export type AnyAuthError =
   | OAuthProfileParseError
   | RefreshTokenError
   | SessionManagementError
+  | AccountManagementError
 
 /** The `type` strings of the catalogue. */
 export type ErrorType = AnyAuthError["type"]

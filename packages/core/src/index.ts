@@ -66,6 +66,8 @@ export { listPasskeys, renamePasskey, deletePasskey } from "./passkey-functions.
 export { getAccessToken } from "./access-token.js"
 export { listSessions, revokeSession, revokeOtherSessions, revokeUserSessions } from "./session-functions.js"
 export type { SessionInfo } from "./session-functions.js"
+export { listLinkedAccounts, unlinkLinkedAccount } from "./account-functions.js"
+export type { LinkedAccount } from "./account-functions.js"
 export type { GetAccessTokenOptions, ProviderAccessToken } from "./access-token.js"
 export { MAX_PASSKEY_NAME_LENGTH } from "./passkeys/info.js"
 export type { PasskeyInfo } from "./passkeys/info.js"

@@ -1,0 +1,63 @@
+/**
+ * The sign-in methods linked to the signed-in user: listed without tokens, unlinked unless it is
+ * the last way to sign in (another account of a configured provider, a passkey, or an e-mail
+ * address with an e-mail provider count).
+ */
+import { describe, expect, it } from "vitest"
+import { Client, config, credentials } from "../helpers/harness.js"
+import { memoryAdapter } from "../helpers/memory-adapter.js"
+import { AccountManagementError, listLinkedAccounts, unlinkLinkedAccount, type AdapterAccount, type OAuthConfig } from "../../src/index.js"
+
+const github = { id: "github", name: "GitHub", type: "oauth", clientId: "c", clientSecret: "s", authorization: "https://github.example/authorize", token: "https://github.example/token", userinfo: "https://github.example/user" } as unknown as OAuthConfig
+
+async function setup(extraAccounts: Array<Partial<AdapterAccount>> = []) {
+  const adapter = memoryAdapter()
+  const withList = Object.assign(adapter, {
+    listAccountsByUserId: async (userId: string) => adapter.accounts.filter((a) => a.userId === userId).map((a) => ({ ...a })),
+    unlinkAccount: async ({ provider, providerAccountId }: { provider: string; providerAccountId: string }) => {
+      const i = adapter.accounts.findIndex((a) => a.provider === provider && a.providerAccountId === providerAccountId)
+      return i < 0 ? undefined : adapter.accounts.splice(i, 1)[0]
+    },
+  })
+  const cfg = config({ adapter: withList, providers: [credentials(), github], session: { strategy: "database" } })
+  const client = new Client(cfg)
+  expect((await client.signIn()).status).toBe(302)
+  const userId = adapter.accounts[0]!.userId
+  for (const extra of extraAccounts) adapter.accounts.push({ userId, type: "oauth", provider: "github", providerAccountId: "gh-1", access_token: "secret-token", ...extra } as AdapterAccount)
+  const request = () => new Request("http://localhost:3000/account", { headers: { cookie: `authlib.session-token=${client.jar.get("authlib.session-token")}` } })
+  return { adapter, cfg, request }
+}
+
+describe("linked sign-in methods", () => {
+  it("lists the user's methods with the provider's name and type, never a token", async () => {
+    const { cfg, request } = await setup([{}])
+    const listed = await listLinkedAccounts(request(), cfg)
+    expect(listed).toEqual([
+      { provider: "credentials", name: "Password", type: "credentials" },
+      { provider: "github", name: "GitHub", type: "oauth" },
+    ])
+    expect(JSON.stringify(listed)).not.toContain("secret-token")
+  })
+
+  it("unlinks one while another way in remains; refuses the last one; an unknown provider is ACCOUNT_UNKNOWN", async () => {
+    const { cfg, request, adapter } = await setup([{}])
+    expect(await unlinkLinkedAccount(request(), cfg, { provider: "github" })).toEqual({ provider: "github", name: "GitHub", type: "oauth" })
+    expect(adapter.accounts.map((a) => a.provider)).toEqual(["credentials"])
+    const last = await unlinkLinkedAccount(request(), cfg, { provider: "credentials" }).catch((e: unknown) => e)
+    expect(last).toBeInstanceOf(AccountManagementError)
+    expect(last).toMatchObject({ code: "LAST_SIGN_IN_METHOD", status: 409 })
+    expect(adapter.accounts).toHaveLength(1)
+    expect(await unlinkLinkedAccount(request(), cfg, { provider: "gitlab" }).catch((e: unknown) => e)).toMatchObject({ code: "ACCOUNT_UNKNOWN", status: 404 })
+    expect(await unlinkLinkedAccount(request(), cfg, { provider: "" }).catch((e: unknown) => e)).toMatchObject({ code: "ACCOUNT_PROVIDER_MISSING" })
+  })
+
+  it("an account of a provider no longer configured is no way in", async () => {
+    const { cfg, request } = await setup([{ provider: "retired", providerAccountId: "r-1" }])
+    expect(await unlinkLinkedAccount(request(), cfg, { provider: "credentials" }).catch((e: unknown) => e)).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
+  })
+
+  it("without a session: SessionRequired", async () => {
+    const { cfg } = await setup()
+    expect(await listLinkedAccounts(new Request("http://localhost:3000/"), cfg).catch((e: unknown) => e)).toMatchObject({ type: "SessionRequired" })
+  })
+})
