@@ -61,6 +61,7 @@ export { signOut } from "./sign-out.js"
 export { deletePasskey, listPasskeys, renamePasskey } from "./passkeys.js"
 export { getAccessToken } from "./access-token.js"
 export { listSessions, revokeOtherSessions, revokeSession } from "./sessions.js"
+export { listLinkedAccounts, unlinkLinkedAccount } from "./linked-accounts.js"
 export { protectRoute } from "./protect.js"
 export type { ProtectRouteOptions } from "./protect.js"
 export { setEnvDefaults } from "./env.js"
@@ -81,6 +82,7 @@ export {
   RateLimited,
   RefreshTokenError,
   SessionManagementError,
+  AccountManagementError,
 } from "@authlib/core"
 export { rateLimitedMessage } from "./actions.js"
 export type {
@@ -99,4 +101,5 @@ export type {
   GetAccessTokenOptions,
   ProviderAccessToken,
   SessionInfo,
+  LinkedAccount,
 } from "@authlib/core"

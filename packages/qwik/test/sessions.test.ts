@@ -1,7 +1,7 @@
 /** The session functions through the binding, against the real core (database sessions). */
 import type { Adapter, AdapterSession, AdapterUser } from "@authlib/core"
 import { describe, expect, it } from "vitest"
-import { listSessions, revokeOtherSessions, revokeSession, SessionManagementError } from "../src/index.js"
+import { AccountManagementError, listLinkedAccounts, listSessions, revokeOtherSessions, revokeSession, SessionManagementError, unlinkLinkedAccount } from "../src/index.js"
 import { ada, ORIGIN, testConfig } from "./harness/config.js"
 import { fakeEvent } from "./harness/fake-event.js"
 import { handle, setup, signInThroughRoute } from "./harness/setup.js"
@@ -24,6 +24,8 @@ function memory() {
       sessions.delete(t)
       return s
     },
+    listAccountsByUserId: (userId) => (userId === ada.id ? [{ userId, type: "credentials", provider: "password", providerAccountId: ada.id }] : []),
+    unlinkAccount: () => undefined,
     listSessionsByUserId: (userId) => [...sessions.values()].filter((s) => s.userId === userId),
     deleteSessionsByUserId: (userId, keep) => {
       let n = 0
@@ -55,5 +57,17 @@ describe("session functions through the binding", () => {
     expect(await revokeSession(ev, { id: firstId }).catch((e: unknown) => e)).toBeInstanceOf(SessionManagementError)
     expect(await revokeOtherSessions(ev)).toBe(1)
     expect(sessions.size).toBe(1)
+  })
+
+  it("lists linked sign-in methods and refuses to unlink the last one", async () => {
+    const { adapter } = memory()
+    const { auth } = setup(testConfig({ adapter, session: { strategy: "database" } }))
+    const { cookie } = await signInThroughRoute(auth)
+    const ev = fakeEvent(`${ORIGIN}/account/`, { cookie })
+    await handle(auth, ev)
+    expect(await listLinkedAccounts(ev)).toEqual([{ provider: "password", name: "Password", type: "credentials" }])
+    const err = await unlinkLinkedAccount(ev, { provider: "password" }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(AccountManagementError)
+    expect(err).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
   })
 })
