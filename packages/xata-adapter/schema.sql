@@ -131,3 +131,17 @@ CREATE TABLE IF NOT EXISTS authlib_rate_limits (
 
 CREATE INDEX IF NOT EXISTS authlib_rate_limits_reset_at_idx ON authlib_rate_limits (reset_at);
 INSERT INTO authlib_migrations (version, name) VALUES (3, 'rate limits: authlib_rate_limits') ON CONFLICT (version) DO NOTHING;
+
+-- migration 4: sessions: createdAt, clientDescription, clientNetwork, error; users: sessionEpoch
+ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS "createdAt" timestamptz;
+
+ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS "clientDescription" text;
+
+ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS "clientNetwork" text;
+
+ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS error text;
+
+UPDATE authlib_sessions SET "createdAt" = xata_createdat WHERE "createdAt" IS NULL;
+
+ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS "sessionEpoch" integer;
+INSERT INTO authlib_migrations (version, name) VALUES (4, 'sessions: createdAt, clientDescription, clientNetwork, error; users: sessionEpoch') ON CONFLICT (version) DO NOTHING;

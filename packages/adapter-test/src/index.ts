@@ -22,6 +22,7 @@ import { verificationTokensSuite } from "./verification-tokens.js"
 import { retireVerificationTokensSuite } from "./retire-verification-tokens.js"
 import { updateAccountSuite } from "./update-account.js"
 import { userSessionsSuite } from "./user-sessions.js"
+import { sessionEpochSuite } from "./session-epoch.js"
 import { authenticatorsSuite } from "./authenticators.js"
 import { deleteAuthenticatorSuite, updateAuthenticatorSuite } from "./passkey-management.js"
 import { listAccountsSuite } from "./list-accounts.js"
@@ -42,6 +43,8 @@ const NO_RETIRE_TOKENS =
   "the adapter has no retireVerificationTokens, an optional method (core then bounds live e-mail links by its send limits alone)"
 const NO_UPDATE_ACCOUNT = "the adapter has no updateAccount, an optional method (core then cannot write refreshed provider tokens back)"
 const NO_USER_SESSIONS = "the adapter has no listSessionsByUserId/deleteSessionsByUserId, optional methods (core then cannot list or end a user's sessions)"
+const NO_SESSION_EPOCH =
+  "the adapter has no getUserSessionEpoch/incrementUserSessionEpoch, optional methods (core then cannot revoke JWT sessions before they expire)"
 const NO_LIST_ACCOUNTS = "the adapter has no listAccountsByUserId, an optional method (core then refuses more deletions of a last passkey)"
 
 /** The suite of an optional method: registered when the adapter has it, else listed as skipped with the reason. */
@@ -109,6 +112,7 @@ export function runBasicTests(options: TestOptions): void {
   optionalSuite("listAccountsByUserId", NO_LIST_ACCOUNTS, () => listAccountsSuite(ctx))
   optionalSuite("updateAccount", NO_UPDATE_ACCOUNT, () => updateAccountSuite(ctx))
   optionalSuite("listSessionsByUserId", NO_USER_SESSIONS, () => userSessionsSuite(ctx))
+  optionalSuite("incrementUserSessionEpoch", NO_SESSION_EPOCH, () => sessionEpochSuite(ctx))
   describe("duplicate keys", () => duplicatesSuite(ctx))
   describe("races", () => racesSuite(ctx))
   describe("skipTests", () => {

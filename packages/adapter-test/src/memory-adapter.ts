@@ -21,6 +21,8 @@ export interface MemoryStore {
   /** Keyed by `tokenKey(identifier, token)`. */
   verificationTokens: Map<string, VerificationToken>
   authenticators: Map<string, AdapterAuthenticator>
+  /** Session epochs by user id (`incrementUserSessionEpoch`); a user without an entry is at 0. */
+  sessionEpochs: Map<string, number>
   accountKey(provider: string, providerAccountId: string): string
   tokenKey(identifier: string, token: string): string
 }
@@ -33,6 +35,7 @@ export function createMemoryStore(): MemoryStore {
     sessions: new Map(),
     verificationTokens: new Map(),
     authenticators: new Map(),
+    sessionEpochs: new Map(),
     accountKey: (provider, providerAccountId) => JSON.stringify([provider, providerAccountId]),
     tokenKey: (identifier, token) => JSON.stringify([identifier, token]),
   }
@@ -109,10 +112,18 @@ function userMethods(store: MemoryStore): Adapter {
       const user = store.users.get(userId)
       if (!user) return null
       store.users.delete(userId)
+      store.sessionEpochs.delete(userId)
       for (const [key, a] of store.accounts) if (a.userId === userId) store.accounts.delete(key)
       for (const [key, s] of store.sessions) if (s.userId === userId) store.sessions.delete(key)
       for (const [key, a] of store.authenticators) if (a.userId === userId) store.authenticators.delete(key)
       return copy(user)
+    },
+    getUserSessionEpoch: (userId) => (store.users.has(userId) ? (store.sessionEpochs.get(userId) ?? 0) : null),
+    incrementUserSessionEpoch(userId) {
+      if (!store.users.has(userId)) return null
+      const next = (store.sessionEpochs.get(userId) ?? 0) + 1
+      store.sessionEpochs.set(userId, next)
+      return next
     },
   }
 }
@@ -159,7 +170,10 @@ function sessionMethods(store: MemoryStore): Adapter {
       if (store.sessions.has(session.sessionToken)) {
         throw new MemoryAdapterError("a session with this token exists", "DUPLICATE_KEY")
       }
-      const stored = { sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) }
+      const stored: AdapterSession = { sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) }
+      // The optional metadata, kept only when set (as a database adapter reads back a NULL column).
+      if (session.createdAt) stored.createdAt = new Date(session.createdAt)
+      for (const field of ["clientDescription", "clientNetwork", "error"] as const) if (typeof session[field] === "string") stored[field] = session[field]
       store.sessions.set(stored.sessionToken, stored)
       return copy(stored)
     },
@@ -171,7 +185,9 @@ function sessionMethods(store: MemoryStore): Adapter {
     updateSession(patch) {
       const current = store.sessions.get(patch.sessionToken)
       if (!current) return null
-      const updated = { ...current, ...withoutUndefined(patch) }
+      const updated: AdapterSession = { ...current, ...withoutUndefined(patch) }
+      // `null` clears a metadata field: it then reads as absent.
+      for (const field of ["createdAt", "clientDescription", "clientNetwork", "error"] as const) if (updated[field] === null) delete updated[field]
       store.sessions.set(updated.sessionToken, updated)
       return copy(updated)
     },

@@ -40,6 +40,37 @@ export function userSessionsSuite(ctx: SuiteContext): void {
     expect(await adapter.deleteSessionsByUserId(crypto.randomUUID())).toBe(0)
   })
 
+  test("session metadata given to createSession is stored and read back by getSessionAndUser and listSessionsByUserId", async () => {
+    const user = await adapter.createUser(make.user())
+    const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000)
+    const metadata = { createdAt, clientDescription: "Firefox on Linux", clientNetwork: "203.0.113.0/24", error: null }
+    const created = await adapter.createSession({ ...make.session(user.id), ...metadata })
+    const expected = { ...created, createdAt, clientDescription: "Firefox on Linux", clientNetwork: "203.0.113.0/24" }
+    expect(created).toStrictEqual(expected)
+    expect((await adapter.getSessionAndUser(created.sessionToken))?.session).toStrictEqual(expected)
+    expect(await adapter.listSessionsByUserId(user.id)).toStrictEqual([expected])
+  })
+
+  test("a session created without metadata reads back without the metadata keys", async () => {
+    const user = await adapter.createUser(make.user())
+    const plain = make.session(user.id)
+    const created = await adapter.createSession(plain)
+    expect(created).toStrictEqual(plain)
+    expect((await adapter.getSessionAndUser(plain.sessionToken))?.session).toStrictEqual(plain)
+    expect(await adapter.listSessionsByUserId(user.id)).toStrictEqual([plain])
+  })
+
+  test("updateSession sets a metadata field, keeps the ones left out, and clears one given as null", async () => {
+    const user = await adapter.createUser(make.user())
+    const created = await adapter.createSession({ ...make.session(user.id), clientDescription: "Safari on iOS" })
+    const marked = await adapter.updateSession({ sessionToken: created.sessionToken, error: "RefreshTokenError" })
+    expect(marked).toStrictEqual({ ...created, error: "RefreshTokenError" })
+    expect((await adapter.getSessionAndUser(created.sessionToken))?.session).toStrictEqual({ ...created, error: "RefreshTokenError" })
+    const cleared = await adapter.updateSession({ sessionToken: created.sessionToken, error: null })
+    expect(cleared).toStrictEqual(created)
+    expect((await adapter.getSessionAndUser(created.sessionToken))?.session).toStrictEqual(created)
+  })
+
   test("a deleted session no longer finds its user", async () => {
     const mine = await sessionsOf(2)
     await adapter.deleteSessionsByUserId(mine.user.id)

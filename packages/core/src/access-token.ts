@@ -13,7 +13,9 @@
  *   the others see the lease and wait for those tokens. A lease whose holder died is taken over once
  *   it runs out (25 s).
  * - Failure: `RefreshTokenError` (`INVALID_GRANT`, `REFRESH_FAILED`, ...), logged; the stored tokens
- *   are unchanged and the user stays signed in to the app.
+ *   are unchanged. A refused refresh token (`INVALID_GRANT`) emits `refreshTokenError` and marks the
+ *   session (`session.error`), or ends it with `onInvalidGrant: "sign-out"`; network failures
+ *   leave the user signed in.
  */
 import type { AdapterAccount } from "./adapters.js"
 import { InvalidProvider, MissingAdapterMethods, RefreshTokenError, SessionRequired } from "./errors.js"
@@ -26,6 +28,7 @@ import { sessionStrategy } from "./sessions/strategy.js"
 import type { AuthConfig } from "./types.js"
 import { serializeCookie, type Cookie } from "./cookies/serialize.js"
 import type { AuthRequest } from "./http/types.js"
+import { clearSessionCookie } from "./sessions/session-cookie.js"
 import type { ProviderTokenStore, StoredProviderTokens } from "./sessions/types.js"
 
 /** A provider access token as `getAccessToken` gives it. */
@@ -41,6 +44,13 @@ export interface ProviderAccessToken {
 export interface GetAccessTokenOptions {
   /** Refresh when the token expires within this many seconds. Default 60. */
   minValidity?: number
+  /**
+   * When the provider refuses the refresh token (`RefreshTokenError` / `INVALID_GRANT`): `"mark"`
+   * (default) keeps the user signed in to the app and marks the session (`session.error =
+   * "RefreshTokenError"`); `"sign-out"` ends the session (the `signOut` event runs, the cookie is
+   * cleared through the error's `setCookie`). Network failures never sign anyone out.
+   */
+  onInvalidGrant?: "mark" | "sign-out"
 }
 
 const NEEDED = ["listAccountsByUserId", "updateAccount"] as const
@@ -143,12 +153,6 @@ async function refreshAndStore(ctx: Context, provider: OAuthConfig, account: Ada
   }
 }
 
-/** Emits `refreshTokenError` for a refused refresh token, then rethrows. */
-async function reportRefused(ctx: Context, provider: OAuthConfig, userId: string, err: unknown): Promise<never> {
-  if (err instanceof RefreshTokenError && err.code === "INVALID_GRANT") await emitEvent(ctx, "refreshTokenError", { provider: provider.id, userId, error: err })
-  throw err
-}
-
 async function accessToken(ctx: Context, userId: string, provider: OAuthConfig, minValidity: number): Promise<ProviderAccessToken> {
   const account = await accountOf(ctx, userId, provider.id)
   if (fresh(account, minValidity)) return tokenOf(account)
@@ -160,11 +164,33 @@ async function accessToken(ctx: Context, userId: string, provider: OAuthConfig, 
     pending = refreshAndStore(ctx, provider, account, minValidity).finally(() => inFlight.delete(key))
     inFlight.set(key, pending)
   }
-  return tokenOf(await pending.catch((err: unknown) => reportRefused(ctx, provider, userId, err)))
+  return tokenOf(await pending)
 }
 
 /** The re-issued session cookies of a refused refresh (JWT sessions), for bindings that set cookies as objects. */
 const markedSessions = new WeakMap<RefreshTokenError, Cookie[]>()
+
+/**
+ * A refused refresh token (`INVALID_GRANT`): the `refreshTokenError` event, then the session marked
+ * (`mark`) or ended (`sign-out`); the cookies that takes ride on the error (`setCookie`). `mark`
+ * is how the session learns it: the token store's own mark for tokens kept in a JWT, else the
+ * strategy's. Other errors pass through untouched.
+ */
+async function onRefused(req: AuthRequest, ctx: Context, providerId: string, userId: string, err: unknown, options: GetAccessTokenOptions, mark: () => Promise<Cookie[]>): Promise<unknown> {
+  if (!(err instanceof RefreshTokenError) || err.code !== "INVALID_GRANT") return err
+  await emitEvent(ctx, "refreshTokenError", { provider: providerId, userId, error: err })
+  let cookies: Cookie[]
+  if (options.onInvalidGrant === "sign-out") {
+    const strategy = sessionStrategy(ctx.config)
+    await emitEvent(ctx, "signOut", await strategy.end(req, ctx))
+    cookies = clearSessionCookie(req, ctx)
+  } else {
+    cookies = await mark()
+  }
+  err.setCookie = cookies.map(serializeCookie)
+  markedSessions.set(err, cookies)
+  return err
+}
 
 /** The session cookies `err` asks to set (see `RefreshTokenError.setCookie`), as objects. */
 export function refreshErrorCookies(err: unknown): Cookie[] {
@@ -179,7 +205,8 @@ const inFlightSession = new Map<string, Promise<StoredProviderTokens>>()
  * refresh whose result is written into a re-issued session cookie. One refresh per subject and
  * provider in a process; across instances not coordinated (see the README).
  */
-async function sessionAccessToken(req: AuthRequest, ctx: Context, store: ProviderTokenStore, provider: OAuthConfig, minValidity: number): Promise<AccessTokenResult> {
+async function sessionAccessToken(req: AuthRequest, ctx: Context, store: ProviderTokenStore, provider: OAuthConfig, options: GetAccessTokenOptions): Promise<AccessTokenResult> {
+  const minValidity = options.minValidity ?? 60
   const found = await store.read(req, ctx)
   if (!found) throw new SessionRequired("Sign in to use a provider's access token", { code: "SESSION_MISSING" })
   const tokens = found.tokens[provider.id]
@@ -198,15 +225,8 @@ async function sessionAccessToken(req: AuthRequest, ctx: Context, store: Provide
   try {
     next = await pending
   } catch (err) {
-    if (err instanceof RefreshTokenError && err.code === "INVALID_GRANT") {
-      // The session says so from now on (`session.error`); the thrown error carries the cookie.
-      const cookies = await store.write(req, ctx, provider.id, { ...tokens, error: "RefreshTokenError" })
-      await emitEvent(ctx, "refreshTokenError", { provider: provider.id, userId: found.sub, error: err })
-      err.setCookie = cookies.map(serializeCookie)
-      markedSessions.set(err, cookies)
-      throw err
-    }
-    throw err
+    // The session says so from now on (`session.error`): the kept tokens carry the mark.
+    throw await onRefused(req, ctx, provider.id, found.sub, err, options, () => store.write(req, ctx, provider.id, { ...tokens, error: "RefreshTokenError" }))
   }
   const stored: StoredProviderTokens = {}
   for (const field of ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const) if (next[field] !== undefined) (stored as Record<string, unknown>)[field] = next[field]
@@ -231,12 +251,16 @@ export function accessTokenResult(request: Request, config: AuthConfig, provider
     const missing = [...NEEDED, "getAccount" as const].filter((m) => typeof adapter?.[m] !== "function")
     const strategy = sessionStrategy(ctx.config)
     if (missing.length > 0 && ctx.config.session.providerTokens && strategy.providerTokens)
-      return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, minValidity)
+      return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, options)
     if (missing.length)
       throw new MissingAdapterMethods(`getAccessToken needs an adapter with ${missing.join(", ")}, or JWT sessions with session.providerTokens`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
     const userId = await strategy.currentUserId(req, ctx)
     if (userId === undefined) throw new SessionRequired("Sign in to use a provider's access token", { code: "SESSION_MISSING" })
-    return { token: await accessToken(ctx, userId, provider as OAuthConfig, minValidity), cookies: [] }
+    try {
+      return { token: await accessToken(ctx, userId, provider as OAuthConfig, minValidity), cookies: [] }
+    } catch (err) {
+      throw await onRefused(req, ctx, providerId, userId, err, options, () => strategy.markRefreshError(req, ctx))
+    }
   })
 }
 

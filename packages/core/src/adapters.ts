@@ -41,12 +41,32 @@ export interface AdapterAccount extends Account {
   type: AdapterAccountType
 }
 
-/** A database session as stored by an adapter. `sessionToken` is the hash of the cookie's token. */
+/**
+ * A database session as stored by an adapter. `sessionToken` is the hash of the cookie's token.
+ *
+ * The first three fields are Auth.js's. The four optional ones are authlib's session metadata
+ * (what `listSessions` shows, and the mark of a refused provider refresh token). Core sends them to
+ * `createSession` and `updateSession` only when the adapter has `listSessionsByUserId` (an
+ * authlib-only method): an Auth.js adapter may refuse keys it does not know. An adapter with
+ * `listSessionsByUserId` stores them and returns those that are set from `getSessionAndUser` and
+ * `listSessionsByUserId`; one that stores none still works (the list then shows them as unknown).
+ */
 export interface AdapterSession {
   sessionToken: string
   userId: string
   expires: Date
+  /** When the session was started. */
+  createdAt?: Date | null
+  /** A display-safe client name such as "Firefox on Linux" (from a fixed vocabulary, never the raw header). */
+  clientDescription?: string | null
+  /** The client's network: "203.0.113.0/24" or "2001:db8:1:2::/64". */
+  clientNetwork?: string | null
+  /** Set to "RefreshTokenError" when a provider refused the user's refresh token; shown as `session.error`. */
+  error?: string | null
 }
+
+/** The optional metadata fields of `AdapterSession`. */
+export type SessionMetadata = Pick<AdapterSession, "createdAt" | "clientDescription" | "clientNetwork" | "error">
 
 /** A one-time token of e-mail sign-in. `token` is stored hashed by core. */
 export interface VerificationToken {
@@ -99,7 +119,7 @@ export interface Adapter {
   unlinkAccount?(
     providerAccountId: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Promise<void> | Awaitable<AdapterAccount | undefined>
-  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date } & SessionMetadata): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">,
@@ -131,6 +151,20 @@ export interface Adapter {
    * (`revokeOtherSessions`, `revokeUserSessions`).
    */
   deleteSessionsByUserId?(userId: string, keepSessionToken?: string): Awaitable<number>
+  /**
+   * Optional, authlib only: the user's session epoch, a counter that starts at 0 (a stored `NULL`
+   * reads as 0); `null` for an unknown user. JWT sessions carry the epoch they were issued under
+   * and are refused once it is lower than the user's (see `incrementUserSessionEpoch`).
+   */
+  getUserSessionEpoch?(userId: string): Awaitable<number | null>
+  /**
+   * Optional, authlib only: adds 1 to the user's session epoch atomically (one statement, such as
+   * `UPDATE ... SET "sessionEpoch" = COALESCE("sessionEpoch", 0) + 1 WHERE ... RETURNING ...`) and
+   * answers the new value; `null` for an unknown user. Under concurrent calls each caller receives
+   * a different value. Core calls it to end every JWT session of a user (`revokeUserSessions`,
+   * signing out everywhere, ending the other sessions).
+   */
+  incrementUserSessionEpoch?(userId: string): Awaitable<number | null>
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it, atomically: under concurrent calls exactly one caller receives it. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>

@@ -239,7 +239,9 @@ export class RefreshTokenError extends CataloguedError<"RefreshTokenError"> {
 /**
  * Managing a user's sessions was refused: `SESSION_ID_MISSING`, `SESSION_UNKNOWN` (also for
  * another user's session: the same answer as an unknown id), `DATABASE_SESSIONS_ONLY` (JWT
- * sessions are not stored, so they cannot be listed or ended one by one).
+ * sessions are not stored, so they cannot be listed or ended one by one), `REVOCATION_UNAVAILABLE`
+ * (JWT sessions of a user the adapter does not keep a session epoch for: they end when they expire),
+ * `SESSION_ACTION_INVALID`.
  */
 export class SessionManagementError extends CataloguedError<"SessionManagementError"> {
   static override type = "SessionManagementError"
@@ -247,7 +249,7 @@ export class SessionManagementError extends CataloguedError<"SessionManagementEr
   static override clientSafe = true
   /** The HTTP status of a JSON answer, from `code`. */
   get status(): number {
-    return this.code === "SESSION_UNKNOWN" ? 404 : this.code === "DATABASE_SESSIONS_ONLY" ? 409 : 400
+    return this.code === "SESSION_UNKNOWN" ? 404 : this.code === "DATABASE_SESSIONS_ONLY" || this.code === "REVOCATION_UNAVAILABLE" ? 409 : 400
   }
 }
 

@@ -7,6 +7,8 @@
  */
 export { authResult } from "./auth-result.js"
 export { accessTokenResult, refreshErrorCookies } from "./access-token.js"
+export { revocationResult } from "./session-functions.js"
+export type { Revocation } from "./sessions/types.js"
 export type { AccessTokenResult } from "./access-token.js"
 export { encodeCookieValue, serializeCookie } from "./cookies/serialize.js"
 export { toResponse, wantsRedirectAsJson } from "./http/to-response.js"

@@ -85,6 +85,11 @@ export interface DefaultSession {
   user?: User
   /** ISO date string. */
   expires: string
+  /**
+   * authlib's addition: "RefreshTokenError" once a provider refused the user's refresh token
+   * (`getAccessToken`), the name Auth.js's refresh guide uses; absent otherwise.
+   */
+  error?: "RefreshTokenError"
 }
 
 /** The session returned by the `session` callback. Extend it by module augmentation. */

@@ -1,21 +1,24 @@
 /**
- * Server functions for a user's own sessions (database strategy): list them (the current one
- * marked), end one, end all the others; and, for the app, end every session of a user (after a
- * password change or a ban). Like the passkey functions they check no CSRF token: call them from
- * endpoints that are themselves protected (same-origin POST actions).
+ * Server functions for a user's own sessions: list them (the current one marked), end one, end all
+ * the others, end all of them ("sign out everywhere"); and, for the app, end every session of a
+ * user (after a password change or a ban). Like the passkey functions they check no CSRF token:
+ * call them from endpoints that are themselves protected (same-origin POST actions).
  *
  * Sessions are named by an opaque id (a keyed hash of the stored token): never the cookie's token
  * nor the stored hash. An id of another user's session is refused exactly like an unknown one.
  * JWT sessions are not stored, so they cannot be listed or ended one by one
- * (`SessionManagementError` / `DATABASE_SESSIONS_ONLY`).
+ * (`SessionManagementError` / `DATABASE_SESSIONS_ONLY`); with an adapter that keeps session epochs
+ * they can all be ended at once (the others, or all), see `sessions/revocation.ts`.
  */
 import type { AdapterSession } from "./adapters.js"
 import { resolveConfig } from "./config/resolve.js"
+import { serializeCookie } from "./cookies/serialize.js"
 import { MissingAdapterMethods, SessionManagementError, SessionRequired } from "./errors.js"
 import type { AuthRequest, Context } from "./http/types.js"
 import { sha256 } from "./security/random.js"
 import { serverCall } from "./server-call.js"
-import { sessionStrategy } from "./sessions/strategy.js"
+import { assertDeletesSessions, assertRevocable, bumpEpoch } from "./sessions/revocation.js"
+import { sessionStrategy, type Revocation } from "./sessions/strategy.js"
 import type { CurrentStoredSession } from "./sessions/types.js"
 import type { AuthConfig } from "./types.js"
 
@@ -26,6 +29,25 @@ export interface SessionInfo {
   expires: Date
   /** Whether it is the session of the request. */
   current: boolean
+  /** When it started; null when the adapter did not record it. */
+  createdAt: Date | null
+  /**
+   * When it was last used, to within `session.updateAge` (its last sliding extension: no write per
+   * request): `expires` minus `session.maxAge`, never before `createdAt`.
+   */
+  lastSeenAt: Date
+  /** "Firefox on Linux", "Safari on iOS", ...: from a fixed vocabulary; null when unknown. */
+  client: string | null
+  /** The network it was started from ("203.0.113.0/24", "2001:db8:1:2::/64"); null when unknown. */
+  network: string | null
+}
+
+/** What ending sessions did. */
+export interface SessionRevocation {
+  /** How many stored (database) sessions ended; `null` for JWT sessions, which are not counted. */
+  revoked: number | null
+  /** `Set-Cookie` values the response must carry: the request's own session re-issued (JWT, others ended) or cleared (all ended). */
+  setCookie: string[]
 }
 
 const NEEDED = ["listSessionsByUserId", "deleteSessionsByUserId", "deleteSession"] as const
@@ -47,14 +69,26 @@ async function current(req: AuthRequest, ctx: Context): Promise<CurrentStoredSes
 
 const live = (s: AdapterSession) => new Date(s.expires).getTime() > Date.now()
 
-/** The request user's live sessions (the route and the server function share it). */
+function infoOf(s: AdapterSession, me: CurrentStoredSession, ctx: Context): SessionInfo {
+  const expires = new Date(s.expires)
+  const createdAt = s.createdAt ? new Date(s.createdAt) : null
+  const extended = expires.getTime() - ctx.config.session.maxAge * 1000
+  return {
+    id: idOf(s.sessionToken, ctx.config.secret[0]!),
+    expires,
+    current: s.sessionToken === me.sessionToken,
+    createdAt,
+    lastSeenAt: new Date(createdAt ? Math.max(extended, createdAt.getTime()) : extended),
+    client: typeof s.clientDescription === "string" ? s.clientDescription : null,
+    network: typeof s.clientNetwork === "string" ? s.clientNetwork : null,
+  }
+}
+
+/** The request user's live sessions, most recently used first (the route and the server function share it). */
 export async function listOwnSessions(req: AuthRequest, ctx: Context): Promise<SessionInfo[]> {
   const me = await current(req, ctx)
-  const secret = ctx.config.secret[0]!
   const sessions = (await ctx.config.adapter!.listSessionsByUserId!(me.userId)).filter(live)
-  return sessions
-    .sort((a, b) => new Date(a.expires).getTime() - new Date(b.expires).getTime())
-    .map((s) => ({ id: idOf(s.sessionToken, secret), expires: new Date(s.expires), current: s.sessionToken === me.sessionToken }))
+  return sessions.map((s) => infoOf(s, me, ctx)).sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime())
 }
 
 /** Ends one of the request user's sessions, by opaque id. */
@@ -67,37 +101,64 @@ export async function revokeOwnSession(req: AuthRequest, ctx: Context, input: { 
   await ctx.config.adapter!.deleteSession!(target.sessionToken)
 }
 
-/** Ends every session of the request user but its own; how many ended. */
-export async function revokeOwnOtherSessions(req: AuthRequest, ctx: Context): Promise<number> {
-  const me = await current(req, ctx)
-  return ctx.config.adapter!.deleteSessionsByUserId!(me.userId, me.sessionToken)
+/** Runs a strategy's revocation for a server function (cookies as objects, for bindings). */
+export async function revocationResult(request: Request, config: AuthConfig, which: "others" | "all"): Promise<Revocation> {
+  return serverCall(request, config, "sessions", (req, ctx) => {
+    const strategy = sessionStrategy(ctx.config)
+    return which === "others" ? strategy.revokeOthers(req, ctx) : strategy.revokeAll(req, ctx)
+  })
 }
 
-/** The signed-in user's live sessions, soonest expiring first, the request's own marked `current`. */
+const withSetCookie = ({ revoked, cookies }: Revocation): SessionRevocation => ({ revoked, setCookie: cookies.map(serializeCookie) })
+
+/** The signed-in user's live sessions, most recently used first, the request's own marked `current`. Database strategy. */
 export function listSessions(request: Request, config: AuthConfig): Promise<SessionInfo[]> {
   return serverCall(request, config, "sessions", listOwnSessions)
 }
 
-/** Ends one of the signed-in user's sessions (its own included: that signs this browser out at its next request). */
+/** Ends one of the signed-in user's sessions (its own included: that signs this browser out at its next request). Database strategy. */
 export function revokeSession(request: Request, config: AuthConfig, input: { id: string }): Promise<void> {
   return serverCall(request, config, "sessions", (req, ctx) => revokeOwnSession(req, ctx, input))
 }
 
-/** Ends every session of the signed-in user but the request's own; resolves how many ended. */
-export function revokeOtherSessions(request: Request, config: AuthConfig): Promise<number> {
-  return serverCall(request, config, "sessions", revokeOwnOtherSessions)
+/**
+ * Ends every session of the signed-in user but the request's own. Database sessions are deleted;
+ * JWT sessions (with an adapter that keeps session epochs) end at their next check (see
+ * `session.checkRevocation`) and the request's own is re-issued: put `setCookie` on the response.
+ *
+ * @throws SessionManagementError `REVOCATION_UNAVAILABLE` for JWT sessions without such an adapter.
+ */
+export async function revokeOtherSessions(request: Request, config: AuthConfig): Promise<SessionRevocation> {
+  return withSetCookie(await revocationResult(request, config, "others"))
 }
 
 /**
- * Ends every stored session of `userId` (for the app: after a password change, an account disable
- * or a ban); resolves how many ended. Database strategy only: JWT sessions last until they expire.
+ * "Sign out everywhere": ends every session of the signed-in user, the request's own included
+ * (`setCookie` clears its cookie). Either strategy, as `revokeOtherSessions`.
  */
-export async function revokeUserSessions(config: AuthConfig, userId: string): Promise<number> {
+export async function signOutEverywhere(request: Request, config: AuthConfig): Promise<SessionRevocation> {
+  return withSetCookie(await revocationResult(request, config, "all"))
+}
+
+/**
+ * Ends every session of `userId`, for the app (after a password change, an account disable or a
+ * ban): deletes their stored sessions and moves their session epoch on, so that their JWT sessions
+ * end too at their next check. Resolves how many stored sessions ended (`null` with JWT sessions).
+ *
+ * @throws SessionManagementError `REVOCATION_UNAVAILABLE` for JWT sessions without an adapter that
+ * keeps session epochs: such sessions last until they expire.
+ */
+export async function revokeUserSessions(config: AuthConfig, userId: string): Promise<number | null> {
   const resolved = resolveConfig(config)
   if (resolved.error) throw resolved.error
-  if (!sessionStrategy(resolved).storedSession) throw new SessionManagementError("JWT sessions are not stored: they end when they expire", { code: "DATABASE_SESSIONS_ONLY" })
-  const adapter = resolved.adapter
-  if (typeof adapter?.deleteSessionsByUserId !== "function")
-    throw new MissingAdapterMethods("revokeUserSessions needs an adapter with deleteSessionsByUserId", { code: "ADAPTER_METHODS_MISSING", cause: { missing: ["deleteSessionsByUserId"] } })
-  return adapter.deleteSessionsByUserId(userId)
+  const ctx = { config: resolved }
+  if (sessionStrategy(resolved).storedSession) {
+    assertDeletesSessions(ctx)
+    const revoked = await resolved.adapter!.deleteSessionsByUserId!(userId)
+    await bumpEpoch(ctx, userId)
+    return revoked
+  }
+  assertRevocable(ctx)
+  await bumpEpoch(ctx, userId)
+  return null
 }

@@ -42,6 +42,16 @@ export interface SessionOptions {
    * are used instead.
    */
   providerTokens: boolean
+  /**
+   * JWT strategy with an adapter that keeps session epochs (`getUserSessionEpoch`,
+   * `incrementUserSessionEpoch`): when a token is checked against its user's epoch, so that
+   * `revokeUserSessions` and signing out everywhere end it. `"on-reissue"` (default): when the
+   * token is re-issued (every `updateAge`, on an update, or when the `jwt` callback changes it), one
+   * adapter read per re-issue; a revoked token keeps working until then. `"every-request"`: on every
+   * read of the session, one adapter read per request; revocation is immediate. Without such an
+   * adapter JWT sessions cannot be revoked before they expire.
+   */
+  checkRevocation: "on-reissue" | "every-request"
 }
 
 /** Attributes of one cookie. */

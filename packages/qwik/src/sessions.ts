@@ -1,11 +1,15 @@
 /**
  * The signed-in user's sessions from Qwik server code (`routeLoader$`, `routeAction$`, `server$`):
  * core's server functions on the request as core sees it in this request. Like core's they check
- * no CSRF token: use them in Qwik City actions, whose same-origin check protects the POST. Database
- * sessions only (core answers `SessionManagementError` / `DATABASE_SESSIONS_ONLY` for JWT sessions).
+ * no CSRF token: use them in Qwik City actions, whose same-origin check protects the POST. Listing
+ * and ending one session need database sessions (core answers `SessionManagementError` /
+ * `DATABASE_SESSIONS_ONLY` for JWT sessions); ending the others or all works in both strategies
+ * (JWT: with an adapter that keeps session epochs), and sets this request's own cookie.
  */
-import { listSessions as coreList, revokeOtherSessions as coreRevokeOthers, revokeSession as coreRevoke, type SessionInfo } from "@authlib/core"
+import { listSessions as coreList, revokeSession as coreRevoke, type SessionInfo } from "@authlib/core"
+import { revocationResult } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
+import { applyCookies } from "./cookies.js"
 import { internalRequest, requireContext } from "./context.js"
 
 async function coreRequest(ev: RequestEventCommon, caller: string) {
@@ -25,8 +29,26 @@ export async function revokeSession(ev: RequestEventCommon, input: { id: string 
   return coreRevoke(request, config, input)
 }
 
-/** Ends every session of the user but this request's own; resolves how many ended. */
-export async function revokeOtherSessions(ev: RequestEventCommon): Promise<number> {
-  const { request, config } = await coreRequest(ev, "revokeOtherSessions")
-  return coreRevokeOthers(request, config)
+async function revoke(ev: RequestEventCommon, caller: string, which: "others" | "all"): Promise<number | null> {
+  const ctx = await requireContext(ev, caller)
+  const { revoked, cookies } = await revocationResult(internalRequest(ev, ctx, "session"), ctx.config, which)
+  if (cookies.length) {
+    applyCookies(ev, cookies)
+    // This request's session changed (re-issued or ended): read it afresh.
+    ctx.session = undefined
+  }
+  return revoked
+}
+
+/**
+ * Ends every session of the user but this request's own; resolves how many stored sessions ended
+ * (`null` for JWT sessions, which are not counted; this one's cookie is re-issued).
+ */
+export function revokeOtherSessions(ev: RequestEventCommon): Promise<number | null> {
+  return revoke(ev, "revokeOtherSessions", "others")
+}
+
+/** "Sign out everywhere": ends every session of the user, this one included (its cookie cleared). Resolves as `revokeOtherSessions`. */
+export function signOutEverywhere(ev: RequestEventCommon): Promise<number | null> {
+  return revoke(ev, "signOutEverywhere", "all")
 }

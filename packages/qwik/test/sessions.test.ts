@@ -1,7 +1,7 @@
 /** The session functions through the binding, against the real core (database sessions). */
 import type { Adapter, AdapterSession, AdapterUser } from "@authlib/core"
 import { describe, expect, it } from "vitest"
-import { AccountManagementError, listLinkedAccounts, listSessions, revokeOtherSessions, revokeSession, SessionManagementError, unlinkLinkedAccount } from "../src/index.js"
+import { AccountManagementError, listLinkedAccounts, listSessions, revokeOtherSessions, revokeSession, SessionManagementError, signOutEverywhere, unlinkLinkedAccount } from "../src/index.js"
 import { ada, ORIGIN, testConfig } from "./harness/config.js"
 import { fakeEvent } from "./harness/fake-event.js"
 import { handle, setup, signInThroughRoute } from "./harness/setup.js"
@@ -57,6 +57,41 @@ describe("session functions through the binding", () => {
     expect(await revokeSession(ev, { id: firstId }).catch((e: unknown) => e)).toBeInstanceOf(SessionManagementError)
     expect(await revokeOtherSessions(ev)).toBe(1)
     expect(sessions.size).toBe(1)
+  })
+
+  it("signs out everywhere: every session of the user ends, this one's cookie is cleared", async () => {
+    const { adapter, sessions } = memory()
+    const { auth } = setup(testConfig({ adapter, session: { strategy: "database" } }))
+    await signInThroughRoute(auth)
+    const { cookie } = await signInThroughRoute(auth)
+    const ev = fakeEvent(`${ORIGIN}/account/`, { cookie })
+    await handle(auth, ev)
+    expect(await signOutEverywhere(ev)).toBe(2)
+    expect(sessions.size).toBe(0)
+    const cleared = ev.recorded.cookies.filter((c) => c.name === "authlib.session-token")
+    expect(cleared.at(-1)).toMatchObject({ value: "" })
+  })
+
+  it("JWT sessions: ending the others re-issues this request's cookie; without an adapter that keeps epochs it says so", async () => {
+    const epochs = new Map<string, number>()
+    const { adapter } = memory()
+    Object.assign(adapter, {
+      getUserSessionEpoch: (id: string) => (id === ada.id ? epochs.get(id) ?? 0 : null),
+      incrementUserSessionEpoch: (id: string) => (epochs.set(id, (epochs.get(id) ?? 0) + 1), epochs.get(id)!),
+    })
+    const { auth } = setup(testConfig({ adapter, session: { strategy: "jwt" } }))
+    const { cookie } = await signInThroughRoute(auth)
+    const ev = fakeEvent(`${ORIGIN}/account/`, { cookie })
+    await handle(auth, ev)
+    expect(await revokeOtherSessions(ev)).toBeNull()
+    expect(epochs.get(ada.id)).toBe(1)
+    expect(ev.recorded.cookies.filter((c) => c.name === "authlib.session-token").at(-1)?.value).toMatch(/^ey/)
+
+    const { auth: plain } = setup(testConfig({ session: { strategy: "jwt" } }))
+    const other = await signInThroughRoute(plain)
+    const plainEv = fakeEvent(`${ORIGIN}/account/`, { cookie: other.cookie })
+    await handle(plain, plainEv)
+    expect(await revokeOtherSessions(plainEv).catch((e: unknown) => e)).toMatchObject({ type: "SessionManagementError", code: "REVOCATION_UNAVAILABLE" })
   })
 
   it("lists linked sign-in methods and refuses to unlink the last one", async () => {

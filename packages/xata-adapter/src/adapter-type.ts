@@ -4,6 +4,7 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  SessionMetadata,
   VerificationToken,
 } from "@authlib/core"
 
@@ -25,7 +26,8 @@ export interface XataAdapterMethods extends Required<Adapter> {
   deleteUser(userId: string): Promise<AdapterUser | null>
   linkAccount(account: AdapterAccount): Promise<AdapterAccount | null>
   unlinkAccount(key: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<AdapterAccount | undefined>
-  createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession>
+  /** Stores the optional metadata (`createdAt`, `clientDescription`, `clientNetwork`, `error`) too. */
+  createSession(session: { sessionToken: string; userId: string; expires: Date } & SessionMetadata): Promise<AdapterSession>
   getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Promise<AdapterSession | null>
   /** One conditional `UPDATE ... WHERE expires < dueBefore RETURNING`: of concurrent calls, one extends the session. */
@@ -53,6 +55,10 @@ export interface XataAdapterMethods extends Required<Adapter> {
   listSessionsByUserId(userId: string): Promise<AdapterSession[]>
   /** Deletes the user's sessions (and their links) except `keepSessionToken`'s, in one statement; answers how many. */
   deleteSessionsByUserId(userId: string, keepSessionToken?: string): Promise<number>
+  /** `COALESCE("sessionEpoch", 0)` of the user; `null` for an unknown user. */
+  getUserSessionEpoch(userId: string): Promise<number | null>
+  /** One `UPDATE ... SET "sessionEpoch" = COALESCE("sessionEpoch", 0) + 1 RETURNING`; `null` for an unknown user. */
+  incrementUserSessionEpoch(userId: string): Promise<number | null>
   /** The user's accounts, oldest first; `[]` for an unknown user. */
   listAccountsByUserId(userId: string): Promise<AdapterAccount[]>
   /**

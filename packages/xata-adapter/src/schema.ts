@@ -9,6 +9,7 @@
  * e-mail address coexist while addresses stay unique);
  * `ON DELETE CASCADE` keeps links from ever dangling, even when rows are deleted outside the adapter.
  * Migration 3 adds `authlib_rate_limits`, the counters of `PostgresRateLimitStore` (not a record table).
+ * Migration 4 adds session metadata and the users' session epoch.
  */
 
 /** One schema step. Statements are idempotent, so a migration interrupted half-way can simply run again. */
@@ -99,6 +100,22 @@ const RATE_LIMITS: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS authlib_rate_limits_reset_at_idx ON authlib_rate_limits (reset_at)`,
 ]
 
+/**
+ * Migration 4: what listing sessions shows (when a session started, a display-safe client name, the
+ * client's coarse network), the mark of a refused provider refresh token, and each user's session
+ * epoch (JWT sessions issued under a lower epoch are refused). All nullable and additive: rows
+ * written before read as "unknown" (a session's start is taken from its record's `xata_createdat`)
+ * and epoch 0.
+ */
+const SESSION_METADATA: readonly string[] = [
+  `ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS "createdAt" timestamptz`,
+  `ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS "clientDescription" text`,
+  `ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS "clientNetwork" text`,
+  `ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS error text`,
+  `UPDATE authlib_sessions SET "createdAt" = xata_createdat WHERE "createdAt" IS NULL`,
+  `ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS "sessionEpoch" integer`,
+]
+
 /** The table that records applied migrations. Created first, outside the versioned steps. */
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
   version integer PRIMARY KEY,
@@ -114,6 +131,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "spec 2.7 tables, authenticators, indexes", statements: [TOUCH_FUNCTION, ...tableStatements(), ...INDEXES] },
   { version: 2, name: "authenticators: name, createdAt, lastUsedAt", statements: PASSKEY_MANAGEMENT },
   { version: 3, name: "rate limits: authlib_rate_limits", statements: RATE_LIMITS },
+  { version: 4, name: "sessions: createdAt, clientDescription, clientNetwork, error; users: sessionEpoch", statements: SESSION_METADATA },
 ]
 
 /** The whole schema as one SQL script (what `schema.sql` contains). */

@@ -31,7 +31,15 @@ export const tables = [
   },
   {
     name: "authlib_sessions",
-    columns: [{ name: "expires", type: "datetime" }, { name: "sessionToken", type: "string" }, userLink],
+    columns: [
+      { name: "expires", type: "datetime" },
+      { name: "sessionToken", type: "string" },
+      userLink,
+      { name: "createdAt", type: "datetime" },
+      { name: "clientDescription", type: "string" },
+      { name: "clientNetwork", type: "string" },
+      { name: "error", type: "string" },
+    ],
   },
   {
     name: "authlib_users",
@@ -41,6 +49,7 @@ export const tables = [
       { name: "emailVerified", type: "datetime" },
       { name: "image", type: "string" },
       { name: "name", type: "string" },
+      { name: "sessionEpoch", type: "int" },
     ],
   },
   {

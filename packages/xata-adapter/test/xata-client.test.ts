@@ -132,7 +132,7 @@ describe("against our emulation of Xata's SQL endpoint", () => {
       const env = { XATA_API_KEY: emulation.apiKey, XATA_BRANCH: "main" }
       expect(await runCli(["migrate", "--database-url", emulation.databaseURL], { ...io, env })).toBe(0)
       expect(await runCli(["migrate", "--database-url", emulation.databaseURL, "--api-key", "xau_wrong"], { ...io, env })).toBe(1)
-      expect(lines).toStrictEqual(["schema is up to date (version 3)", "migrate failed: invalid API key"])
+      expect(lines).toStrictEqual(["schema is up to date (version 4)", "migrate failed: invalid API key"])
     })
 
     test("an unknown branch is an error, not an empty result", async () => {

@@ -43,6 +43,7 @@ function sessionOptions(config: AuthConfig): SessionOptions {
     generateSessionToken: s.generateSessionToken ?? (() => randomToken(32)),
     acceptAuthJsSessions: s.acceptAuthJsSessions !== false,
     providerTokens: s.providerTokens === true,
+    checkRevocation: s.checkRevocation ?? "on-reissue",
   })
 }
 

@@ -116,6 +116,9 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
     problems.push(new MissingSecret('"secret" is missing: set AUTH_SECRET (32 random bytes or more, e.g. `openssl rand -base64 33`) or "secret" in the config', { code: "SECRET_MISSING" }))
   if (!resolved.trustHost)
     problems.push(new UntrustedHost('"trustHost" must be true (set AUTH_TRUST_HOST=true or WEBAUTH_URL) where the platform sets the Host header safely', { code: "TRUST_HOST_FALSE" }))
+  const { checkRevocation } = resolved.session
+  if (checkRevocation !== "on-reissue" && checkRevocation !== "every-request")
+    problems.push(new Configuration(`"session.checkRevocation" must be "on-reissue" or "every-request", not ${JSON.stringify(checkRevocation)}`, { code: "SESSION_OPTION_INVALID" }))
   for (const problem of rateLimitProblems(config.rateLimit)) problems.push(new Configuration(problem, { code: "RATE_LIMIT_INVALID" }))
   if (config.url !== undefined && !resolved.appUrl)
     problems.push(new Configuration(`"url" (WEBAUTH_URL) is not a valid URL: ${config.url}`, { code: "APP_URL_INVALID" }))

@@ -5,7 +5,7 @@
  * session the browser held (OWASP ASVS 5.0 7.2.4).
  */
 import type { JWT } from "@authlib/jwt"
-import type { AdapterSession, AdapterUser } from "../adapters.js"
+import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import { SESSION_METHODS } from "../config/adapter.js"
 import { SessionTokenError } from "../errors.js"
@@ -15,9 +15,11 @@ import { logError } from "../logger.js"
 import { sha256 } from "../security/random.js"
 import type { Session } from "../types.js"
 import { runUserCode } from "../user-code.js"
+import { clientNetworkOf, describeClient } from "./client-description.js"
 import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
-import type { CurrentStoredSession, NewSession, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+import { assertDeletesSessions, bumpEpoch, signInFirst } from "./revocation.js"
+import type { CurrentStoredSession, NewSession, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
 
@@ -26,14 +28,29 @@ function sessionCookie(token: string, expires: Date, ctx: Context): Cookie {
   return { name: option.name, value: token, options: { ...option.options, expires } }
 }
 
-/** Stores a new session for `userId`; returns its cookie. */
-async function createSession(userId: string, ctx: Context): Promise<Cookie> {
+/**
+ * Whether the adapter keeps session metadata: one with the authlib-only `listSessionsByUserId`
+ * does (see `AdapterSession`); an Auth.js adapter may refuse keys it does not know.
+ */
+export function keepsSessionMetadata(ctx: Context): boolean {
+  return typeof ctx.config.adapter?.listSessionsByUserId === "function"
+}
+
+/** Stores a new session for `userId`, with its metadata when the adapter keeps it; returns its cookie. */
+async function createSession(req: AuthRequest, userId: string, ctx: Context): Promise<Cookie> {
   const { config } = ctx
   const token = config.session.generateSessionToken()
   if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH)
     throw new SessionTokenError("generateSessionToken must return a string of at least 128 bits", { code: "SESSION_TOKEN_WEAK" })
-  const expires = new Date(Date.now() + config.session.maxAge * 1000)
-  await config.adapter!.createSession!({ sessionToken: sha256(token), userId, expires })
+  const now = Date.now()
+  const expires = new Date(now + config.session.maxAge * 1000)
+  const session: Parameters<NonNullable<Adapter["createSession"]>>[0] = { sessionToken: sha256(token), userId, expires }
+  if (keepsSessionMetadata(ctx)) {
+    session.createdAt = new Date(now)
+    session.clientDescription = describeClient(req.headers.get("user-agent"))
+    session.clientNetwork = clientNetworkOf(req, ctx)
+  }
+  await config.adapter!.createSession!(session)
   return sessionCookie(token, expires, ctx)
 }
 
@@ -92,7 +109,7 @@ async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
  * failure to delete the old one is logged, not shown.
  */
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
-  const cookie = await createSession(signIn.user.id!, ctx)
+  const cookie = await createSession(req, signIn.user.id!, ctx)
   const previous = tokenOf(req, ctx)
   if (previous) {
     try {
@@ -116,6 +133,8 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   // A session carried over from Auth.js moves to our cookie now (same token), theirs is cleared.
   const cookies = carried ? [slid.cookies[0] ?? sessionCookie(token, new Date(stored.expires), ctx), ...foreignSessionCookies(req, ctx)] : slid.cookies
   const base: Session = { user: publicUser(found.user), expires: new Date(stored.expires).toISOString() }
+  // A provider refused this user's refresh token (getAccessToken marked the session): say so, as in JWT mode.
+  if (stored.error === "RefreshTokenError") base.error = "RefreshTokenError"
   const { user } = found
   const session = await runUserCode("callback", "session", () =>
     ctx.config.callbacks.session(update ? { session: base, user, newSession: update.data, trigger: "update" } : { session: base, user }))
@@ -152,5 +171,48 @@ async function storedSession(req: AuthRequest, ctx: Context): Promise<CurrentSto
   return found ? { userId: found.user.id, sessionToken: found.session.sessionToken } : undefined
 }
 
+async function ownStoredSession(req: AuthRequest, ctx: Context): Promise<CurrentStoredSession> {
+  assertDeletesSessions(ctx)
+  const current = await storedSession(req, ctx)
+  if (!current) throw signInFirst()
+  return current
+}
+
+async function revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation> {
+  const current = await ownStoredSession(req, ctx)
+  return { revoked: await ctx.config.adapter!.deleteSessionsByUserId!(current.userId, current.sessionToken), cookies: [] }
+}
+
+/** Every stored session of the user, this one included; the epoch moves on too, for JWT sessions issued before a switch of strategy. */
+async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
+  const current = await ownStoredSession(req, ctx)
+  const revoked = await ctx.config.adapter!.deleteSessionsByUserId!(current.userId)
+  await bumpEpoch(ctx, current.userId)
+  return { revoked, cookies: clearSessionCookie(req, ctx) }
+}
+
+/** The mark goes on the stored session, for adapters that keep session metadata (see `AdapterSession`). */
+async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]> {
+  if (!keepsSessionMetadata(ctx)) return []
+  try {
+    const current = await storedSession(req, ctx)
+    if (current) await ctx.config.adapter!.updateSession!({ sessionToken: current.sessionToken, error: "RefreshTokenError" })
+  } catch (err) {
+    logError(ctx.config.logger, err)
+  }
+  return []
+}
+
 /** The database session strategy. */
-export const databaseStrategy: SessionStrategy = { needsStoredUser: true, adapterMethods: SESSION_METHODS, issue, read, end, currentUserId, storedSession }
+export const databaseStrategy: SessionStrategy = {
+  needsStoredUser: true,
+  adapterMethods: SESSION_METHODS,
+  issue,
+  read,
+  end,
+  currentUserId,
+  storedSession,
+  revokeOthers,
+  revokeAll,
+  markRefreshError,
+}

@@ -18,8 +18,10 @@ import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import { runUserCode } from "../user-code.js"
 import { publicUser } from "./public-user.js"
+import { assertRevocable, bumpEpoch, keepsEpochs, signInFirst } from "./revocation.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
-import type { NewSession, ProviderTokenStore, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
+import { SessionManagementError } from "../errors.js"
+import type { NewSession, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
  * The longest session token written. Its cookies come back in every request, and a request whose
@@ -113,6 +115,47 @@ const providerTokens: ProviderTokenStore = {
   },
 }
 
+/**
+ * Revocation (`revokeUserSessions`, signing out everywhere): with an adapter that keeps session
+ * epochs, a token carries its user's epoch at issue (claim `sessionEpoch`) and is refused once the
+ * user's epoch has moved past it. Checked when the token is re-issued, or on every read with
+ * `session.checkRevocation: "every-request"`. A token without the claim counts as epoch 0 (issued
+ * before the user's first revocation, or before this feature); a user the adapter does not know
+ * (a credentials user that is not stored) cannot be revoked.
+ */
+const EPOCH_CLAIM = "sessionEpoch"
+
+/** The user's current epoch, or null (no such adapter, no subject, or a user it does not know). */
+async function currentEpoch(token: JWT, ctx: Context): Promise<number | null> {
+  if (!keepsEpochs(ctx) || typeof token.sub !== "string") return null
+  const epoch = await ctx.config.adapter!.getUserSessionEpoch!(token.sub)
+  return typeof epoch === "number" ? epoch : null
+}
+
+/** `token` with its user's current epoch, when there is one. */
+async function withEpoch(token: JWT, ctx: Context, epoch?: number | null): Promise<JWT> {
+  const value = epoch === undefined ? await currentEpoch(token, ctx) : epoch
+  return value === null ? token : { ...token, [EPOCH_CLAIM]: value }
+}
+
+type EpochCheck = { ok: true; epoch: number | null } | { ok: false; reason: string }
+
+/**
+ * `token` against its user's epoch: refused when revoked (lower), in the future (higher: no token
+ * of ours says that) or malformed; a missing claim is epoch 0. A user the adapter does not know
+ * passes only without the claim (a token that had one belongs to a deleted user).
+ */
+async function checkEpoch(token: JWT, ctx: Context): Promise<EpochCheck> {
+  const claim = token[EPOCH_CLAIM]
+  const current = await currentEpoch(token, ctx)
+  if (current === null) return claim === undefined || !keepsEpochs(ctx) ? { ok: true, epoch: null } : { ok: false, reason: "its user is gone" }
+  const issuedUnder = claim === undefined ? 0 : claim
+  if (typeof issuedUnder !== "number" || !Number.isSafeInteger(issuedUnder) || issuedUnder < 0) return { ok: false, reason: "its epoch claim is malformed" }
+  if (issuedUnder > current) return { ok: false, reason: "its epoch claim is in the future" }
+  if (issuedUnder < current) return { ok: false, reason: "it was revoked" }
+  return { ok: true, epoch: current }
+}
+
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
   const { user, isNewUser } = signIn
   const params: JwtParams = {
@@ -125,7 +168,7 @@ async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promis
   if (signIn.profile) params.profile = signIn.profile
   const next = await runUserCode("callback", "jwt", () => ctx.config.callbacks.jwt(params))
   if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
-  const { cookies } = await writeToken(next, req, ctx)
+  const { cookies } = await writeToken(await withEpoch(next, ctx), req, ctx)
   return [...cookies, ...foreignSessionCookies(req, ctx)]
 }
 
@@ -149,15 +192,28 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   const changed = before !== undefined && JSON.stringify(next) !== before
   const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : 0
   const due = Date.now() - issuedAt >= config.session.updateAge * 1000
+  const reissue = changed || due || update !== undefined || found.carried
+  let epoch: number | null = null
+  if (keepsEpochs(ctx) && (reissue || config.session.checkRevocation === "every-request")) {
+    const checked = await checkEpoch(token, ctx)
+    if (!checked.ok) {
+      // Revocation is expected; a malformed or future claim is not (a bug, or a restored database).
+      const level = checked.reason === "it was revoked" ? "debug" : "warn"
+      config.logger[level]("session-revoked", { reason: `a JWT session was refused: ${checked.reason}`, sub: token.sub })
+      return { json: null, cookies: clearSessionCookie(req, ctx) }
+    }
+    epoch = checked.epoch
+  }
   // A custom `jwt.decode` may return a token without `exp`: then it lives `maxAge` from now.
   let expires = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + config.session.maxAge * 1000)
   let cookies: AuthResponse["cookies"] = []
-  if (changed || due || update || found.carried) ({ cookies, expires } = await writeToken(next, req, ctx))
+  // The epoch claim goes on with the re-issued token whatever the jwt callback returned.
+  if (reissue) ({ cookies, expires } = await writeToken(epoch === null ? next : { ...next, [EPOCH_CLAIM]: epoch }, req, ctx))
   // Carried over from Auth.js: from now on the session lives in our cookie only.
   if (found.carried) cookies = [...cookies, ...foreignSessionCookies(req, ctx)]
   const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
   // A provider refused a refresh token kept in this session: say so, as Auth.js's refresh guide does.
-  if (Object.values(providerTokensOf(next)).some((t) => t?.error === "RefreshTokenError")) (base as Session & { error?: string }).error = "RefreshTokenError"
+  if (next.error === "RefreshTokenError" || Object.values(providerTokensOf(next)).some((t) => t?.error === "RefreshTokenError")) base.error = "RefreshTokenError"
   const session = await runUserCode("callback", "session", () =>
     config.callbacks.session(update ? { session: base, token: next, newSession: update.data, trigger: "update" } : { session: base, token: next }))
   await emitEvent(ctx, "session", { session: session as Session, token: next })
@@ -173,5 +229,42 @@ async function currentUserId(req: AuthRequest, ctx: Context): Promise<string | u
   return typeof token?.sub === "string" ? token.sub : undefined
 }
 
+/**
+ * The request's token and its user, once its epoch has been checked: revoking from a session that
+ * is itself revoked must not bring it back.
+ */
+async function revocableToken(req: AuthRequest, ctx: Context): Promise<JWT & { sub: string }> {
+  assertRevocable(ctx)
+  const token = await currentToken(req, ctx)
+  if (!token || typeof token.sub !== "string") throw signInFirst()
+  const checked = await checkEpoch(token, ctx)
+  if (!checked.ok) throw signInFirst()
+  if (checked.epoch === null)
+    throw new SessionManagementError("This user is not stored by the adapter, so their JWT sessions cannot be ended before they expire", { code: "REVOCATION_UNAVAILABLE" })
+  return token as JWT & { sub: string }
+}
+
+/** Every other token of the user ends (the epoch moves on); this one is re-issued under the new epoch. */
+async function revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation> {
+  const token = await revocableToken(req, ctx)
+  const epoch = await bumpEpoch(ctx, token.sub)
+  const { cookies } = await writeToken({ ...token, [EPOCH_CLAIM]: epoch }, req, ctx)
+  return { revoked: null, cookies: [...cookies, ...foreignSessionCookies(req, ctx)] }
+}
+
+/** Every token of the user ends, this one with its cookie. */
+async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
+  const token = await revocableToken(req, ctx)
+  await bumpEpoch(ctx, token.sub)
+  return { revoked: null, cookies: clearSessionCookie(req, ctx) }
+}
+
+/** The mark goes into the token (claim `error`, as in Auth.js's refresh guide), re-issued. */
+async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]> {
+  const token = await currentToken(req, ctx)
+  if (!token) return []
+  return (await writeToken({ ...token, error: "RefreshTokenError" }, req, ctx)).cookies
+}
+
 /** The JWT session strategy. */
-export const jwtStrategy: SessionStrategy = { needsStoredUser: false, adapterMethods: [], issue, read, end, currentUserId, providerTokens }
+export const jwtStrategy: SessionStrategy = { needsStoredUser: false, adapterMethods: [], issue, read, end, currentUserId, providerTokens, revokeOthers, revokeAll, markRefreshError }

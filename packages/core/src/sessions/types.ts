@@ -50,6 +50,12 @@ export interface CurrentStoredSession {
   sessionToken: string
 }
 
+/** What ending sessions did: how many stored sessions ended (`null` when not counted: JWT), and cookies to set. */
+export interface Revocation {
+  revoked: number | null
+  cookies: Cookie[]
+}
+
 export interface SessionStrategy {
   /** The stored session the request carries, when sessions are stored (database strategy). */
   readonly storedSession?: (req: AuthRequest, ctx: Context) => Promise<CurrentStoredSession | undefined>
@@ -67,4 +73,18 @@ export interface SessionStrategy {
   end(req: AuthRequest, ctx: Context): Promise<SignOutMessage>
   /** The id of the user whose valid session the request carries, for linking a second account. */
   currentUserId(req: AuthRequest, ctx: Context): Promise<string | undefined>
+  /**
+   * Ends every session of the request's user but its own (its own is re-issued when it must be).
+   * Rejects with `SessionRequired` without a valid session, `SessionManagementError`
+   * (`REVOCATION_UNAVAILABLE`) when the strategy cannot end sessions with this adapter.
+   */
+  revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation>
+  /** Ends every session of the request's user, its own included (its cookie cleared). Rejects as `revokeOthers`. */
+  revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation>
+  /**
+   * Marks the request's session: a provider refused the user's refresh token, so the session reads
+   * `error: "RefreshTokenError"` from now on. Resolves the cookies to set (a re-issued JWT). Never
+   * throws for an adapter that cannot keep the mark (it logs).
+   */
+  markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]>
 }

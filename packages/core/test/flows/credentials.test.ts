@@ -141,11 +141,12 @@ describe("credentials with database sessions", () => {
     expect(stored).toBe(btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""))
   })
 
-  it("credentials with JWT sessions and an adapter leave the adapter alone", async () => {
+  it("credentials with JWT sessions and an adapter write nothing: one read of the user's session epoch at sign-in, none per session read", async () => {
     const adapter = memoryAdapter()
     const client = new Client(config({ adapter, session: { strategy: "jwt" } }))
     await client.signIn()
-    expect(adapter.calls).toEqual([])
+    expect(adapter.calls.map((c) => c.method)).toEqual(["getUserSessionEpoch"])
     expect(await client.session()).toMatchObject({ user: { name: "Alice" } })
+    expect(adapter.calls).toHaveLength(1)
   })
 })

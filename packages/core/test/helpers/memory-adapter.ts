@@ -8,6 +8,7 @@ export const WRITE_METHODS = new Set([
   "createUser", "updateUser", "deleteUser", "linkAccount", "unlinkAccount", "createSession", "updateSession",
   "deleteSession", "createVerificationToken", "useVerificationToken", "createAuthenticator", "updateAuthenticatorCounter",
   "deleteAuthenticator", "updateAuthenticator", "retireVerificationTokens", "deleteSessionsByUserId",
+  "incrementUserSessionEpoch",
 ])
 
 export interface MemoryAdapter extends Adapter {
@@ -15,6 +16,8 @@ export interface MemoryAdapter extends Adapter {
   accounts: AdapterAccount[]
   sessions: Map<string, AdapterSession>
   tokens: VerificationToken[]
+  /** Session epochs by user id (absent: 0). */
+  epochs: Map<string, number>
   calls: Array<{ method: string; args: unknown[] }>
   writes(): string[]
 }
@@ -26,6 +29,7 @@ export function memoryAdapter(): MemoryAdapter {
   const accounts: AdapterAccount[] = []
   const sessions = new Map<string, AdapterSession>()
   const tokens: VerificationToken[] = []
+  const epochs = new Map<string, number>()
   const calls: MemoryAdapter["calls"] = []
   const methods: Adapter = {
     createUser: (user) => (users.set(user.id, { ...user }), { ...user }),
@@ -65,6 +69,12 @@ export function memoryAdapter(): MemoryAdapter {
       for (const [token, s] of sessions) if (s.userId === userId && token !== keep) (sessions.delete(token), deleted++)
       return deleted
     },
+    getUserSessionEpoch: (userId) => (users.has(userId) ? epochs.get(userId) ?? 0 : null),
+    incrementUserSessionEpoch: (userId) => {
+      if (!users.has(userId)) return null
+      epochs.set(userId, (epochs.get(userId) ?? 0) + 1)
+      return epochs.get(userId)!
+    },
     createVerificationToken: (t) => (tokens.push(t), t),
     useVerificationToken: ({ identifier, token }) => {
       const i = tokens.findIndex((t) => t.identifier === identifier && t.token === token)
@@ -87,7 +97,7 @@ export function memoryAdapter(): MemoryAdapter {
   }
   return {
     ...(logged as Adapter),
-    users, accounts, sessions, tokens, calls,
+    users, accounts, sessions, tokens, epochs, calls,
     writes: () => calls.map((c) => c.method).filter((m) => WRITE_METHODS.has(m)),
   }
 }

@@ -5,7 +5,10 @@ import type { Executor, Row } from "../executors/index.js"
 import { asDate, asString, first, lookupable, requiredText, requiredTimestamp, text, timestamp, written } from "./values.js"
 import { toUser } from "./users.js"
 
-const SESSION_COLUMNS = `"sessionToken", expires, "user"`
+const SESSION_COLUMNS = `"sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error`
+
+/** The optional metadata of `AdapterSession` (migration 4), by field name; each read back only when set. */
+const METADATA = ["createdAt", "clientDescription", "clientNetwork", "error"] as const
 
 /**
  * A session row as an `AdapterSession`, or `null` when it lacks the expiry or user the type requires:
@@ -16,7 +19,15 @@ function toSession(row: Row): AdapterSession | null {
   const sessionToken = asString(row.sessionToken)
   const userId = asString(row.user)
   const expires = asDate(row.expires)
-  return sessionToken === null || userId === null || expires === null ? null : { sessionToken, userId, expires }
+  if (sessionToken === null || userId === null || expires === null) return null
+  const session: AdapterSession = { sessionToken, userId, expires }
+  const createdAt = asDate(row.createdAt)
+  if (createdAt !== null) session.createdAt = createdAt
+  for (const field of ["clientDescription", "clientNetwork", "error"] as const) {
+    const value = asString(row[field])
+    if (value !== null) session[field] = value
+  }
+  return session
 }
 
 const oneSession = (rows: Row[]) => {
@@ -31,7 +42,8 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
     async createSession(session) {
       const rows = await db.query(
         `WITH s AS (
-           INSERT INTO authlib_sessions ("sessionToken", expires, "user") VALUES ($1::text, $2::timestamptz, $3::text)
+           INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error)
+           VALUES ($1::text, $2::timestamptz, $3::text, $4::timestamptz, $5::text, $6::text, $7::text)
            RETURNING xata_id, ${SESSION_COLUMNS}
          ), link AS (
            INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s
@@ -41,6 +53,10 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
           requiredText(session.sessionToken, "sessionToken"),
           requiredTimestamp(session.expires, "expires"),
           requiredText(session.userId, "userId"),
+          timestamp(session.createdAt, "createdAt"),
+          text(session.clientDescription, "clientDescription"),
+          text(session.clientNetwork, "clientNetwork"),
+          text(session.error, "error"),
         ],
       )
       return written(oneSession(rows), "session")
@@ -49,7 +65,7 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
       if (!lookupable(sessionToken)) return null
       const row = first(
         await db.query(
-          `SELECT s."sessionToken", s.expires, s."user", u.xata_id AS u_xata_id, u.name AS u_name, u.email AS u_email,
+          `SELECT s."sessionToken", s.expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error, u.xata_id AS u_xata_id, u.name AS u_name, u.email AS u_email,
                   u."emailVerified" AS "u_emailVerified", u.image AS u_image
            FROM authlib_sessions s JOIN authlib_users u ON u.xata_id = s."user"
            WHERE s."sessionToken" = $1::text`,
@@ -59,17 +75,36 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
       const session = row ? toSession(row) : null
       return row && session ? { session, user: toUser(row, "u_") } : null
     },
-    async updateSession({ sessionToken, expires, userId }) {
+    // A metadata key left out is kept and `null` clears it: each comes with a "given" flag.
+    async updateSession(patch) {
+      const { sessionToken, expires, userId } = patch
       if (!lookupable(sessionToken)) return null
+      const given = (field: (typeof METADATA)[number]) => Object.hasOwn(patch, field) && patch[field] !== undefined
       const rows = await db.query(
         `WITH s AS (
-           UPDATE authlib_sessions SET expires = COALESCE($2::timestamptz, expires), "user" = COALESCE($3::text, "user")
+           UPDATE authlib_sessions SET expires = COALESCE($2::timestamptz, expires), "user" = COALESCE($3::text, "user"),
+             "createdAt" = CASE WHEN $4::boolean THEN $5::timestamptz ELSE "createdAt" END,
+             "clientDescription" = CASE WHEN $6::boolean THEN $7::text ELSE "clientDescription" END,
+             "clientNetwork" = CASE WHEN $8::boolean THEN $9::text ELSE "clientNetwork" END,
+             error = CASE WHEN $10::boolean THEN $11::text ELSE error END
            WHERE "sessionToken" = $1::text RETURNING xata_id, ${SESSION_COLUMNS}
          ), link AS (
            UPDATE authlib_users_sessions l SET "user" = s."user" FROM s WHERE l.session = s.xata_id AND l."user" IS DISTINCT FROM s."user"
          )
          SELECT ${SESSION_COLUMNS} FROM s`,
-        [sessionToken, timestamp(expires, "expires"), text(userId, "userId")],
+        [
+          sessionToken,
+          timestamp(expires, "expires"),
+          text(userId, "userId"),
+          given("createdAt"),
+          timestamp(patch.createdAt, "createdAt"),
+          given("clientDescription"),
+          text(patch.clientDescription, "clientDescription"),
+          given("clientNetwork"),
+          text(patch.clientNetwork, "clientNetwork"),
+          given("error"),
+          text(patch.error, "error"),
+        ],
       )
       return oneSession(rows)
     },

@@ -52,8 +52,26 @@ function updateStatement(patch: Partial<AdapterUser>): { sql: string; params: Sq
   return { sql, params }
 }
 
-export function userMethods(db: Executor): Pick<XataAdapterMethods, "createUser" | "getUser" | "getUserByEmail" | "getUserByAccount" | "updateUser" | "deleteUser"> {
+type UserMethods = "createUser" | "getUser" | "getUserByEmail" | "getUserByAccount" | "updateUser" | "deleteUser" | "getUserSessionEpoch" | "incrementUserSessionEpoch"
+
+const epochOf = (rows: Row[]) => {
+  const row = first(rows)
+  return row ? Number(row.epoch) : null
+}
+
+export function userMethods(db: Executor): Pick<XataAdapterMethods, UserMethods> {
   return {
+    async getUserSessionEpoch(userId) {
+      if (!lookupable(userId)) return null
+      return epochOf(await db.query(`SELECT COALESCE("sessionEpoch", 0) AS epoch FROM authlib_users WHERE xata_id = $1::text`, [userId]))
+    },
+    // One UPDATE: concurrent calls queue on the row lock, and each reads the value the one before wrote.
+    async incrementUserSessionEpoch(userId) {
+      if (!lookupable(userId)) return null
+      return epochOf(
+        await db.query(`UPDATE authlib_users SET "sessionEpoch" = COALESCE("sessionEpoch", 0) + 1 WHERE xata_id = $1::text RETURNING "sessionEpoch" AS epoch`, [userId]),
+      )
+    },
     async createUser(user) {
       // A missing e-mail is stored as NULL: the unique index admits any number of those.
       const params = [text(user.id || null, "id"), text(user.name, "name"), text(user.email, "email")]

@@ -34,10 +34,10 @@ describe("POST /auth/callback/email: adapter calls", () => {
     expect(setup.adapter.sessions.size).toBe(2)
   })
 
-  it("a returning user under jwt sessions: two calls", async () => {
+  it("a returning user under jwt sessions: three calls (the third reads the user's session epoch for the token)", async () => {
     const setup = emailSetup({ session: { strategy: "jwt" }, ...noCooldown() })
     await completeInFreshBrowser(setup)
-    expect(await completeInFreshBrowser(setup)).toEqual(["useVerificationToken", "getUserByAccount"])
+    expect(await completeInFreshBrowser(setup)).toEqual(["useVerificationToken", "getUserByAccount", "getUserSessionEpoch"])
   })
 
   it("a new user: created verified and linked, with the createUser and linkAccount events", async () => {

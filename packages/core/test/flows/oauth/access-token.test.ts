@@ -5,7 +5,7 @@
  * compare-and-swap, and the checks before any of it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { getAccessToken, MissingAdapterMethods, RefreshTokenError, SessionRequired, type AdapterAccount, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
+import { Auth, getAccessToken, MissingAdapterMethods, RefreshTokenError, SessionRequired, type AdapterAccount, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
 import { APP, browserFor, callbackOf, sessionCookie, signInAtLocalOP, testConfig, type LoggedError } from "./helpers/app.js"
 import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
@@ -58,14 +58,14 @@ interface Setup {
   account(): AdapterAccount
 }
 
-async function signedIn(over: Partial<OAuthConfig> = {}): Promise<Setup> {
+async function signedIn(over: Partial<OAuthConfig> = {}, strategy: "database" | "jwt" = "database"): Promise<Setup> {
   const errors: LoggedError[] = []
   const adapter = tokenAdapter()
   const provider = {
     id: "op", name: "Local OP", type: "oidc", issuer: op.issuer, clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret,
     [allowInsecureOAuthRequests]: true, authorization: { params: { scope: "openid email profile offline_access", prompt: "consent" } }, ...over,
   } as unknown as OAuthConfig
-  const config = testConfig({ providers: [provider], adapter, session: { strategy: "database" } }, errors)
+  const config = testConfig({ providers: [provider], adapter, session: { strategy } }, errors)
   const browser = browserFor(config)
   await signInAtLocalOP(browser, "op", "alice")
   expect(sessionCookie(browser)).toBeTruthy()
@@ -127,6 +127,58 @@ describe("getAccessToken", () => {
     expect(s.account()).toEqual(stored)
     const session = await s.browser.request(`${APP}/auth/session`)
     expect(JSON.parse(session.body)).toMatchObject({ user: { email: "alice@example.com" } })
+  })
+
+  /** A spent refresh token in place, as after a rotation another party used. */
+  async function withSpentToken(s: Setup) {
+    const spent = s.account().refresh_token!
+    await getAccessToken(s.request(), s.config, "op", { minValidity: 3600 })
+    Object.assign(s.account(), { refresh_token: spent, expires_at: 1 })
+  }
+
+  it("a refused refresh token marks the database session (session.error), for an adapter that keeps session metadata", async () => {
+    const s = await signedIn()
+    // The authlib-only method that says the adapter keeps session metadata (see AdapterSession).
+    Object.assign(s.adapter, { listSessionsByUserId: async (userId: string) => [...s.adapter.sessions.values()].filter((x) => x.userId === userId) })
+    const config = { ...s.config }
+    await withSpentToken({ ...s, config })
+    expect(await getAccessToken(s.request(), config, "op").catch((e: unknown) => e)).toMatchObject({ code: "INVALID_GRANT", setCookie: [] })
+    const session = JSON.parse((await s.browser.request(`${APP}/auth/session`)).body)
+    expect(session).toMatchObject({ user: { email: "alice@example.com" }, error: "RefreshTokenError" })
+    expect([...s.adapter.sessions.values()][0]).toMatchObject({ error: "RefreshTokenError" })
+  })
+
+  it("an Auth.js adapter (no session metadata) is never sent the mark; the session reads unmarked", async () => {
+    const s = await signedIn()
+    await withSpentToken(s)
+    expect(await getAccessToken(s.request(), s.config, "op").catch((e: unknown) => e)).toMatchObject({ code: "INVALID_GRANT" })
+    expect(s.adapter.writes).not.toContain("updateSession")
+    expect(JSON.parse((await s.browser.request(`${APP}/auth/session`)).body).error).toBeUndefined()
+  })
+
+  it("JWT sessions with the tokens on the account row: a refused refresh token marks the token (re-issued through setCookie)", async () => {
+    const s = await signedIn({}, "jwt")
+    await withSpentToken(s)
+    const err = (await getAccessToken(s.request(), s.config, "op").catch((e: unknown) => e)) as RefreshTokenError
+    expect(err).toMatchObject({ code: "INVALID_GRANT" })
+    expect(err.setCookie).toHaveLength(1)
+    const marked = new Request(`${APP}/auth/session`, { headers: { cookie: err.setCookie![0]!.split(";")[0]! } })
+    expect(await (await Auth(marked, s.config)).json()).toMatchObject({ user: { email: "alice@example.com" }, error: "RefreshTokenError" })
+    // The browser's own cookie, not yet replaced, still reads unmarked: the app must send setCookie.
+    expect(JSON.parse((await s.browser.request(`${APP}/auth/session`)).body).error).toBeUndefined()
+  })
+
+  it('onInvalidGrant: "sign-out" ends the session (signOut event, cookie cleared through setCookie)', async () => {
+    const s = await signedIn()
+    await withSpentToken(s)
+    const signedOut: unknown[] = []
+    const config = { ...s.config, events: { signOut: (message: unknown) => void signedOut.push(message) } }
+    const err = (await getAccessToken(s.request(), config, "op", { onInvalidGrant: "sign-out" }).catch((e: unknown) => e)) as RefreshTokenError
+    expect(err).toMatchObject({ code: "INVALID_GRANT" })
+    expect(err.setCookie!.some((c) => /^authlib\.session-token=;/.test(c))).toBe(true)
+    expect(signedOut).toHaveLength(1)
+    expect(s.adapter.sessions.size).toBe(0)
+    expect(JSON.parse((await s.browser.request(`${APP}/auth/session`)).body)).toBeNull()
   })
 
   it("the provider down: retried once, then RefreshTokenError REFRESH_FAILED, stored tokens unchanged", async () => {
