@@ -1,57 +1,29 @@
 /**
- * The account page lists where the user is signed in (database sessions) and signs the others out:
- * a second "device" signs in over HTTP with its own cookie jar; after "Sign out everywhere else" its
- * session is gone and this browser's stays.
+ * The account page (database sessions) lists where the user is signed in, with what each session
+ * recorded (client, network, when), signs the others out or everywhere, and lists, links and
+ * unlinks the user's sign-in methods. A second "device" signs in over HTTP with its own cookie jar.
  */
 import { describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
 import { screenshot } from "./harness/browser.js"
+import { otherDevice, sessionOf, signInWithPassword } from "./harness/devices.js"
 import { useDemo } from "./harness/use-demo.js"
 
 const demo = useDemo({ AUTH_SESSION_STRATEGY: "database" })
 
-/** Signs ada in from "another device": plain HTTP with its own cookies; answers its Cookie header. */
-async function otherDevice(origin: string): Promise<string> {
-  const jar = new Map<string, string>()
-  const keep = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!
-      const name = pair.slice(0, pair.indexOf("="))
-      jar.set(name, pair.slice(name.length + 1))
-    }
-  }
-  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ")
-  const csrf = await fetch(`${origin}/auth/csrf`)
-  keep(csrf)
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-  const signIn = await fetch(`${origin}/auth/callback/password`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { cookie: header(), origin, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ csrfToken, email: "ada@example.com", password: "correct-horse-battery" }),
-  })
-  keep(signIn)
-  expect(jar.has("authlib.session-token")).toBe(true)
-  return header()
-}
-
-async function sessionOf(origin: string, cookie: string): Promise<unknown> {
-  return (await fetch(`${origin}/auth/session`, { headers: { cookie } })).json()
-}
-
 describe("the account page's sessions", () => {
-  it("lists this browser and another device, and signs the other out everywhere", async () => {
+  it("lists this browser and another device with their client, network and times, and signs the other out everywhere else", async () => {
     const origin = demo.server.origin
     const device = await otherDevice(origin)
     const page = await demo.browser.newPage()
-    await page.goto(`${origin}/sign-in/`)
-    await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com")
-    await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
-    await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
-    await page.waitForURL(`${origin}/`)
+    await signInWithPassword(page, origin)
     await page.goto(`${origin}/account/`)
     const region = page.getByRole("region", { name: "Where you are signed in" })
     await expect.poll(() => region.locator(".session").count()).toBe(2)
-    expect(await region.locator(".session").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining("This browser"), expect.stringContaining("Another browser or device")]))
+    const rows = await region.locator(".session").allTextContents()
+    // Chromium here says HeadlessChrome on Linux; the other device is Node's fetch.
+    expect(rows).toEqual(expect.arrayContaining([expect.stringContaining("This browser (Chrome on Linux)"), expect.stringContaining("Node.js")]))
+    for (const row of rows) expect(row).toMatch(/127\.0\.0\.0\/24 · signed in \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC · last seen /)
     await screenshot(page, "account-sessions")
     expect(await sessionOf(origin, device)).toMatchObject({ user: { email: "ada@example.com" } })
 
@@ -63,4 +35,49 @@ describe("the account page's sessions", () => {
     expect(await region.locator(".session").textContent()).toContain("This browser")
     await page.close()
   })
+
+  it("links the Demo IdP to the password user by signing in with it, then unlinks it", async () => {
+    const origin = demo.server.origin
+    await demo.browser.context.clearCookies()
+    const page = await demo.browser.newPage()
+    await signInWithPassword(page, origin)
+    await page.goto(`${origin}/account/`)
+    const methods = page.getByRole("region", { name: "Ways to sign in" })
+    expect(await methods.locator(".linked-account").allTextContents()).toEqual([expect.stringContaining("E-mail and password")])
+    await methods.getByRole("button", { name: "Link the Demo IdP" }).click()
+    await loginAtIdp(page, "grace")
+    await page.waitForURL(`${origin}/account/`)
+    await expect.poll(() => methods.locator(".linked-account").allTextContents()).toEqual([expect.stringContaining("E-mail and password"), expect.stringContaining("Demo IdP")])
+    // Still Ada (linked, not a second user), and her IdP token now works on this page.
+    expect(await page.locator(".facts").textContent()).toContain("ada@example.com")
+    expect(await page.getByRole("region", { name: "Calling the Demo IdP's API" }).locator(".idp-answer").textContent()).toBe("The IdP says you are Grace Hopper (grace.hopper@idp.demo).")
+    await screenshot(page, "account-linked")
+    await methods.locator(".linked-account", { hasText: "Demo IdP" }).getByRole("button", { name: "Unlink" }).click()
+    await expect.poll(() => methods.locator(".linked-account").allTextContents()).toEqual([expect.stringContaining("E-mail and password")])
+    expect(await page.getByRole("region", { name: "Calling the Demo IdP's API" }).textContent()).toContain("Sign in with the Demo IdP to call its API")
+    await page.close()
+  })
+
+  it("signs out everywhere: this browser lands on the sign-in page, the other device is signed out too", async () => {
+    const origin = demo.server.origin
+    await demo.browser.context.clearCookies()
+    const device = await otherDevice(origin)
+    const page = await demo.browser.newPage()
+    await signInWithPassword(page, origin)
+    await page.goto(`${origin}/account/`)
+    await page.getByRole("region", { name: "Where you are signed in" }).getByRole("button", { name: "Sign out everywhere", exact: true }).click()
+    await page.waitForURL(`${origin}/sign-in/?signedOut=everywhere`)
+    expect(await sessionOf(origin, device)).toBeNull()
+    await page.goto(`${origin}/account/`)
+    await page.waitForURL(/\/sign-in\//)
+    await page.close()
+  })
 })
+
+/** The Demo IdP's login and consent pages. */
+async function loginAtIdp(page: Page, user: string) {
+  await page.getByLabel("User name").fill(user)
+  await page.getByLabel("Password").fill("idp-demo")
+  await page.getByRole("button", { name: "Sign in" }).click()
+  await page.getByRole("button", { name: "Allow" }).click()
+}

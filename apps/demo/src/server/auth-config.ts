@@ -106,7 +106,9 @@ async function build(env: Env): Promise<QwikAuthConfig> {
     // (entry.node-server.ts) only accepts as a loopback name and only while listening on loopback.
     trustHost: true,
     adapter,
-    session: { strategy: sessionStrategy(env) },
+    // Every session read checks the user's session epoch, so that "sign out everywhere" ends JWT
+    // sessions at once here (the default checks when the cookie is re-issued, once a day).
+    session: { strategy: sessionStrategy(env), checkRevocation: "every-request" },
     // authlib's default limits; shared through PostgreSQL when DATABASE_URL is set (database.ts).
     rateLimit: rateLimitStore ? { store: rateLimitStore } : {},
     experimental: { enableWebAuthn: true },

@@ -16,7 +16,7 @@ const BROWSERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bOPR\/|\bOpera\b/, "Opera"],
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\bFirefox\/|\bFxiOS\//, "Firefox"],
-  [/\bCriOS\/|\bChrom(?:e|ium)\//, "Chrome"],
+  [/\bCriOS\/|(?:\b|Headless)Chrom(?:e|ium)\//, "Chrome"],
   [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
   [/^curl\//, "curl"],
   [/\bnode(?:-fetch)?\b|\bundici\b/i, "Node.js"],

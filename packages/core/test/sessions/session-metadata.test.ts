@@ -36,6 +36,8 @@ describe("describeClient", () => {
     expect(describeClient(UA.operaMac)).toBe("Opera on macOS")
     expect(describeClient(UA.chromeOs)).toBe("Chrome on ChromeOS")
     expect(describeClient("curl/8.5.0")).toBe("curl")
+    expect(describeClient("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36")).toBe("Chrome on Linux")
+    expect(describeClient("node")).toBe("Node.js")
   })
 
   it("answers null for no header or one it cannot read, and only ever words of its own", () => {

@@ -1,9 +1,11 @@
 import { component$, useSignal } from "@builder.io/qwik"
 import { Form, routeAction$, routeLoader$, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
 import {
+  AccountManagementError,
   AuthError,
   deletePasskey,
   getAccessToken,
+  listLinkedAccounts,
   listPasskeys,
   listSessions,
   protectRoute,
@@ -12,9 +14,14 @@ import {
   revokeOtherSessions,
   revokeSession,
   SessionManagementError,
+  signOutEverywhere,
+  unlinkLinkedAccount,
 } from "@authlib/qwik"
 import { registerPasskey } from "@authlib/qwik/passkey"
-import { useSession } from "../plugin@auth"
+import { useSession, useSignIn } from "../plugin@auth"
+
+/** A date as the page shows it ("never" for none). */
+const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "never")
 
 /** Signed-out visitors go to the sign-in page and come back here afterwards. */
 export const onRequest = protectRoute({ signInPage: "/sign-in/" })
@@ -103,11 +110,25 @@ const IdpApi = component$(() => {
   )
 })
 
-/** The user's sessions (database sessions only: JWT sessions are not stored). */
+/**
+ * The user's sessions. Database sessions are listed with what each recorded (client, network,
+ * when); JWT sessions are not stored, so there is no list, but they can still all be ended (the
+ * demo's adapter keeps session epochs).
+ */
 export const useSessions = routeLoader$(async (ev) => {
   try {
     const sessions = await listSessions(ev)
-    return { stored: true as const, sessions: sessions.map((s) => ({ id: s.id, expires: s.expires.toISOString(), current: s.current })) }
+    return {
+      stored: true as const,
+      sessions: sessions.map((s) => ({
+        id: s.id,
+        current: s.current,
+        client: s.client,
+        network: s.network,
+        createdAt: s.createdAt?.toISOString() ?? null,
+        lastSeenAt: s.lastSeenAt.toISOString(),
+      })),
+    }
   } catch (err) {
     if (err instanceof SessionManagementError && err.code === "DATABASE_SESSIONS_ONLY") return { stored: false as const, sessions: [] }
     throw err
@@ -126,48 +147,134 @@ export const useEndSession = routeAction$(
   zod$({ id: z.string() }),
 )
 
-export const useEndOtherSessions = routeAction$(async (_form, ev) => ({ ended: await revokeOtherSessions(ev) }))
+/** Stored sessions are counted; JWT sessions end at their next request (the demo checks every request). */
+export const useEndOtherSessions = routeAction$(async (_form, ev) => {
+  const ended = await revokeOtherSessions(ev)
+  return { message: ended === null ? "Your other sessions are signed out." : `Signed out of ${ended} other session(s).` }
+})
+
+/** Every session ends, this one too: back to the sign-in page. */
+export const useSignOutEverywhere = routeAction$(async (_form, ev) => {
+  await signOutEverywhere(ev)
+  throw ev.redirect(303, "/sign-in/?signedOut=everywhere")
+})
 
 const Sessions = component$(() => {
   const list = useSessions()
   const end = useEndSession()
   const endOthers = useEndOtherSessions()
+  const everywhere = useSignOutEverywhere()
   return (
     <section aria-labelledby="sessions-title">
       <h2 id="sessions-title">Where you are signed in</h2>
       {!list.value.stored ? (
         <p class="hint">
-          This demo runs with JWT sessions (an encrypted cookie): nothing is stored, so there is nothing to list. Start it with{" "}
-          <code>AUTH_SESSION_STRATEGY=database</code> to see and end your sessions here.
+          This demo runs with JWT sessions (an encrypted cookie): nothing is stored, so there is no list. Signing out the others still works: your
+          session epoch moves on, and every older cookie is refused on its next request. Start it with <code>AUTH_SESSION_STRATEGY=database</code> to
+          see each session here.
         </p>
       ) : (
-        <>
-          <ul class="session-list">
-            {list.value.sessions.map((s) => (
-              <li key={s.id} class="session">
-                <span>
-                  {s.current ? "This browser" : "Another browser or device"} · until {s.expires.slice(0, 10)}
+        <ul class="session-list">
+          {list.value.sessions.map((s) => (
+            <li key={s.id} class="session">
+              <span>
+                <strong>{s.current ? "This browser" : (s.client ?? "Another browser or device")}</strong>
+                {s.current && s.client ? ` (${s.client})` : ""}
+                <span class="hint session-facts">
+                  {" "}
+                  · {s.network ?? "network unknown"} · signed in {date(s.createdAt)} · last seen {date(s.lastSeenAt)}
                 </span>
-                {!s.current && (
-                  <Form action={end}>
-                    <input type="hidden" name="id" value={s.id} />
-                    <button type="submit" class="button small">
-                      Sign it out
-                    </button>
-                  </Form>
-                )}
-              </li>
-            ))}
-          </ul>
-          {list.value.sessions.length > 1 && (
-            <Form action={endOthers}>
-              <button type="submit" class="button small">
-                Sign out everywhere else
-              </button>
-            </Form>
-          )}
-          {endOthers.value?.ended !== undefined && <p class="hint">Signed out of {endOthers.value.ended} other session(s).</p>}
-        </>
+              </span>
+              {!s.current && (
+                <Form action={end}>
+                  <input type="hidden" name="id" value={s.id} />
+                  <button type="submit" class="button small">
+                    Sign it out
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div class="row">
+        {(!list.value.stored || list.value.sessions.length > 1) && (
+          <Form action={endOthers}>
+            <button type="submit" class="button small">
+              Sign out everywhere else
+            </button>
+          </Form>
+        )}
+        <Form action={everywhere}>
+          <button type="submit" class="button small">
+            Sign out everywhere
+          </button>
+        </Form>
+      </div>
+      {endOthers.value?.message && <p class="hint">{endOthers.value.message}</p>}
+    </section>
+  )
+})
+
+/** The ways the user can sign in (providers, never tokens), and whether the Demo IdP can be linked. */
+export const useLinkedAccounts = routeLoader$(async (ev) => {
+  const linked = await listLinkedAccounts(ev)
+  const canLinkIdp = Boolean(await idpIssuer(ev.env)) && !linked.some((a) => a.provider === "demo-idp")
+  return { linked: linked.map((a) => ({ provider: a.provider, name: a.name, type: a.type })), canLinkIdp }
+})
+
+export const useUnlink = routeAction$(
+  async (form, ev) => {
+    try {
+      await unlinkLinkedAccount(ev, { provider: form.provider })
+    } catch (err) {
+      if (err instanceof AccountManagementError && err.code === "LAST_SIGN_IN_METHOD")
+        return ev.fail(409, { message: "This is your only way to sign in: link another one first." })
+      if (err instanceof AccountManagementError) return ev.fail(404, { message: "That sign-in method is not linked." })
+      throw err
+    }
+  },
+  zod$({ provider: z.string() }),
+)
+
+const LinkedAccounts = component$(() => {
+  const accounts = useLinkedAccounts()
+  const unlink = useUnlink()
+  const signIn = useSignIn()
+  return (
+    <section aria-labelledby="linked-title">
+      <h2 id="linked-title">Ways to sign in</h2>
+      {unlink.value?.failed && (
+        <p class="alert" role="alert">
+          {unlink.value.message}
+        </p>
+      )}
+      {accounts.value.linked.length === 0 ? (
+        <p class="hint">No sign-in methods are linked to your user.</p>
+      ) : (
+        <ul class="session-list">
+          {accounts.value.linked.map((a) => (
+            <li key={a.provider} class="session linked-account">
+              <span>{a.name}</span>
+              <Form action={unlink}>
+                <input type="hidden" name="provider" value={a.provider} />
+                <button type="submit" class="button small">
+                  Unlink
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+      {accounts.value.canLinkIdp && (
+        <Form action={signIn}>
+          <input type="hidden" name="providerId" value="demo-idp" />
+          <input type="hidden" name="redirectTo" value="/account/" />
+          <button type="submit" class="button small">
+            Link the Demo IdP
+          </button>
+          <span class="hint"> Signing in with it while signed in here links it to this user.</span>
+        </Form>
       )}
     </section>
   )
@@ -203,7 +310,6 @@ export const useDeletePasskey = routeAction$(
   zod$({ id: z.string() }),
 )
 
-const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "never")
 
 const Passkeys = component$(() => {
   const passkeys = usePasskeys()
@@ -282,6 +388,7 @@ export default component$(() => {
       </dl>
       <IdpApi />
       <Sessions />
+      <LinkedAccounts />
       <Passkeys />
     </section>
   )

@@ -1,0 +1,43 @@
+/** Signing ada in from a browser page, and from "another device" (plain HTTP with its own cookies). */
+import { expect } from "vitest"
+import type { Page } from "playwright-core"
+import { DEMO_LOGIN } from "../../src/lib/demo-login.js"
+
+/** Signs ada in from "another device": plain HTTP with its own cookies; answers its Cookie header. */
+export async function otherDevice(origin: string): Promise<string> {
+  const jar = new Map<string, string>()
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const pair = line.split(";")[0]!
+      const name = pair.slice(0, pair.indexOf("="))
+      jar.set(name, pair.slice(name.length + 1))
+    }
+  }
+  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ")
+  const csrf = await fetch(`${origin}/auth/csrf`)
+  keep(csrf)
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+  const signIn = await fetch(`${origin}/auth/callback/password`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: header(), origin, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, email: DEMO_LOGIN.email, password: DEMO_LOGIN.password }),
+  })
+  keep(signIn)
+  expect(jar.has("authlib.session-token")).toBe(true)
+  return header()
+}
+
+/** The session `cookie` reads as (JSON of GET /auth/session). */
+export async function sessionOf(origin: string, cookie: string): Promise<unknown> {
+  return (await fetch(`${origin}/auth/session`, { headers: { cookie } })).json()
+}
+
+/** Signs ada in on the demo's sign-in page and waits for the home page. */
+export async function signInWithPassword(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/sign-in/`)
+  await page.getByLabel("E-mail", { exact: true }).fill(DEMO_LOGIN.email)
+  await page.getByLabel("Password", { exact: true }).fill(DEMO_LOGIN.password)
+  await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+  await page.waitForURL(`${origin}/`)
+}

@@ -1,0 +1,38 @@
+/**
+ * JWT sessions (nothing stored) can still be ended: the account page says there is no list, and
+ * "Sign out everywhere else" moves the user's session epoch on, so another device's cookie is
+ * refused on its next request (the demo checks every request) while this browser, re-issued under
+ * the new epoch, stays signed in; "Sign out everywhere" ends this one too.
+ */
+import { describe, expect, it } from "vitest"
+import { otherDevice, sessionOf, signInWithPassword } from "./harness/devices.js"
+import { useDemo } from "./harness/use-demo.js"
+
+const demo = useDemo({ AUTH_SESSION_STRATEGY: "jwt" })
+
+describe("the account page's sessions with JWT sessions", () => {
+  it("signs the other device out at once and keeps this browser; then signs out everywhere", async () => {
+    const origin = demo.server.origin
+    const device = await otherDevice(origin)
+    const page = await demo.browser.newPage()
+    await signInWithPassword(page, origin)
+    await page.goto(`${origin}/account/`)
+    const region = page.getByRole("region", { name: "Where you are signed in" })
+    expect(await region.textContent()).toContain("nothing is stored, so there is no list")
+    expect(await sessionOf(origin, device)).toMatchObject({ user: { email: "ada@example.com" } })
+
+    await region.getByRole("button", { name: "Sign out everywhere else" }).click()
+    await region.getByText("Your other sessions are signed out.").waitFor()
+    expect(await sessionOf(origin, device)).toBeNull()
+    await page.reload()
+    expect(await page.locator(".facts").textContent()).toContain("ada@example.com")
+
+    const again = await otherDevice(origin)
+    await region.getByRole("button", { name: "Sign out everywhere", exact: true }).click()
+    await page.waitForURL(`${origin}/sign-in/?signedOut=everywhere`)
+    expect(await sessionOf(origin, again)).toBeNull()
+    await page.goto(`${origin}/account/`)
+    await page.waitForURL(/\/sign-in\//)
+    await page.close()
+  })
+})
