@@ -112,6 +112,12 @@ describe("GET and POST /auth/sessions", () => {
     expect(await bad.json()).toEqual({ error: "SessionManagementError", code: "SESSION_ACTION_INVALID" })
     const unknown = await b.post("/auth/sessions", { action: "revoke", id: other.id })
     expect(unknown.status).toBe(404)
+    for (const id of [{ $ne: "" }, ["x"], 42, null]) {
+      const malformed = await b.request("/auth/sessions", { method: "POST", json: { action: "revoke", id, csrfToken: await b.csrfToken() } })
+      expect(malformed.status, JSON.stringify(id)).toBe(400)
+      expect(await malformed.json()).toEqual({ error: "SessionManagementError", code: "SESSION_ID_MISSING" })
+    }
+    expect(await b.session()).toMatchObject({ user: { email: "alice@example.com" } })
     expect(await (await b.post("/auth/sessions", { action: "revoke-others" })).json()).toEqual({ revoked: 0 })
     const jwt = await browser(config({ session: { strategy: "jwt" } }))
     const refused = await jwt.request("/auth/sessions")

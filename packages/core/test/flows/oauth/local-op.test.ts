@@ -266,4 +266,15 @@ describe("users and accounts with an adapter (database sessions)", () => {
       ["op-post", "bob", user!.id],
     ])
   })
+
+  it("a signIn callback that refuses the second provider links nothing to the signed-in user", async () => {
+    const adapter = spyAdapter()
+    const refuseSecond = { signIn: ({ account }: { account?: { provider?: string } | null }) => account?.provider !== "op-post" }
+    const browser = browserFor(config({ adapter, callbacks: refuseSecond }))
+    await signInAtLocalOP(browser, "op", "alice")
+    browser.jar.delete(new URL(op.issuer).host)
+    await signInAtLocalOP(browser, "op-post", "bob").catch(() => undefined)
+    expect(adapter.users.size).toBe(1)
+    expect(adapter.accounts.map((a) => a.provider)).toEqual(["op"])
+  })
 })
