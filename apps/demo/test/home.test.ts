@@ -30,6 +30,10 @@ describe("GET / (built demo in Chromium)", () => {
     expect(response?.status()).toBe(200)
     const text = (await page.textContent("body")) ?? ""
     for (const name of ["E-mail and password", "Demo IdP", "E-mail link"]) expect(text).toContain(name)
+    // The demo's theme: its name and logo above the card (the logo loads under the page's CSP), its title.
+    expect(await page.locator(".brand .app-name").textContent()).toBe("authlib demo")
+    expect(await page.title()).toBe("Sign in · authlib demo")
+    expect(await page.locator(".brand img.logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
     await screenshot(page, "builtin-sign-in")
     await page.close()
   })

@@ -98,6 +98,12 @@ export interface Session extends DefaultSession {}
 /** Styling of the built-in pages. */
 export interface Theme {
   colorScheme?: "auto" | "dark" | "light"
+  /**
+   * authlib's addition: the app's name, shown beside the logo above every built-in page and in
+   * its title ("Sign in · Acme"), so users see whose page they are on. Text only (escaped, at most
+   * 60 characters shown).
+   */
+  name?: string
   logo?: string
   brandColor?: string
   buttonText?: string

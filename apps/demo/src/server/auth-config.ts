@@ -119,7 +119,8 @@ async function build(env: Env): Promise<QwikAuthConfig> {
       passkeyProvider(env),
       ...realProviders(env),
     ],
-    theme: { brandColor: "#3b5bdb" },
+    // The built-in pages under /auth carry the demo's name, logo and colour.
+    theme: { name: "authlib demo", logo: "/favicon.svg", brandColor: "#3b5bdb" },
   }
 }
 

@@ -81,11 +81,20 @@ export function hiddenInputs(fields: Record<string, string>): SafeHtml {
   )}`
 }
 
-/** The theme's logo above the card, when it is a safe URL. */
-function logo(theme: Theme): SafeHtml | undefined {
+/** The app's name as the pages show it: trimmed, control characters dropped, at most 60 characters. */
+function appName(theme: Theme): string | undefined {
+  if (typeof theme.name !== "string") return undefined
+  const name = [...theme.name.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim()].slice(0, 60).join("")
+  return name === "" ? undefined : name
+}
+
+/** The theme's logo (when it is a safe URL) and the app's name, above the card. */
+function brand(theme: Theme): SafeHtml | undefined {
   const src = safeUrl(theme.logo)
-  if (!src) return undefined
-  return html`<img class="logo" src="${src}" alt="" referrerpolicy="no-referrer">`
+  const name = appName(theme)
+  if (!src && !name) return undefined
+  const img = src ? html`<img class="logo" src="${src}" alt="" referrerpolicy="no-referrer">` : ""
+  return html`<div class="brand">${img}${name ? html`<span class="app-name">${name}</span>` : ""}</div>`
 }
 
 export interface LayoutParams {
@@ -113,12 +122,12 @@ export function layout({ title, theme = {}, body, css = [], script }: LayoutPara
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
+<title>${appName(theme) ? `${title} · ${appName(theme)}` : title}</title>
 <style>${style}</style>
 </head>
 <body>
 <main class="page">
-${logo(theme)}
+${brand(theme)}
 <div class="card">
 ${body}
 </div>

@@ -69,7 +69,10 @@ const BASE = [
     "background:var(--bg);color:var(--text);" +
     'font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}',
   ".page{width:100%;max-width:24rem;padding:2rem 1rem;display:flex;flex-direction:column;align-items:center;gap:1.5rem}",
+  ".brand{display:flex;align-items:center;gap:.75rem;width:max-content;max-width:100%}",
   ".logo{max-width:9rem;max-height:4.5rem}",
+  ".brand:has(.app-name) .logo{height:3rem;width:auto}",
+  ".app-name{font-size:1.125rem;font-weight:600;color:var(--text);white-space:nowrap;overflow:hidden;text-overflow:ellipsis;min-width:0}",
   ".card{width:100%;background:var(--card);border:1px solid var(--border);border-radius:.75rem;" +
     "padding:2rem 1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}",
   "h1{margin:0 0 1rem;font-size:1.375rem;line-height:1.3;text-align:center}",

@@ -5,6 +5,6 @@ import { pageHeaders, renderVerifyRequestPage } from "../pages/index.js"
 
 export async function verifyRequest(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   if (ctx.config.pages.verifyRequest) return { redirect: routeUrl(ctx, "verifyRequest", { ...req.query }) }
-  const html = renderVerifyRequestPage({ host: new URL(ctx.origin).host, theme: ctx.config.theme })
+  const html = renderVerifyRequestPage({ host: new URL(ctx.origin).host, theme: ctx.config.theme, signinUrl: routeUrl(ctx, "signIn") })
   return { html, headers: pageHeaders(html) }
 }

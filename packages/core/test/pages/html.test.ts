@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { escapeHtml } from "../../src/pages/index.js"
 import { html, layout, safeUrl, SafeHtml } from "../../src/pages/html.js"
-import { documentProblems, tags } from "./helpers.js"
+import { documentProblems, tags, XSS } from "./helpers.js"
 
 describe("escapeHtml", () => {
   it("escapes the characters that end text, attributes or unquoted values", () => {
@@ -67,6 +67,17 @@ describe("layout", () => {
     for (const logo of ["javascript:alert(1)", "data:image/svg+xml,<svg onload=alert(1)>", "\tjavascript:x"]) {
       expect(tags(page({ logo }), "img")).toEqual([])
     }
+  })
+
+  it("shows the app's name beside the logo and in the title, escaped, cleaned and at most 60 characters", () => {
+    const named = page({ name: "Acme <Corp>", logo: "/logo.svg" })
+    expect(documentProblems(named)).toEqual([])
+    expect(named).toContain("<title>&lt;T&gt; · Acme &lt;Corp&gt;</title>")
+    expect(named).toContain('<div class="brand"><img class="logo" src="/logo.svg" alt="" referrerpolicy="no-referrer"><span class="app-name">Acme &lt;Corp&gt;</span></div>')
+    expect(page({ name: "a\u0000b\r\nc" })).toContain('<span class="app-name">abc</span>')
+    expect(page({ name: "x".repeat(500) })).toContain(`<span class="app-name">${"x".repeat(60)}</span>`)
+    for (const name of ["", "   ", 42 as unknown as string]) expect(page({ name })).not.toContain(`class="app-name"`)
+    for (const xss of XSS) expect(tags(page({ name: xss }), "script")).toEqual([])
   })
 
   it("renders without a theme from a JavaScript caller", () => {

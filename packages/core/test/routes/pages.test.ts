@@ -78,6 +78,13 @@ describe("GET /auth/error and /auth/verify-request", () => {
     expect(await res.text()).toContain("app.example")
   })
 
+  it("verify-request links back to the app's own sign-in page when pages.signIn is set, else to the built-in one", async () => {
+    const own = await (await new Client(config({ pages: { signIn: "/login" } })).request("/auth/verify-request")).text()
+    expect(own).toContain(`href="${ORIGIN}/login"`)
+    const builtIn = await (await new Client(config()).request("/auth/verify-request")).text()
+    expect(builtIn).toContain(`href="${ORIGIN}/auth/signin"`)
+  })
+
   it("pages.verifyRequest redirects there", async () => {
     const res = await new Client(config({ pages: { verifyRequest: "/check-mail" } })).request("/auth/verify-request?provider=email&type=email")
     expect(res.headers.get("location")).toBe(`${ORIGIN}/check-mail?provider=email&type=email`)
