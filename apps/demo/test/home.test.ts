@@ -6,6 +6,17 @@ import { useDemo } from "./harness/use-demo.js"
 
 const demo = useDemo()
 
+describe("starting the demo", () => {
+  it("prints only what a user can act on: the generated secret, the address, the passkey hint and the experimental-WebAuthn warning the spec requires", async () => {
+    // Pages have been served by now, so the configuration (IdP, inbox, database) has started.
+    expect((await fetch(`${demo.server.origin}/auth/providers`)).status).toBe(200)
+    const lines = demo.server.output().split("\n").filter((l) => l.trim() !== "" && !l.startsWith(">"))
+    const warnings = lines.filter((l) => /warn/i.test(l))
+    expect(warnings).toEqual([expect.stringContaining("[authlib][warn][experimental-webauthn]")])
+    expect(lines.join("\n")).not.toMatch(/oidc-provider|deprecat|stack|    at /i)
+  })
+})
+
 describe("GET / (built demo in Chromium)", () => {
   it("renders the home page with its landmarks, headings and navigation", async () => {
     const page = await demo.browser.newPage()

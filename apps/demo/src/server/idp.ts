@@ -3,10 +3,11 @@
  * with its own login and consent pages (idp-pages.ts) and two demo accounts. The app is registered
  * as a native client on loopback, so its callback URL is accepted on whatever port the app uses.
  */
-import Provider from "oidc-provider"
+import type Provider from "oidc-provider"
+import type { Adapter, AdapterPayload } from "oidc-provider"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { randomBytes } from "node:crypto"
+import { generateKeyPairSync, randomBytes } from "node:crypto"
 import { IDP_ACCOUNTS } from "../lib/demo-login.js"
 import { handleInteraction } from "./idp-pages.js"
 
@@ -21,6 +22,73 @@ function findAccount(_ctx: unknown, id: string) {
   const account = IDP_ACCOUNTS[id]
   if (!account) return undefined
   return { accountId: id, claims: () => ({ sub: id, name: account.name, email: account.email, email_verified: true }) }
+}
+
+/**
+ * oidc-provider's storage, in memory, ours: its own in-memory adapter is the "quick start" one and
+ * warns at every start. Each model (sessions, grants, codes, tokens) is a map with expiry.
+ */
+class MemoryStore implements Adapter {
+  private static readonly models = new Map<string, Map<string, { payload: AdapterPayload; expiresAt: number }>>()
+  private readonly items: Map<string, { payload: AdapterPayload; expiresAt: number }>
+  constructor(name: string) {
+    this.items = MemoryStore.models.get(name) ?? new Map()
+    MemoryStore.models.set(name, this.items)
+  }
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
+    this.items.set(id, { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Number.POSITIVE_INFINITY })
+  }
+  async find(id: string) {
+    const item = this.items.get(id)
+    if (!item) return undefined
+    if (item.expiresAt <= Date.now()) {
+      this.items.delete(id)
+      return undefined
+    }
+    return item.payload
+  }
+  async findByUserCode(userCode: string) {
+    for (const [id, item] of this.items) if (item.payload.userCode === userCode) return this.find(id)
+    return undefined
+  }
+  async findByUid(uid: string) {
+    for (const [id, item] of this.items) if (item.payload.uid === uid) return this.find(id)
+    return undefined
+  }
+  async consume(id: string) {
+    const item = this.items.get(id)
+    if (item) item.payload = { ...item.payload, consumed: Math.floor(Date.now() / 1000) }
+  }
+  async destroy(id: string) {
+    this.items.delete(id)
+  }
+  async revokeByGrantId(grantId: string) {
+    for (const [id, item] of this.items) if (item.payload.grantId === grantId) this.items.delete(id)
+  }
+}
+
+/** A signing key made at start (the demo keeps nothing across restarts): RS256, the ID token default. */
+function signingKeys() {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  return { keys: [{ ...privateKey.export({ format: "jwk" }), kid: randomBytes(8).toString("hex"), use: "sig", alg: "RS256" }] }
+}
+
+/**
+ * oidc-provider 9 supports Node 22+ and says so at import ("Unsupported runtime") on Node 20,
+ * where it works (the demo's and core's tests run it there). That one line is dropped so that a
+ * first start prints only what the user can act on; every other warning goes through.
+ */
+async function loadProvider(): Promise<typeof Provider> {
+  const warn = console.warn
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === "string" && args[0].startsWith("oidc-provider WARNING: Unsupported runtime")) return
+    warn(...args)
+  }
+  try {
+    return (await import("oidc-provider")).default
+  } finally {
+    console.warn = warn
+  }
 }
 
 function configuration(basePath: string): Record<string, unknown> {
@@ -42,6 +110,8 @@ function configuration(basePath: string): Record<string, unknown> {
     // Name and e-mail in the ID token as well, where the app reads the profile from.
     conformIdTokenClaims: false,
     cookies: { keys: [randomBytes(32).toString("base64url")] },
+    adapter: MemoryStore,
+    jwks: signingKeys(),
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
     // Short-lived access tokens and rotating refresh tokens, so the account page shows authlib's
@@ -59,7 +129,8 @@ async function listen(port: number, basePath: string): Promise<{ issuer: string 
     server.listen(port, "127.0.0.1", resolve)
   })
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const provider = new Provider(issuer, configuration(basePath))
+  const OidcProvider = await loadProvider()
+  const provider = new OidcProvider(issuer, configuration(basePath))
   provider.on("server_error", (_ctx, err) => console.error("[demo-idp]", err))
   const oidc = provider.callback()
   server.on("request", (req, res) => {

@@ -23,5 +23,24 @@ declare module "oidc-provider" {
     Grant: { new (init: { accountId: string; clientId?: string }): Grant; find(id: string): Promise<Grant> }
     proxy: boolean
   }
-  export type { Account }
+  /** A stored model (session, grant, code, token): the fields the demo's store looks at. */
+  interface AdapterPayload {
+    [key: string]: unknown
+    userCode?: string
+    uid?: string
+    grantId?: string
+    consumed?: number
+  }
+
+  /** The storage interface oidc-provider calls, one instance per model name. */
+  interface Adapter {
+    upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void>
+    find(id: string): Promise<AdapterPayload | undefined>
+    findByUserCode(userCode: string): Promise<AdapterPayload | undefined>
+    findByUid(uid: string): Promise<AdapterPayload | undefined>
+    consume(id: string): Promise<void>
+    destroy(id: string): Promise<void>
+    revokeByGrantId(grantId: string): Promise<void>
+  }
+  export type { Account, Adapter, AdapterPayload }
 }
