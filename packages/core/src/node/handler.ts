@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Auth } from "../index.js"
 import type { AuthConfig } from "../types.js"
 import { RequestConversionError, sendWebResponse, toWebRequest, type NodeRequest } from "./convert.js"
+import { withEnvDefaults } from "./env.js"
 
 export interface NodeHandlerOptions {
   /** Bytes of request body read at most. Default: core's limit (64 KiB). */
@@ -29,12 +30,15 @@ function refuse(res: ServerResponse, err: RequestConversionError): void {
 }
 
 /**
- * Mounts authlib on a Node server. The request's origin is the config's `url` when set (so a
+ * Mounts authlib on a Node server. The configuration is completed from `process.env` (`AUTH_SECRET`,
+ * `WEBAUTH_URL`, provider ids and secrets, as `setEnvDefaults` reads them) on a copy; the app's
+ * object is left as it is. The request's origin is the config's `url` when set (so a
  * forged `Host` changes nothing), else `Host` with the socket's scheme (core then applies
  * `X-Forwarded-*` as `trustHost` allows). The socket's remote address is handed to core as the
  * client address for per-client rate limits.
  */
-export function toNodeHandler(config: AuthConfig, options: NodeHandlerOptions = {}): NodeHandler {
+export function toNodeHandler(appConfig: AuthConfig, options: NodeHandlerOptions = {}): NodeHandler {
+  const config = withEnvDefaults(appConfig)
   const basePath = (config.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, "") || DEFAULT_BASE_PATH
   const origin = config.url ? new URL(String(config.url)).origin : undefined
   return (req, res, next) => {

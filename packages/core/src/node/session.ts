@@ -2,14 +2,17 @@
 /**
  * `getSession(req, config, res?)`: the session of a Node request, as `GET {basePath}/session`
  * answers it (same callbacks, events and sliding refresh). With `res`, a refreshed session cookie
- * is appended to the response.
+ * is appended to the response. The configuration is completed from `process.env` as
+ * `toNodeHandler` does.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Auth } from "../index.js"
 import type { AuthConfig, Session } from "../types.js"
 import { Configuration } from "../errors.js"
+import { withEnvDefaults } from "./env.js"
 
-export async function getSession(req: IncomingMessage, config: AuthConfig, res?: ServerResponse): Promise<Session | null> {
+export async function getSession(req: IncomingMessage, appConfig: AuthConfig, res?: ServerResponse): Promise<Session | null> {
+  const config = withEnvDefaults(appConfig)
   const basePath = (config.basePath ?? "/auth").replace(/\/+$/, "") || "/auth"
   const origin = config.url ? new URL(String(config.url)).origin : `http://${req.headers.host ?? "localhost"}`
   const headers = new Headers()

@@ -92,6 +92,29 @@ describe("node:http", () => {
     expect(await (await b.request("/dashboard")).json()).toMatchObject({ app: true, session: { user: { email: alice.email } } })
   })
 
+  it("completes the config from process.env (AUTH_SECRET) as Auth.js's framework packages do, leaving the app's object as it is", async () => {
+    const { secret: _secret, ...withoutSecret } = config()
+    const cfg: AuthConfig = withoutSecret
+    const before = JSON.stringify(cfg)
+    const previous = process.env.AUTH_SECRET
+    process.env.AUTH_SECRET = SECRET
+    try {
+      const auth = toNodeHandler(cfg)
+      const origin = await listen(createServer((req, res) => auth(req, res, async () => {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end(JSON.stringify({ session: await getSession(req, cfg, res) }))
+      })))
+      const b = browser(origin)
+      expect((await b.signIn()).status).toBe(302)
+      expect(await (await b.request("/me")).json()).toMatchObject({ session: { user: { email: alice.email } } })
+      expect(JSON.stringify(cfg)).toBe(before)
+      expect(cfg.secret).toBeUndefined()
+    } finally {
+      if (previous === undefined) delete process.env.AUTH_SECRET
+      else process.env.AUTH_SECRET = previous
+    }
+  })
+
   it("without next, a path outside basePath is a 404", async () => {
     const origin = await listen(createServer(toNodeHandler(config())))
     expect((await fetch(`${origin}/elsewhere`)).status).toBe(404)

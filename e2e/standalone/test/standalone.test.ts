@@ -1,0 +1,231 @@
+/**
+ * The packages stand alone. Every publishable workspace package is published (`pnpm -r publish`,
+ * what a release runs) to a registry in this process, next to the third-party packages they need
+ * (packed from what pnpm installed here: nothing is downloaded). Then, in scratch projects outside
+ * the repository, plain `npm install`:
+ * - only `@authlib/core` + `@authlib/providers`: the snippet type-checks under `moduleResolution`
+ *   bundler and node16, and a `node:http` server built on `toNodeHandler` signs a user in over HTTP;
+ * - only `@authlib/xata-adapter` (published again on its own version, 0.1.0) + its PGlite peer: it
+ *   installs beside the core it depends on, type-checks, migrates and stores a user.
+ */
+import { execFile, spawn } from "node:child_process"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startRegistry, type LocalRegistry } from "../src/registry.js"
+import { thirdPartyClosure } from "../src/third-party.js"
+
+const run = promisify(execFile)
+const here = dirname(fileURLToPath(import.meta.url))
+const repo = join(here, "..", "..", "..")
+const tsc = join(repo, "node_modules", "typescript", "bin", "tsc")
+const PUBLISHED = ["jwt", "core", "providers", "xata-adapter", "adapter-test", "qwik"]
+
+let registry: LocalRegistry
+let scratchRoot: string
+
+/** Runs `npm install` in `dir` against the local registry only, with its own cache and config. */
+async function npmInstall(dir: string): Promise<void> {
+  writeFileSync(join(dir, ".npmrc"), `registry=${registry.url}\n`)
+  await run("npm", ["install", "--no-audit", "--no-fund", "--no-update-notifier", "--cache", join(dir, ".npm-cache"), "--userconfig", join(dir, ".npmrc")], {
+    cwd: dir,
+    timeout: 120_000,
+    env: { ...process.env, npm_config_registry: registry.url },
+  })
+}
+
+/** A scratch project outside the repository with `package.json` and files. */
+function scratch(name: string, manifest: object, files: Record<string, string>): string {
+  const dir = join(scratchRoot, name)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", ...manifest }, null, 2))
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true })
+    writeFileSync(join(dir, file), text)
+  }
+  return dir
+}
+
+/** Type-checks `dir` under each tsconfig (the workspace's TypeScript, the scratch project's own types). */
+async function typecheck(dir: string, configs: string[], skipLibCheck = false): Promise<void> {
+  for (const config of configs) {
+    if (skipLibCheck) {
+      const path = join(dir, config)
+      const json = JSON.parse(readFileSync(path, "utf8")) as { compilerOptions: Record<string, unknown> }
+      writeFileSync(path, JSON.stringify({ ...json, compilerOptions: { ...json.compilerOptions, skipLibCheck: true } }))
+    }
+    const result = await run("node", [tsc, "-p", config], { cwd: dir, timeout: 120_000 }).catch((err: { stdout?: string; stderr?: string }) => err)
+    expect((result as { stdout?: string }).stdout ?? "", `tsc -p ${config}`).toBe("")
+  }
+}
+
+const TSCONFIGS = {
+  "tsconfig.bundler.json": JSON.stringify({
+    compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "bundler", strict: true, noEmit: true, types: ["node"], skipLibCheck: false },
+    include: ["src"],
+  }),
+  "tsconfig.node16.json": JSON.stringify({
+    compilerOptions: { target: "ES2022", module: "node16", moduleResolution: "node16", strict: true, outDir: "dist", types: ["node"], skipLibCheck: false },
+    include: ["src"],
+  }),
+}
+
+/** Top-level folders of `node_modules` (scoped ones as `@scope/name`). */
+function installed(dir: string): string[] {
+  const root = join(dir, "node_modules")
+  return readdirSync(root)
+    .filter((n) => !n.startsWith("."))
+    .flatMap((n) => (n.startsWith("@") ? readdirSync(join(root, n)).map((m) => `${n}/${m}`) : [n]))
+    .sort()
+}
+
+const versionOf = (dir: string, name: string) => (JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")) as { version: string }).version
+
+beforeAll(async () => {
+  registry = await startRegistry()
+  scratchRoot = mkdtempSync(join(tmpdir(), "authlib-standalone-"))
+  const roots = PUBLISHED.map((p) => realpathSync(join(repo, "packages", p)))
+  for (const { manifest, tarball } of thirdPartyClosure(roots.slice(0, 4), ["@electric-sql/pglite", "@types/node"], realpathSync(join(here, "..")))) registry.add(manifest, tarball)
+  const npmrc = join(scratchRoot, "publish.npmrc")
+  writeFileSync(npmrc, `${registry.url.replace(/^http:/, "")}:_authToken=e2e-publish\n`)
+  // What `pnpm release` (changeset publish) runs for a pnpm workspace: pnpm publish of each package
+  // not yet on the registry, workspace: ranges replaced by versions. Built by turbo before this test.
+  await run("pnpm", ["-r", "--filter", "./packages/*", "publish", "--registry", registry.url, "--no-git-checks", "--ignore-scripts", "--access", "public"], {
+    cwd: repo,
+    timeout: 240_000,
+    env: { ...process.env, npm_config_userconfig: npmrc, npm_config_registry: registry.url },
+  })
+  // The adapter alone, on its own version: a copy of its package with version 0.1.0, published with npm.
+  const adapterCopy = join(scratchRoot, "xata-adapter-0.1.0")
+  const source = join(repo, "packages", "xata-adapter")
+  const manifest = JSON.parse(readFileSync(join(source, "package.json"), "utf8")) as Record<string, unknown> & { files?: string[]; dependencies: Record<string, string> }
+  // `files` may name what a release makes (CHANGELOG.md, written by `changeset version`).
+  for (const entry of ["package.json", "README.md", "LICENSE", ...(manifest.files ?? [])]) if (existsSync(join(source, entry))) cpSync(join(source, entry), join(adapterCopy, entry), { recursive: true })
+  const coreVersion = registry.versions("@authlib/core")[0]!
+  writeFileSync(join(adapterCopy, "package.json"), JSON.stringify({ ...manifest, version: "0.1.0", dependencies: { ...manifest.dependencies, "@authlib/core": `^${coreVersion}` }, scripts: {} }, null, 2))
+  await run("npm", ["publish", "--registry", registry.url, "--userconfig", npmrc, "--ignore-scripts", "--access", "public"], { cwd: adapterCopy, timeout: 120_000 })
+})
+
+afterAll(async () => {
+  await registry?.close()
+  if (scratchRoot) rmSync(scratchRoot, { recursive: true, force: true })
+})
+
+describe("publishing", () => {
+  it("every publishable package is on the registry, with workspace ranges replaced by versions; the adapter also on its own 0.1.0", () => {
+    for (const p of PUBLISHED) {
+      const name = `@authlib/${p}`
+      expect(registry.versions(name), name).toContain(JSON.parse(readFileSync(join(repo, "packages", p, "package.json"), "utf8")).version)
+    }
+    expect(registry.versions("@authlib/xata-adapter")).toContain("0.1.0")
+    expect(registry.log.filter((l) => l.startsWith("PUT "))).toHaveLength(PUBLISHED.length + 1)
+  })
+})
+
+const SERVER = `import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { AuthConfig } from "@authlib/core"
+import { toNodeHandler } from "@authlib/core/node"
+import Credentials from "@authlib/providers/credentials"
+
+const config: AuthConfig = {
+  trustHost: true,
+  providers: [
+    Credentials({
+      credentials: { username: {}, password: {} },
+      authorize: async (input) =>
+        input.username === "ada" && input.password === "lovelace" ? { id: "1", name: "Ada Lovelace", email: "ada@example.com" } : null,
+    }),
+  ],
+}
+
+const auth = toNodeHandler(config)
+const server = createServer((req, res) => auth(req, res, () => res.writeHead(404).end("not found")))
+server.listen(0, "127.0.0.1", () => console.log(\`listening on http://127.0.0.1:\${(server.address() as AddressInfo).port}\`))
+`
+
+describe("a Node server with only @authlib/core and @authlib/providers", () => {
+  it("installs alone, type-checks (bundler and node16) and signs in over HTTP", async () => {
+    const dir = scratch("node-server", { dependencies: { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0" }, devDependencies: { "@types/node": "20.19.43" } }, { "src/server.ts": SERVER, ...TSCONFIGS })
+    await npmInstall(dir)
+    const packages = installed(dir)
+    expect(packages).toEqual(expect.arrayContaining(["@authlib/core", "@authlib/jwt", "@authlib/providers", "oauth4webapi", "jose"]))
+    for (const absent of ["@authlib/xata-adapter", "@authlib/qwik", "@authlib/adapter-test", "@simplewebauthn/server", "nodemailer"]) expect(packages).not.toContain(absent)
+    await typecheck(dir, ["tsconfig.bundler.json", "tsconfig.node16.json"])
+
+    const child = spawn("node", ["dist/server.js"], { cwd: dir, env: { ...process.env, AUTH_SECRET: "standalone-secret-0123456789abcdefghijklmnop", NODE_ENV: "production" }, stdio: ["ignore", "pipe", "pipe"] })
+    const errors: string[] = []
+    child.stderr!.on("data", (chunk: Buffer) => errors.push(chunk.toString()))
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("the server did not start")), 20_000)
+        child.stdout!.on("data", (chunk: Buffer) => {
+          const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(chunk.toString())
+          if (found) (clearTimeout(timer), resolve(found[1]!))
+        })
+        child.once("exit", (code) => reject(new Error(`the server exited with ${code}`)))
+      })
+      const jar = new Map<string, string>()
+      const keep = (res: Response) => {
+        for (const line of res.headers.getSetCookie()) {
+          const pair = line.split(";")[0]!
+          jar.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1))
+        }
+      }
+      const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ")
+      const csrf = await fetch(`${origin}/auth/csrf`)
+      keep(csrf)
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+      const wrong = await fetch(`${origin}/auth/callback/credentials`, {
+        method: "POST", redirect: "manual",
+        headers: { cookie: cookie(), origin, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, username: "ada", password: "wrong" }),
+      })
+      expect(wrong.status, errors.join("")).toBe(302)
+      expect(wrong.headers.get("location")).toContain("error=CredentialsSignin")
+      const signIn = await fetch(`${origin}/auth/callback/credentials`, {
+        method: "POST", redirect: "manual",
+        headers: { cookie: cookie(), origin, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, username: "ada", password: "lovelace" }),
+      })
+      expect(signIn.status).toBe(302)
+      keep(signIn)
+      const session = await (await fetch(`${origin}/auth/session`, { headers: { cookie: cookie() } })).json()
+      expect(session).toMatchObject({ user: { name: "Ada Lovelace", email: "ada@example.com" } })
+      expect((await fetch(`${origin}/elsewhere`)).status).toBe(404)
+    } finally {
+      child.kill()
+    }
+  })
+})
+
+const ADAPTER = `import { PGlite } from "@electric-sql/pglite"
+import { XataAdapter, migrate } from "@authlib/xata-adapter"
+
+const db = new PGlite()
+const migrated = await migrate(db)
+const adapter = XataAdapter(db)
+await adapter.createUser({ id: "u1", name: "Ada", email: "ada@example.com", emailVerified: null })
+const found = await adapter.getUserByEmail("ada@example.com")
+console.log(JSON.stringify({ migrated, found }))
+await db.close()
+`
+
+describe("the Xata adapter alone, on its own version", () => {
+  it("installs 0.1.0 with its PGlite peer beside the core it depends on, type-checks and stores a user", async () => {
+    const dir = scratch("adapter-only", { dependencies: { "@authlib/xata-adapter": "0.1.0", "@electric-sql/pglite": "0.5.16" }, devDependencies: { "@types/node": "20.19.43" } }, { "src/main.ts": ADAPTER, ...TSCONFIGS })
+    await npmInstall(dir)
+    expect(versionOf(dir, "@authlib/xata-adapter")).toBe("0.1.0")
+    expect(versionOf(dir, "@authlib/core")).toBe("0.0.0")
+    for (const absent of ["@authlib/providers", "@authlib/qwik", "@xata.io/client", "pg"]) expect(installed(dir)).not.toContain(absent)
+    // PGlite's own declarations do not check on their own (they need Emscripten's types): skip library checks here.
+    await typecheck(dir, ["tsconfig.bundler.json", "tsconfig.node16.json"], true)
+    const { stdout } = await run("node", ["dist/main.js"], { cwd: dir, timeout: 60_000 })
+    const out = JSON.parse(stdout.trim().split("\n").pop()!) as { migrated: { version: number }; found: { id: string; email: string } }
+    expect(out.migrated.version).toBeGreaterThanOrEqual(4)
+    expect(out.found).toMatchObject({ id: "u1", email: "ada@example.com" })
+  })
+})
