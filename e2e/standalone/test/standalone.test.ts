@@ -11,12 +11,14 @@
 import { execFile, spawn } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
+import type { AddressInfo } from "node:net"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startRegistry, type LocalRegistry } from "../src/registry.js"
 import { thirdPartyClosure } from "../src/third-party.js"
+import { readForm, Walker } from "../src/walk.js"
 
 const run = promisify(execFile)
 const here = dirname(fileURLToPath(import.meta.url))
@@ -227,5 +229,96 @@ describe("the Xata adapter alone, on its own version", () => {
     const out = JSON.parse(stdout.trim().split("\n").pop()!) as { migrated: { version: number }; found: { id: string; email: string } }
     expect(out.migrated.version).toBeGreaterThanOrEqual(4)
     expect(out.found).toMatchObject({ id: "u1", email: "ada@example.com" })
+  })
+})
+
+/** The fenced block after `<!-- quickstart: <name> -->` in the root README. */
+function readmeBlock(name: string): string {
+  const readme = readFileSync(join(repo, "README.md"), "utf8")
+  const found = new RegExp(`<!-- quickstart: ${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} -->\\n\`\`\`\\w*\\n([\\s\\S]*?)\`\`\``).exec(readme)
+  if (!found) throw new Error(`README.md has no quick-start block "${name}"`)
+  return found[1]!
+}
+
+/** A free port on 127.0.0.1 (bound, read, released). */
+async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net")
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** oidc-provider over https with a certificate made now (openssl), dev login and consent pages. */
+async function startHttpsOP(dir: string, redirectUri: string) {
+  await run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "op-key.pem"), "-out", join(dir, "op-cert.pem")], { timeout: 30_000 })
+  const { default: Provider } = await import("oidc-provider")
+  const { createServer } = await import("node:https")
+  const server = createServer({ key: readFileSync(join(dir, "op-key.pem")), cert: readFileSync(join(dir, "op-cert.pem")) })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const issuer = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const provider = new Provider(issuer, {
+    clients: [{ client_id: "quickstart", client_secret: "quickstart-secret-0123456789", redirect_uris: [redirectUri], response_types: ["code"], grant_types: ["authorization_code"] }],
+    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, email: `${id}@example.com`, email_verified: true, name: "Ada Lovelace" }) }),
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    // Profile claims in the ID token too, as most providers send them (the OIDC preset reads the ID token).
+    conformIdTokenClaims: false,
+    cookies: { keys: ["quickstart-cookie-key-0123456789"] },
+    features: { devInteractions: { enabled: true } },
+  })
+  server.on("request", provider.callback())
+  return { issuer, ca: readFileSync(join(dir, "op-cert.pem"), "utf8"), close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) }
+}
+
+describe("the root README's Node quick start", () => {
+  it("runs as written (port 3000 replaced by a free one): installs, type-checks, prints its line, and signs in at an OpenID provider over https", async () => {
+    const port = await freePort()
+    const atPort = (text: string) => text.replaceAll("3000", String(port))
+    const dir = scratch("quickstart-node", { dependencies: { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0" }, devDependencies: { "@types/node": "20.19.43" } }, {
+      "src/server.ts": atPort(readmeBlock("node-oidc/src/server.ts")),
+      ...TSCONFIGS,
+    })
+    await npmInstall(dir)
+    await typecheck(dir, ["tsconfig.bundler.json", "tsconfig.node16.json"])
+    const origin = `http://127.0.0.1:${port}`
+    const op = await startHttpsOP(dir, `${origin}/auth/callback/oidc`)
+    // The README's variables, with this test's values.
+    const names = [...readmeBlock("node-oidc/env").matchAll(/^export (\w+)=/gm)].map((m) => m[1])
+    expect(names).toEqual(["AUTH_SECRET", "WEBAUTH_URL", "AUTH_OIDC_ID", "AUTH_OIDC_SECRET", "AUTH_OIDC_ISSUER"])
+    const env = {
+      PATH: process.env.PATH!,
+      AUTH_SECRET: "quickstart-secret-0123456789abcdefghijklmnop",
+      WEBAUTH_URL: origin,
+      AUTH_OIDC_ID: "quickstart",
+      AUTH_OIDC_SECRET: "quickstart-secret-0123456789",
+      AUTH_OIDC_ISSUER: op.issuer,
+      NODE_EXTRA_CA_CERTS: join(dir, "op-cert.pem"),
+    }
+    const child = spawn("node", ["dist/server.js"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
+    const output: string[] = []
+    child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()))
+    child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()))
+    try {
+      await expect.poll(() => output.join(""), { timeout: 20_000 }).toContain("listening")
+      const browser = new Walker(op.ca)
+      expect(JSON.parse((await browser.follow(`${origin}/`)).body)).toEqual({ signIn: "/auth/signin" })
+      const { csrfToken } = JSON.parse((await browser.fetch(`${origin}/auth/csrf`)).body) as { csrfToken: string }
+      // The sign-in button: POST to authlib, which sends the browser to the provider.
+      let page = await browser.follow(`${origin}/auth/signin/oidc`, { form: { csrfToken, callbackUrl: `${origin}/` }, headers: { origin } })
+      for (let round = 0; round < 4 && !page.url.startsWith(origin); round++) {
+        const { action } = readForm(page.body, page.url)
+        const answer: Record<string, string> = /name="prompt" value="consent"/.test(page.body) ? { prompt: "consent" } : { prompt: "login", login: "ada", password: "any" }
+        page = await browser.follow(action, { form: answer, headers: { origin: op.issuer } })
+      }
+      expect(page.url).toBe(`${origin}/`)
+      expect(JSON.parse(page.body)).toMatchObject({ user: { email: "ada@example.com", name: "Ada Lovelace" } })
+      // What a first run prints, as the README says.
+      expect(output.join("")).toBe(`${atPort(readmeBlock("node-oidc/output"))}`)
+    } finally {
+      child.kill()
+      await op.close()
+    }
   })
 })
