@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest"
 import { getSession } from "../src/index.js"
 import { ORIGIN, testConfig } from "./harness/config.js"
 import { browserCookies, fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
-import { actionEvent, handle, outcome, setup, type TestAuth } from "./harness/setup.js"
+import { followLink } from "./harness/email-link.js"
+import { actionEvent, handle, outcome, setup } from "./harness/setup.js"
 
 /** The three adapter methods e-mail sign-in needs, plus user creation for the callback, in memory. */
 function memoryAdapter() {
@@ -97,31 +98,3 @@ describe("useSignIn with an e-mail provider", () => {
     expect(tokens.size).toBe(0)
   })
 })
-
-/**
- * Opens the magic link as a browser would: GET (core may answer a confirmation page with a
- * form), then the form's POST when there is one. Returns the event that ended the flow.
- */
-async function followLink(auth: TestAuth, url: string, cookie: string): Promise<FakeEvent> {
-  const get = fakeEvent(url, { cookie })
-  await handle(auth, get)
-  if (get.recorded.redirect || !get.recorded.sent) return get
-  const html = await get.recorded.sent.text()
-  const form = /<form([^>]*)>([\s\S]*?)<\/form>/i.exec(html)
-  const action = form && /method="post"/i.test(form[1]!) ? /action="([^"]+)"/.exec(form[1]!)?.[1] : undefined
-  if (!form || !action) return get
-  const fields = new URLSearchParams()
-  for (const [, name, value] of form[2]!.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields.set(name!, decodeEntities(value!))
-  const post = fakeEvent(new URL(decodeEntities(action), url).href, {
-    method: "POST",
-    cookie: browserCookies(cookie, get),
-    body: fields.toString(),
-    headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-  })
-  await handle(auth, post)
-  return post
-}
-
-function decodeEntities(text: string): string {
-  return text.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
-}
