@@ -1,14 +1,15 @@
 /** Opening an e-mail sign-in link through the binding, as a browser would. */
 import { ORIGIN } from "./config.js"
-import { browserCookies, fakeEvent, type FakeEvent } from "./fake-event.js"
+import { browserCookies, fakeEvent, type FakeEvent, type FakeInit } from "./fake-event.js"
 import { handle, type TestAuth } from "./setup.js"
 
 /**
  * Opens the magic link as a browser would: GET (core may answer a confirmation page with a
- * form), then the form's POST when there is one. Returns the event that ended the flow.
+ * form), then the form's POST when there is one. Returns the event that ended the flow. `init`
+ * gives both requests an environment and a peer address, as a server would.
  */
-export async function followLink(auth: TestAuth, url: string, cookie: string): Promise<FakeEvent> {
-  const get = fakeEvent(url, { cookie })
+export async function followLink(auth: TestAuth, url: string, cookie: string, init: Pick<FakeInit, "env" | "clientAddress"> = {}): Promise<FakeEvent> {
+  const get = fakeEvent(url, { ...init, cookie })
   await handle(auth, get)
   if (get.recorded.redirect || !get.recorded.sent) return get
   const html = await get.recorded.sent.text()
@@ -18,6 +19,7 @@ export async function followLink(auth: TestAuth, url: string, cookie: string): P
   const fields = new URLSearchParams()
   for (const [, name, value] of form[2]!.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields.set(name!, decodeEntities(value!))
   const post = fakeEvent(new URL(decodeEntities(action), url).href, {
+    ...init,
     method: "POST",
     cookie: browserCookies(cookie, get),
     body: fields.toString(),
