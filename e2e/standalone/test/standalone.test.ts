@@ -6,16 +6,19 @@
  * - only `@authlib/core` + `@authlib/providers`: the snippet type-checks under `moduleResolution`
  *   bundler and node16, and a `node:http` server built on `toNodeHandler` signs a user in over HTTP;
  * - only `@authlib/xata-adapter` (published again on its own version, 0.1.0) + its PGlite peer: it
- *   installs beside the core it depends on, type-checks, migrates and stores a user.
+ *   installs beside the core it depends on, type-checks, migrates and stores a user;
+ * - the root README's quick starts as written (node:http + OpenID Connect, Express + GitHub):
+ *   installed, type-checked, their first-run output compared, a user signed in over HTTP.
  */
 import { execFile, spawn } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import type { AddressInfo } from "node:net"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Auth, setEnvDefaults, type AuthConfig } from "@authlib/core"
+import { exportedNames, freePort, GITHUB_FETCH_ROUTE, readmeBlock, startGitHubStandIn, startHttpsOP } from "../src/quickstart.js"
 import { startRegistry, type LocalRegistry } from "../src/registry.js"
 import { thirdPartyClosure } from "../src/third-party.js"
 import { readForm, Walker } from "../src/walk.js"
@@ -90,7 +93,7 @@ beforeAll(async () => {
   registry = await startRegistry()
   scratchRoot = mkdtempSync(join(tmpdir(), "authlib-standalone-"))
   const roots = PUBLISHED.map((p) => realpathSync(join(repo, "packages", p)))
-  for (const { manifest, tarball } of thirdPartyClosure(roots.slice(0, 4), ["@electric-sql/pglite", "@types/node"], realpathSync(join(here, "..")))) registry.add(manifest, tarball)
+  for (const { manifest, tarball } of thirdPartyClosure(roots.slice(0, 4), ["@electric-sql/pglite", "@types/node", "express", "@types/express"], realpathSync(join(here, "..")))) registry.add(manifest, tarball)
   const npmrc = join(scratchRoot, "publish.npmrc")
   writeFileSync(npmrc, `${registry.url.replace(/^http:/, "")}:_authToken=e2e-publish\n`)
   // What `pnpm release` (changeset publish) runs for a pnpm workspace: pnpm publish of each package
@@ -232,76 +235,59 @@ describe("the Xata adapter alone, on its own version", () => {
   })
 })
 
-/** The fenced block after `<!-- quickstart: <name> -->` in the root README. */
-function readmeBlock(name: string): string {
-  const readme = readFileSync(join(repo, "README.md"), "utf8")
-  const found = new RegExp(`<!-- quickstart: ${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} -->\\n\`\`\`\\w*\\n([\\s\\S]*?)\`\`\``).exec(readme)
-  if (!found) throw new Error(`README.md has no quick-start block "${name}"`)
-  return found[1]!
+const README = readFileSync(join(repo, "README.md"), "utf8")
+const block = (name: string) => readmeBlock(README, name)
+
+/** Runs `node <args>` in `dir` with exactly `env` (and PATH); collects what it prints. */
+function startNode(dir: string, args: string[], env: Record<string, string>) {
+  const child = spawn("node", args, { cwd: dir, env: { PATH: process.env.PATH!, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const output: string[] = []
+  child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()))
+  child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()))
+  return { output: () => output.join(""), stop: () => child.kill() }
 }
 
-/** A free port on 127.0.0.1 (bound, read, released). */
-async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net")
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-/** oidc-provider over https with a certificate made now (openssl), dev login and consent pages. */
-async function startHttpsOP(dir: string, redirectUri: string) {
-  await run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "op-key.pem"), "-out", join(dir, "op-cert.pem")], { timeout: 30_000 })
-  const { default: Provider } = await import("oidc-provider")
-  const { createServer } = await import("node:https")
-  const server = createServer({ key: readFileSync(join(dir, "op-key.pem")), cert: readFileSync(join(dir, "op-cert.pem")) })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const issuer = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const provider = new Provider(issuer, {
-    clients: [{ client_id: "quickstart", client_secret: "quickstart-secret-0123456789", redirect_uris: [redirectUri], response_types: ["code"], grant_types: ["authorization_code"] }],
-    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, email: `${id}@example.com`, email_verified: true, name: "Ada Lovelace" }) }),
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
-    // Profile claims in the ID token too, as most providers send them (the OIDC preset reads the ID token).
-    conformIdTokenClaims: false,
-    cookies: { keys: ["quickstart-cookie-key-0123456789"] },
-    features: { devInteractions: { enabled: true } },
+/** A quick start's project: the README's server block (port 3000 replaced by `port`), installed and type-checked. */
+async function quickstartProject(name: string, port: number, dependencies: Record<string, string>, devDependencies: Record<string, string>, tsconfigs: Record<string, string>) {
+  const dir = scratch(name, { dependencies, devDependencies: { "@types/node": "20.19.43", ...devDependencies } }, {
+    "src/server.ts": block(`${name}/src/server.ts`).replaceAll("3000", String(port)),
+    ...tsconfigs,
   })
-  server.on("request", provider.callback())
-  return { issuer, ca: readFileSync(join(dir, "op-cert.pem"), "utf8"), close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) }
+  await npmInstall(dir)
+  await typecheck(dir, Object.keys(tsconfigs))
+  return dir
 }
 
-describe("the root README's Node quick start", () => {
+describe("the root README's environment notes", () => {
+  it("AUTH_URL is not read, and without WEBAUTH_URL (or AUTH_TRUST_HOST) a request answers an error", async () => {
+    const messages: unknown[][] = []
+    const config: AuthConfig = { providers: [], logger: { error: (...args: unknown[]) => void messages.push(args), warn: () => {}, debug: () => {} } }
+    setEnvDefaults({ AUTH_SECRET: "quickstart-secret-0123456789abcdefghijklmnop", AUTH_URL: "http://127.0.0.1:3000" }, config)
+    expect(config.url).toBeUndefined()
+    const res = await Auth(new Request("http://127.0.0.1:3000/auth/session"), config)
+    expect(res.status).toBeGreaterThanOrEqual(400)
+    expect(JSON.stringify(messages)).toContain("UntrustedHost")
+  })
+})
+
+describe("the root README's Node quick start (node:http, OpenID Connect)", () => {
   it("runs as written (port 3000 replaced by a free one): installs, type-checks, prints its line, and signs in at an OpenID provider over https", async () => {
     const port = await freePort()
-    const atPort = (text: string) => text.replaceAll("3000", String(port))
-    const dir = scratch("quickstart-node", { dependencies: { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0" }, devDependencies: { "@types/node": "20.19.43" } }, {
-      "src/server.ts": atPort(readmeBlock("node-oidc/src/server.ts")),
-      ...TSCONFIGS,
-    })
-    await npmInstall(dir)
-    await typecheck(dir, ["tsconfig.bundler.json", "tsconfig.node16.json"])
     const origin = `http://127.0.0.1:${port}`
+    const dir = await quickstartProject("node-oidc", port, { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0" }, {}, TSCONFIGS)
     const op = await startHttpsOP(dir, `${origin}/auth/callback/oidc`)
     // The README's variables, with this test's values.
-    const names = [...readmeBlock("node-oidc/env").matchAll(/^export (\w+)=/gm)].map((m) => m[1])
-    expect(names).toEqual(["AUTH_SECRET", "WEBAUTH_URL", "AUTH_OIDC_ID", "AUTH_OIDC_SECRET", "AUTH_OIDC_ISSUER"])
-    const env = {
-      PATH: process.env.PATH!,
+    expect(exportedNames(block("node-oidc/env"))).toEqual(["AUTH_SECRET", "WEBAUTH_URL", "AUTH_OIDC_ID", "AUTH_OIDC_SECRET", "AUTH_OIDC_ISSUER"])
+    const server = startNode(dir, ["dist/server.js"], {
       AUTH_SECRET: "quickstart-secret-0123456789abcdefghijklmnop",
       WEBAUTH_URL: origin,
       AUTH_OIDC_ID: "quickstart",
       AUTH_OIDC_SECRET: "quickstart-secret-0123456789",
       AUTH_OIDC_ISSUER: op.issuer,
-      NODE_EXTRA_CA_CERTS: join(dir, "op-cert.pem"),
-    }
-    const child = spawn("node", ["dist/server.js"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] })
-    const output: string[] = []
-    child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()))
-    child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()))
+      NODE_EXTRA_CA_CERTS: op.certFile,
+    })
     try {
-      await expect.poll(() => output.join(""), { timeout: 20_000 }).toContain("listening")
+      await expect.poll(server.output, { timeout: 20_000 }).toContain("listening")
       const browser = new Walker(op.ca)
       expect(JSON.parse((await browser.follow(`${origin}/`)).body)).toEqual({ signIn: "/auth/signin" })
       const { csrfToken } = JSON.parse((await browser.fetch(`${origin}/auth/csrf`)).body) as { csrfToken: string }
@@ -313,12 +299,61 @@ describe("the root README's Node quick start", () => {
         page = await browser.follow(action, { form: answer, headers: { origin: op.issuer } })
       }
       expect(page.url).toBe(`${origin}/`)
-      expect(JSON.parse(page.body)).toMatchObject({ user: { email: "ada@example.com", name: "Ada Lovelace" } })
+      const session = JSON.parse(page.body) as Record<string, unknown>
+      expect(Object.keys(session).sort()).toEqual(["expires", "user"])
+      expect(session).toMatchObject({ user: { email: "ada@example.com", name: "Ada Lovelace" } })
       // What a first run prints, as the README says.
-      expect(output.join("")).toBe(`${atPort(readmeBlock("node-oidc/output"))}`)
+      expect(server.output()).toBe(block("node-oidc/output").replaceAll("3000", String(port)))
     } finally {
-      child.kill()
+      server.stop()
       await op.close()
+    }
+  })
+})
+
+describe("the root README's Express + GitHub quick start", () => {
+  it("runs as written: installs with express, type-checks, prints its line, and signs in through GitHub's OAuth flow (github.com stood in for)", async () => {
+    const port = await freePort()
+    const origin = `http://127.0.0.1:${port}`
+    const bundler = JSON.parse(TSCONFIGS["tsconfig.bundler.json"]) as { compilerOptions: object }
+    const tsconfigs = { ...TSCONFIGS, "tsconfig.bundler.json": JSON.stringify({ ...bundler, compilerOptions: { ...bundler.compilerOptions, esModuleInterop: true } }) }
+    const dir = await quickstartProject("express-github", port, { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0", express: "5.2.1" }, { "@types/express": "5.0.6" }, tsconfigs)
+    expect(exportedNames(block("express-github/env"))).toEqual(["AUTH_SECRET", "WEBAUTH_URL", "AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"])
+    const app = { clientId: "Ov23liQuickStart", clientSecret: "quickstart-github-secret-0123456789" }
+    const github = await startGitHubStandIn(app)
+    writeFileSync(join(dir, "github-fetch-route.mjs"), GITHUB_FETCH_ROUTE)
+    const server = startNode(dir, ["--import", "./github-fetch-route.mjs", "dist/server.js"], {
+      AUTH_SECRET: "quickstart-secret-0123456789abcdefghijklmnop",
+      WEBAUTH_URL: origin,
+      AUTH_GITHUB_ID: app.clientId,
+      AUTH_GITHUB_SECRET: app.clientSecret,
+      GITHUB_STAND_IN: github.url,
+    })
+    try {
+      await expect.poll(server.output, { timeout: 20_000 }).toContain("listening")
+      const browser = new Walker()
+      expect(JSON.parse((await browser.follow(`${origin}/`)).body)).toEqual({ signIn: "/auth/signin" })
+      // The built-in sign-in page's GitHub button, pressed.
+      const button = readForm((await browser.fetch(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/`)}`)).body, `${origin}/auth/signin`)
+      expect(button.action).toBe(`${origin}/auth/signin/github`)
+      const start = await browser.fetch(button.action, { form: button.fields, headers: { origin } })
+      expect(start.status).toBe(302)
+      const authorize = new URL(start.location!)
+      expect(authorize.origin + authorize.pathname).toBe("https://github.com/login/oauth/authorize")
+      expect(Object.fromEntries(["client_id", "redirect_uri", "scope", "code_challenge_method"].map((k) => [k, authorize.searchParams.get(k)]))).toEqual({
+        client_id: app.clientId, redirect_uri: `${origin}/auth/callback/github`, scope: "read:user user:email", code_challenge_method: "S256",
+      })
+      // The user approves at GitHub, which sends the browser back with a code, the state and its issuer.
+      github.approve("quickstart-code", authorize.searchParams.get("code_challenge")!)
+      const back = new URLSearchParams({ code: "quickstart-code", state: authorize.searchParams.get("state")!, iss: "https://github.com/login/oauth" })
+      const page = await browser.follow(`${origin}/auth/callback/github?${back}`)
+      expect(page.url).toBe(`${origin}/`)
+      expect(JSON.parse(page.body)).toMatchObject({ user: { name: "The Octocat", email: "octocat@github.com" } })
+      expect(github.calls.map((c) => c.url)).toEqual(["https://github.com/login/oauth/access_token", "https://api.github.com/user"])
+      expect(server.output()).toBe(block("express-github/output").replaceAll("3000", String(port)))
+    } finally {
+      server.stop()
+      await github.close()
     }
   })
 })
