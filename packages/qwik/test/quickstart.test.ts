@@ -137,5 +137,5 @@ describe("the README's Qwik City quick start", () => {
       vi.restoreAllMocks()
       await smtp.close()
     }
-  })
+  }, 180_000)
 })
