@@ -133,9 +133,9 @@ async function currentEpoch(token: JWT, ctx: Context): Promise<number | null> {
 }
 
 /** `token` with its user's current epoch, when there is one. */
-async function withEpoch(token: JWT, ctx: Context, epoch?: number | null): Promise<JWT> {
-  const value = epoch === undefined ? await currentEpoch(token, ctx) : epoch
-  return value === null ? token : { ...token, [EPOCH_CLAIM]: value }
+async function withEpoch(token: JWT, ctx: Context): Promise<JWT> {
+  const epoch = await currentEpoch(token, ctx)
+  return epoch === null ? token : { ...token, [EPOCH_CLAIM]: epoch }
 }
 
 type EpochCheck = { ok: true; epoch: number | null } | { ok: false; reason: string }
