@@ -25,6 +25,7 @@ import type { OAuthConfig } from "./providers/types.js"
 import { serverCall } from "./server-call.js"
 import { emitEvent } from "./events.js"
 import { sessionStrategy } from "./sessions/strategy.js"
+import { requirePrincipal } from "./sessions/principal.js"
 import type { AuthConfig } from "./types.js"
 import { serializeCookie, type Cookie } from "./cookies/serialize.js"
 import type { AuthRequest } from "./http/types.js"
@@ -254,8 +255,7 @@ export function accessTokenResult(request: Request, config: AuthConfig, provider
       return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, options)
     if (missing.length)
       throw new MissingAdapterMethods(`getAccessToken needs an adapter with ${missing.join(", ")}, or JWT sessions with session.providerTokens`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
-    const userId = await strategy.currentUserId(req, ctx)
-    if (userId === undefined) throw new SessionRequired("Sign in to use a provider's access token", { code: "SESSION_MISSING" })
+    const { userId } = await requirePrincipal(req, ctx, "Sign in to use a provider's access token")
     try {
       return { token: await accessToken(ctx, userId, provider as OAuthConfig, minValidity), cookies: [] }
     } catch (err) {

@@ -8,10 +8,10 @@
  * address while an e-mail provider is configured.
  */
 import type { AdapterAccount } from "./adapters.js"
-import { AccountManagementError, MissingAdapterMethods, SessionRequired } from "./errors.js"
+import { AccountManagementError, MissingAdapterMethods } from "./errors.js"
 import type { AuthRequest, Context } from "./http/types.js"
 import { serverCall } from "./server-call.js"
-import { sessionStrategy } from "./sessions/strategy.js"
+import { requirePrincipal } from "./sessions/principal.js"
 import type { AuthConfig } from "./types.js"
 
 /** A sign-in method linked to the user, as `listLinkedAccounts` shows it. */
@@ -25,9 +25,7 @@ export interface LinkedAccount {
 async function me(req: AuthRequest, ctx: Context, needed: readonly ("listAccountsByUserId" | "unlinkAccount")[]): Promise<string> {
   const missing = needed.filter((m) => typeof ctx.config.adapter?.[m] !== "function")
   if (missing.length) throw new MissingAdapterMethods(`Managing linked accounts needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
-  const userId = await sessionStrategy(ctx.config).currentUserId(req, ctx)
-  if (userId === undefined) throw new SessionRequired("Sign in to manage your sign-in methods", { code: "SESSION_MISSING" })
-  return userId
+  return (await requirePrincipal(req, ctx, "Sign in to manage your sign-in methods")).userId
 }
 
 const shown = (ctx: Context, a: AdapterAccount): LinkedAccount => ({ provider: a.provider, name: ctx.config.providerById.get(a.provider)?.name ?? a.provider, type: a.type })

@@ -249,7 +249,7 @@ export class SessionManagementError extends CataloguedError<"SessionManagementEr
   static override clientSafe = true
   /** The HTTP status of a JSON answer, from `code`. */
   get status(): number {
-    return this.code === "SESSION_UNKNOWN" ? 404 : this.code === "DATABASE_SESSIONS_ONLY" || this.code === "REVOCATION_UNAVAILABLE" ? 409 : 400
+    return this.code === "SESSION_UNKNOWN" || this.code === "USER_UNKNOWN" ? 404 : this.code === "DATABASE_SESSIONS_ONLY" || this.code === "REVOCATION_UNAVAILABLE" ? 409 : 400
   }
 }
 

@@ -17,9 +17,9 @@ import { MissingAdapterMethods, SessionManagementError, SessionRequired } from "
 import type { AuthRequest, Context } from "./http/types.js"
 import { sha256 } from "./security/random.js"
 import { serverCall } from "./server-call.js"
-import { assertDeletesSessions, assertRevocable, bumpEpoch } from "./sessions/revocation.js"
+import { assertRevocable, assertUserKnown, bumpEpoch, sessionDeleter } from "./sessions/revocation.js"
 import { sessionStrategy, type Revocation } from "./sessions/strategy.js"
-import type { CurrentStoredSession } from "./sessions/types.js"
+import { requirePrincipal } from "./sessions/principal.js"
 import type { AuthConfig } from "./types.js"
 
 /** One of the user's sessions as `listSessions` shows it. */
@@ -57,19 +57,25 @@ function idOf(sessionToken: string, secret: string): string {
   return sha256(`authlib-session-id\u0000${sessionToken}\u0000${secret}`).slice(0, 24)
 }
 
-async function current(req: AuthRequest, ctx: Context): Promise<CurrentStoredSession> {
-  const strategy = sessionStrategy(ctx.config)
-  if (!strategy.storedSession) throw new SessionManagementError("JWT sessions are not stored: they cannot be listed or ended one by one", { code: "DATABASE_SESSIONS_ONLY" })
+/** The request's own stored session, through the principal (database strategy). */
+interface Me {
+  userId: string
+  sessionToken: string
+}
+
+async function current(req: AuthRequest, ctx: Context): Promise<Me> {
+  if (!sessionStrategy(ctx.config).storesSessions) throw new SessionManagementError("JWT sessions are not stored: they cannot be listed or ended one by one", { code: "DATABASE_SESSIONS_ONLY" })
   const missing = NEEDED.filter((m) => typeof ctx.config.adapter?.[m] !== "function")
   if (missing.length) throw new MissingAdapterMethods(`Managing sessions needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
-  const session = await strategy.storedSession(req, ctx)
-  if (!session) throw new SessionRequired("Sign in to manage your sessions", { code: "SESSION_MISSING" })
-  return session
+  const { userId, storedSessionKey } = await requirePrincipal(req, ctx, "Sign in to manage your sessions")
+  // Set under a strategy that stores sessions; a principal without one is no stored session.
+  if (storedSessionKey === null) throw new SessionRequired("Sign in to manage your sessions", { code: "SESSION_MISSING" })
+  return { userId, sessionToken: storedSessionKey }
 }
 
 const live = (s: AdapterSession) => new Date(s.expires).getTime() > Date.now()
 
-function infoOf(s: AdapterSession, me: CurrentStoredSession, ctx: Context): SessionInfo {
+function infoOf(s: AdapterSession, me: Me, ctx: Context): SessionInfo {
   const expires = new Date(s.expires)
   const createdAt = s.createdAt ? new Date(s.createdAt) : null
   const extended = expires.getTime() - ctx.config.session.maxAge * 1000
@@ -152,13 +158,11 @@ export async function revokeUserSessions(config: AuthConfig, userId: string): Pr
   const resolved = resolveConfig(config)
   if (resolved.error) throw resolved.error
   const ctx = { config: resolved }
-  if (sessionStrategy(resolved).storedSession) {
-    assertDeletesSessions(ctx)
-    const revoked = await resolved.adapter!.deleteSessionsByUserId!(userId)
-    await bumpEpoch(ctx, userId)
-    return revoked
-  }
-  assertRevocable(ctx)
+  if (typeof userId !== "string" || userId === "") throw new SessionManagementError("Name the user whose sessions end", { code: "USER_UNKNOWN" })
+  const remove = sessionStrategy(resolved).storesSessions ? sessionDeleter(ctx) : undefined
+  if (!remove) assertRevocable(ctx)
+  await assertUserKnown(ctx, userId)
+  const revoked = remove ? await remove(userId) : null
   await bumpEpoch(ctx, userId)
-  return null
+  return revoked
 }

@@ -6,9 +6,11 @@
  *   integer ids) or `@auth/xata-adapter`'s (`nextauth_*`, Xata record ids).
  * - Ids are kept as text (`1` becomes `"1"`), so a JWT whose `sub` is an Auth.js user id still names
  *   the same user.
- * - Session tokens are hashed on the way, in SQL: authlib stores base64url(SHA-256(token)), which
- *   is what core looks up for the token in the session cookie (Auth.js's cookie included, see
- *   core's `session.acceptAuthJsSessions`). Expired sessions and tokens are not copied.
+ * - Session tokens are hashed on the way, in SQL: authlib stores base64url(SHA-256("authjs." + token)),
+ *   which is what core looks up for the token in an Auth.js session cookie (core's
+ *   `session.acceptAuthJsSessions`; the prefix means only moved sessions are found through an Auth.js
+ *   cookie, never a live authlib token planted under an Auth.js name). Expired sessions and tokens are
+ *   not copied.
  * - Verification tokens copy as they are: both libraries store hex(SHA-256(token + secret)).
  * - Idempotent and resumable: every statement is `INSERT ... SELECT ... ON CONFLICT DO NOTHING` in
  *   batches in key order, so running it again copies only what is missing (rows that changed in
@@ -57,8 +59,11 @@ const LAYOUTS: Record<AuthJsSource, Layout> = {
   "xata-adapter": { users: "nextauth_users", accounts: "nextauth_accounts", sessions: "nextauth_sessions", tokens: `"nextauth_verificationTokens"`, id: "xata_id", idType: "text", userRef: `"user"` },
 }
 
-/** base64url(SHA-256(UTF-8 token)) without padding, as core's `sha256` computes it. */
-const HASHED_TOKEN = (column: string) => `rtrim(translate(encode(sha256(convert_to(${column}, 'UTF8')), 'base64'), '+/', '-_'), '=')`
+/**
+ * base64url(SHA-256(UTF-8 "authjs." + token)) without padding, as core's `sha256` computes it for a
+ * carried-over token (core's `AUTHJS_TOKEN_PREFIX`).
+ */
+const HASHED_TOKEN = (column: string) => `rtrim(translate(encode(sha256(convert_to('authjs.' || ${column}, 'UTF8')), 'base64'), '+/', '-_'), '=')`
 
 /** The statements of one source: each copies one batch after the cursor and reports it. */
 function statements(l: Layout) {

@@ -136,7 +136,7 @@ function scenarios(name: string, open: () => Promise<Database>) {
       const res = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: cookieHeader(jar) } }), config)
       expect(await res.json()).toMatchObject({ user: { email: "ada@example.com" } })
       keep(res, jar)
-      expect(jar.get("authlib.session-token")).toBe(raw)
+      expect(jar.get("authlib.session-token")).toBe(`authjs.${raw}`)
       expect(jar.has("authjs.session-token")).toBe(false)
       const again = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: cookieHeader(jar) } }), config)
       expect(await again.json()).toMatchObject({ user: { email: "ada@example.com" } })

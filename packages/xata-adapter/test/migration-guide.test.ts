@@ -53,7 +53,7 @@ it("the guide's three commands migrate, dry-run and move an Auth.js database", a
   expect(outputs[2]).toBe("copied 1 users, 1 accounts, 1 sessions, 0 verification tokens from pg-adapter")
 
   const db = new PGlite(dir)
-  const sessions = await db.query<{ user: string }>(`SELECT "user" FROM authlib_sessions WHERE "sessionToken" = rtrim(translate(encode(sha256('raw-session-token'::bytea), 'base64'), '+/', '-_'), '=')`)
+  const sessions = await db.query<{ user: string }>(`SELECT "user" FROM authlib_sessions WHERE "sessionToken" = rtrim(translate(encode(sha256('authjs.raw-session-token'::bytea), 'base64'), '+/', '-_'), '=')`)
   expect(sessions.rows).toEqual([{ user: "1" }])
   await db.close()
 })

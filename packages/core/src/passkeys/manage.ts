@@ -10,11 +10,11 @@
  * exactly as an unknown id. The adapter writes are keyed by credential id, after that check.
  */
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
-import { MissingAdapterMethods, PasskeyManagementError, SessionRequired, UnknownAction, type ErrorCode } from "../errors.js"
+import { MissingAdapterMethods, PasskeyManagementError, UnknownAction, type ErrorCode } from "../errors.js"
 import { credentialIdToStored } from "../flows/webauthn/encoding.js"
 import type { AuthRequest, Context } from "../http/types.js"
 import type { WebAuthnConfig } from "../providers/types.js"
-import { sessionStrategy } from "../sessions/strategy.js"
+import { requirePrincipal } from "../sessions/principal.js"
 import { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH, passkeyInfo, type PasskeyInfo } from "./info.js"
 import { assertAnotherWayIn, unlinkPasskeyAccount } from "./last-method.js"
 
@@ -43,8 +43,7 @@ async function start(req: AuthRequest, ctx: Context, operation: Operation): Prom
   const missing = PASSKEY_METHODS[operation].filter((m) => typeof adapter?.[m] !== "function")
   if (missing.length > 0)
     throw new MissingAdapterMethods(`Passkey management (${operation}) needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
-  const userId = await sessionStrategy(ctx.config).currentUserId(req, ctx)
-  if (userId === undefined) throw new SessionRequired("Sign in to manage passkeys", { code: "SESSION_MISSING" })
+  const { userId } = await requirePrincipal(req, ctx, "Sign in to manage passkeys")
   return { providers, adapter: adapter!, userId }
 }
 

@@ -11,7 +11,7 @@ import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { expireCookie } from "../cookies/serialize.js"
 import { assertCsrf } from "../security/csrf.js"
 import { issueSession } from "../sessions/issue.js"
-import { sessionStrategy } from "../sessions/strategy.js"
+import { principalOf } from "../sessions/principal.js"
 import { providerOf } from "../providers/lookup.js"
 import { limitClient } from "../rate-limit/limiter.js"
 import type { RateLimitGroup } from "../rate-limit/options.js"
@@ -38,7 +38,7 @@ export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResp
     cookies: ctx.cookies,
     provider,
     callbackUrl,
-    signedInUserId: () => sessionStrategy(ctx.config).currentUserId(req, ctx),
+    signedInUserId: async () => (await principalOf(req, ctx))?.userId,
   }
   const outcome = await flow.callback(req, flowCtx)
   if ("response" in outcome) return outcome.response

@@ -8,7 +8,7 @@ import { webauthnOptions } from "../flows/webauthn/index.js"
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { providerOf } from "../providers/lookup.js"
 import type { WebAuthnConfig } from "../providers/types.js"
-import { sessionStrategy } from "../sessions/strategy.js"
+import { principalOf } from "../sessions/principal.js"
 import { limitClient } from "../rate-limit/limiter.js"
 
 export async function webauthnOptionsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
@@ -17,5 +17,5 @@ export async function webauthnOptionsRoute(req: AuthRequest, ctx: Context): Prom
     throw new InvalidProvider(`Provider "${provider.id}" is not a passkey provider`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
   await limitClient(req, ctx, "passkey.perClient")
   const flowCtx: FlowContext<WebAuthnConfig> = { ...ctx, provider: provider as WebAuthnConfig, callbackUrl: ctx.origin }
-  return webauthnOptions(req, flowCtx, await sessionStrategy(ctx.config).currentUserId(req, ctx))
+  return webauthnOptions(req, flowCtx, (await principalOf(req, ctx))?.userId)
 }

@@ -18,8 +18,8 @@ import { runUserCode } from "../user-code.js"
 import { clientNetworkOf, describeClient } from "./client-description.js"
 import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
-import { assertDeletesSessions, bumpEpoch, signInFirst } from "./revocation.js"
-import type { CurrentStoredSession, NewSession, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
+import type { NewSession, Principal, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
 
@@ -55,16 +55,25 @@ async function createSession(req: AuthRequest, userId: string, ctx: Context): Pr
 }
 
 /**
+ * What an Auth.js session token becomes on our side. `migrateFromAuthJs` stores the hash of
+ * `AUTHJS_TOKEN_PREFIX + token`, so only sessions that were really moved are found through an
+ * Auth.js cookie: a live authlib token planted under an Auth.js name hashes to nothing. The prefixed
+ * token is what our own cookie carries from then on (same stored session, no second look-up);
+ * `.` never occurs in the tokens `generateSessionToken` makes by default.
+ */
+export const AUTHJS_TOKEN_PREFIX = "authjs."
+
+/**
  * The request's session token: our cookie's, else (with `acceptAuthJsSessions`) the one in an
- * Auth.js session cookie (`carried`): its session was moved with the hash of the same token, so
- * the lookup is the same, and a successful read re-issues the cookie under our name.
+ * Auth.js session cookie (`carried`), prefixed (see {@link AUTHJS_TOKEN_PREFIX}); a successful
+ * read re-issues it under our name.
  */
 function tokenOf(req: AuthRequest, ctx: Context): { token: string; carried: boolean } | undefined {
   const ours = readSessionCookie(req, ctx)
   if (ours) return { token: ours, carried: false }
   if (!ctx.config.session.acceptAuthJsSessions) return undefined
-  const theirs = readAuthJsSessionCookie(req)
-  return theirs ? { token: theirs.value, carried: true } : undefined
+  const theirs = readAuthJsSessionCookie(req, ctx)
+  return theirs ? { token: AUTHJS_TOKEN_PREFIX + theirs.value, carried: true } : undefined
 }
 
 type Found = { session: AdapterSession; user: AdapterUser }
@@ -159,35 +168,31 @@ async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
   }
 }
 
-async function currentUserId(req: AuthRequest, ctx: Context): Promise<string | undefined> {
-  const token = tokenOf(req, ctx)?.token
-  const found = token ? await ctx.config.adapter!.getSessionAndUser!(sha256(token)) : null
-  return found && new Date(found.session.expires).getTime() > Date.now() ? found.user.id : undefined
-}
-
-async function storedSession(req: AuthRequest, ctx: Context): Promise<CurrentStoredSession | undefined> {
+/** The stored session the request carries, live, with its user: the principal (see `principal.ts`). */
+async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
   const token = tokenOf(req, ctx)?.token
   const found = token ? await lookUp(token, ctx) : null
-  return found ? { userId: found.user.id, sessionToken: found.session.sessionToken } : undefined
+  return found && { userId: found.user.id, storedSessionKey: found.session.sessionToken }
 }
 
-async function ownStoredSession(req: AuthRequest, ctx: Context): Promise<CurrentStoredSession> {
-  assertDeletesSessions(ctx)
-  const current = await storedSession(req, ctx)
-  if (!current) throw signInFirst()
-  return current
+/** The request's principal for ending sessions, with the adapter's `deleteSessionsByUserId`. */
+async function ownStoredSession(req: AuthRequest, ctx: Context) {
+  const remove = sessionDeleter(ctx)
+  const current = await principal(req, ctx)
+  if (!current?.storedSessionKey) throw signInFirst()
+  return { userId: current.userId, sessionToken: current.storedSessionKey, remove }
 }
 
 async function revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation> {
-  const current = await ownStoredSession(req, ctx)
-  return { revoked: await ctx.config.adapter!.deleteSessionsByUserId!(current.userId, current.sessionToken), cookies: [] }
+  const { userId, sessionToken, remove } = await ownStoredSession(req, ctx)
+  return { revoked: await remove(userId, sessionToken), cookies: [] }
 }
 
 /** Every stored session of the user, this one included; the epoch moves on too, for JWT sessions issued before a switch of strategy. */
 async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
-  const current = await ownStoredSession(req, ctx)
-  const revoked = await ctx.config.adapter!.deleteSessionsByUserId!(current.userId)
-  await bumpEpoch(ctx, current.userId)
+  const { userId, remove } = await ownStoredSession(req, ctx)
+  const revoked = await remove(userId)
+  await bumpEpoch(ctx, userId)
   return { revoked, cookies: clearSessionCookie(req, ctx) }
 }
 
@@ -195,8 +200,8 @@ async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
 async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]> {
   if (!keepsSessionMetadata(ctx)) return []
   try {
-    const current = await storedSession(req, ctx)
-    if (current) await ctx.config.adapter!.updateSession!({ sessionToken: current.sessionToken, error: "RefreshTokenError" })
+    const current = await principal(req, ctx)
+    if (current?.storedSessionKey) await ctx.config.adapter!.updateSession!({ sessionToken: current.storedSessionKey, error: "RefreshTokenError" })
   } catch (err) {
     logError(ctx.config.logger, err)
   }
@@ -205,13 +210,13 @@ async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[
 
 /** The database session strategy. */
 export const databaseStrategy: SessionStrategy = {
+  storesSessions: true,
   needsStoredUser: true,
   adapterMethods: SESSION_METHODS,
   issue,
   read,
   end,
-  currentUserId,
-  storedSession,
+  principal,
   revokeOthers,
   revokeAll,
   markRefreshError,

@@ -11,6 +11,7 @@ import type { CallbacksOptions } from "../types.js"
 import { runSignInCallback } from "../callbacks.js"
 import { sessionStrategy, type NewSession } from "./strategy.js"
 import { persistUser } from "./link-user.js"
+import { principalOf } from "./principal.js"
 import type { PersistedUser } from "./link-user.js"
 
 /** Credentials users are stored only where a session needs a stored user; other types whenever there is an adapter. */
@@ -20,7 +21,7 @@ async function persistIfNeeded(req: AuthRequest, ctx: Context, result: SignInRes
   const type = result.account.type
   if (type === "credentials" && !strategy.needsStoredUser) return undefined
   // WebAuthn names its user itself: a passkey's owner, or the signed-in user who added it.
-  const linkTo = type === "webauthn" ? result.knownUserId : type === "credentials" || type === "email" ? undefined : await strategy.currentUserId(req, ctx)
+  const linkTo = type === "webauthn" ? result.knownUserId : type === "credentials" || type === "email" ? undefined : (await principalOf(req, ctx))?.userId
   return persistUser(ctx, result, linkTo)
 }
 

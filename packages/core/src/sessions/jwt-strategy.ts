@@ -21,7 +21,7 @@ import { publicUser } from "./public-user.js"
 import { assertRevocable, bumpEpoch, keepsEpochs, signInFirst } from "./revocation.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { SessionManagementError } from "../errors.js"
-import type { NewSession, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
+import type { NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
  * The longest session token written. Its cookies come back in every request, and a request whose
@@ -67,11 +67,11 @@ function sessionTokenOf(req: AuthRequest, ctx: Context): { raw: string; salt?: s
   const raw = readSessionCookie(req, ctx)
   if (raw) return { raw, carried: false }
   if (!ctx.config.session.acceptAuthJsSessions) return undefined
-  const theirs = readAuthJsSessionCookie(req)
+  const theirs = readAuthJsSessionCookie(req, ctx)
   return theirs ? { raw: theirs.value, salt: theirs.name, carried: true } : undefined
 }
 
-/** The request's token, or `null` when it has none or it does not decode. */
+/** The request's token, or `null` when it has none or it does not decode. For sign-out and carrying provider tokens over only: acting paths use {@link verifiedToken}. */
 async function currentToken(req: AuthRequest, ctx: Context): Promise<JWT | null> {
   const found = sessionTokenOf(req, ctx)
   return found ? await decodeToken(found.raw, ctx, found.salt).catch(() => null) : null
@@ -96,7 +96,8 @@ async function withProviderTokens(req: AuthRequest, ctx: Context, signIn: NewSes
   if (!ctx.config.session.providerTokens || (account.type !== "oauth" && account.type !== "oidc") || !account.access_token) return token
   const kept: StoredProviderTokens = {}
   for (const field of TOKEN_FIELDS) if (account[field] !== undefined) (kept as Record<string, unknown>)[field] = account[field]
-  const current = await currentToken(req, ctx)
+  // Only from a token that may still act: a revoked one's tokens stay with it.
+  const current = (await verifiedToken(req, ctx))?.token
   const others = current?.sub === token.sub ? providerTokensOf(current) : {}
   return { ...token, providerTokens: { ...others, [account.provider]: kept } }
 }
@@ -104,12 +105,13 @@ async function withProviderTokens(req: AuthRequest, ctx: Context, signIn: NewSes
 /** Provider tokens in the session token itself (`session.providerTokens`): read, and re-issued after a refresh. */
 const providerTokens: ProviderTokenStore = {
   async read(req, ctx) {
-    const token = await currentToken(req, ctx)
-    return token?.sub ? { sub: token.sub, tokens: providerTokensOf(token) } : null
+    const verified = await verifiedToken(req, ctx)
+    return verified && { sub: verified.token.sub, tokens: providerTokensOf(verified.token) }
   },
   async write(req, ctx, providerId, tokens) {
-    const token = await currentToken(req, ctx)
-    if (!token) return []
+    const verified = await verifiedToken(req, ctx)
+    if (!verified) return []
+    const { token } = verified
     const next = { ...token, providerTokens: { ...providerTokensOf(token), [providerId]: tokens } }
     return (await writeToken(next, req, ctx)).cookies
   },
@@ -156,6 +158,53 @@ async function checkEpoch(token: JWT, ctx: Context): Promise<EpochCheck> {
   return { ok: true, epoch: current }
 }
 
+/** Logs why a token was refused: revocation is expected (debug), a malformed or future claim is not (a bug, or a restored database). */
+function logRefusal(ctx: Context, reason: string, sub: unknown): void {
+  const level = reason === "it was revoked" ? "debug" : "warn"
+  ctx.config.logger[level]("session-revoked", { reason: `a JWT session was refused: ${reason}`, sub })
+}
+
+/**
+ * Whether the token's user is still stored, where an adapter can say: a checked epoch says so; an
+ * adapter that keeps epochs but has none for the user does not store them; else `getUser` answers.
+ * Without an adapter nothing can be asked (credentials users are then never stored).
+ */
+async function userStored(sub: string, epoch: number | null, ctx: Context): Promise<boolean> {
+  if (epoch !== null) return true
+  if (keepsEpochs(ctx)) return false
+  const getUser = ctx.config.adapter?.getUser
+  return getUser ? (await getUser(sub)) != null : true
+}
+
+type Verified = { token: JWT & { sub: string }; epoch: number | null }
+
+/** The request's token once decoded with a subject and, with an adapter that keeps epochs, checked against its user's epoch (always looked up). */
+async function epochCheckedToken(req: AuthRequest, ctx: Context): Promise<Verified | null> {
+  const token = await currentToken(req, ctx)
+  if (!token || typeof token.sub !== "string") return null
+  if (!keepsEpochs(ctx)) return { token: token as Verified["token"], epoch: null }
+  const checked = await checkEpoch(token, ctx)
+  if (!checked.ok) {
+    logRefusal(ctx, checked.reason, token.sub)
+    return null
+  }
+  return { token: token as Verified["token"], epoch: checked.epoch }
+}
+
+/** {@link epochCheckedToken}, and its user still stored: what a token must pass to act (see `principal.ts`). */
+async function verifiedToken(req: AuthRequest, ctx: Context): Promise<Verified | null> {
+  const verified = await epochCheckedToken(req, ctx)
+  if (!verified) return null
+  if (await userStored(verified.token.sub, verified.epoch, ctx)) return verified
+  ctx.config.logger.debug("session-user-gone", { reason: "a JWT session was refused: its user is not stored", sub: verified.token.sub })
+  return null
+}
+
+async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
+  const verified = await verifiedToken(req, ctx)
+  return verified && { userId: verified.token.sub, storedSessionKey: null }
+}
+
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
   const { user, isNewUser } = signIn
   const params: JwtParams = {
@@ -197,12 +246,15 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   if (keepsEpochs(ctx) && (reissue || config.session.checkRevocation === "every-request")) {
     const checked = await checkEpoch(token, ctx)
     if (!checked.ok) {
-      // Revocation is expected; a malformed or future claim is not (a bug, or a restored database).
-      const level = checked.reason === "it was revoked" ? "debug" : "warn"
-      config.logger[level]("session-revoked", { reason: `a JWT session was refused: ${checked.reason}`, sub: token.sub })
+      logRefusal(ctx, checked.reason, token.sub)
       return { json: null, cookies: clearSessionCookie(req, ctx) }
     }
     epoch = checked.epoch
+  }
+  // An Auth.js token carries no epoch: before it becomes a fresh sliding session of ours, its user must still be stored.
+  if (found.carried && (typeof token.sub !== "string" || !(await userStored(token.sub, epoch, ctx)))) {
+    config.logger.debug("session-user-gone", { reason: "an Auth.js session was not carried over: its user is not stored", sub: token.sub })
+    return { json: null, cookies: clearSessionCookie(req, ctx) }
   }
   // A custom `jwt.decode` may return a token without `exp`: then it lives `maxAge` from now.
   let expires = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + config.session.maxAge * 1000)
@@ -224,24 +276,17 @@ async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
   return { token: await currentToken(req, ctx) }
 }
 
-async function currentUserId(req: AuthRequest, ctx: Context): Promise<string | undefined> {
-  const token = await currentToken(req, ctx)
-  return typeof token?.sub === "string" ? token.sub : undefined
-}
-
 /**
  * The request's token and its user, once its epoch has been checked: revoking from a session that
  * is itself revoked must not bring it back.
  */
 async function revocableToken(req: AuthRequest, ctx: Context): Promise<JWT & { sub: string }> {
   assertRevocable(ctx)
-  const token = await currentToken(req, ctx)
-  if (!token || typeof token.sub !== "string") throw signInFirst()
-  const checked = await checkEpoch(token, ctx)
-  if (!checked.ok) throw signInFirst()
-  if (checked.epoch === null)
+  const verified = await epochCheckedToken(req, ctx)
+  if (!verified) throw signInFirst()
+  if (verified.epoch === null)
     throw new SessionManagementError("This user is not stored by the adapter, so their JWT sessions cannot be ended before they expire", { code: "REVOCATION_UNAVAILABLE" })
-  return token as JWT & { sub: string }
+  return verified.token
 }
 
 /** Every other token of the user ends (the epoch moves on); this one is re-issued under the new epoch. */
@@ -261,10 +306,10 @@ async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
 
 /** The mark goes into the token (claim `error`, as in Auth.js's refresh guide), re-issued. */
 async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]> {
-  const token = await currentToken(req, ctx)
-  if (!token) return []
-  return (await writeToken({ ...token, error: "RefreshTokenError" }, req, ctx)).cookies
+  const verified = await verifiedToken(req, ctx)
+  if (!verified) return []
+  return (await writeToken({ ...verified.token, error: "RefreshTokenError" }, req, ctx)).cookies
 }
 
 /** The JWT session strategy. */
-export const jwtStrategy: SessionStrategy = { needsStoredUser: false, adapterMethods: [], issue, read, end, currentUserId, providerTokens, revokeOthers, revokeAll, markRefreshError }
+export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, read, end, principal, providerTokens, revokeOthers, revokeAll, markRefreshError }

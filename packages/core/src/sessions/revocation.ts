@@ -4,6 +4,7 @@
  * sessions are not stored, so the epoch is their only handle.
  */
 import { MissingAdapterMethods, SessionManagementError, SessionRequired } from "../errors.js"
+import type { Adapter } from "../adapters.js"
 import type { Context } from "../http/types.js"
 
 /** Only the configuration is read, so the app-level `revokeUserSessions` needs no request. */
@@ -31,10 +32,25 @@ export function assertRevocable(ctx: HasConfig): void {
     )
 }
 
-/** Ending stored sessions needs `deleteSessionsByUserId`. */
-export function assertDeletesSessions(ctx: HasConfig): void {
-  if (typeof ctx.config.adapter?.deleteSessionsByUserId !== "function")
+/** Ending stored sessions needs `deleteSessionsByUserId`: the method, or `MissingAdapterMethods`. */
+export function sessionDeleter(ctx: HasConfig): NonNullable<Adapter["deleteSessionsByUserId"]> {
+  const remove = ctx.config.adapter?.deleteSessionsByUserId
+  if (typeof remove !== "function")
     throw new MissingAdapterMethods("Ending sessions needs an adapter with deleteSessionsByUserId", { code: "ADAPTER_METHODS_MISSING", cause: { missing: ["deleteSessionsByUserId"] } })
+  return remove
+}
+
+/**
+ * Refuses to end the sessions of a user the adapter does not store (`USER_UNKNOWN`): a wrong id must
+ * not answer as if sessions had ended. Asked of the epoch where the adapter keeps epochs (no second
+ * look-up), else of `getUser`; an adapter with neither cannot say, and the call goes on.
+ */
+export async function assertUserKnown(ctx: HasConfig, userId: string): Promise<void> {
+  const adapter = ctx.config.adapter
+  let known = true
+  if (keepsEpochs(ctx)) known = typeof (await adapter!.getUserSessionEpoch!(userId)) === "number"
+  else if (adapter?.getUser) known = (await adapter.getUser(userId)) != null
+  if (!known) throw new SessionManagementError("No such user: nobody's sessions ended", { code: "USER_UNKNOWN", cause: { userId: userId.slice(0, 200) } })
 }
 
 export const signInFirst = () => new SessionRequired("Sign in to manage your sessions", { code: "SESSION_MISSING" })

@@ -16,8 +16,18 @@ export function readSessionCookie(req: AuthRequest, ctx: Context): string | unde
   return readChunked(ctx.cookies.sessionToken.name, req.cookies) || undefined
 }
 
-/** Auth.js v5's session cookie names (its `authjs` prefix, and the `next-auth` one some apps kept). */
-const AUTHJS_SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token", "__Secure-next-auth.session-token", "next-auth.session-token"]
+/**
+ * Auth.js v5's session cookie names (its `authjs` prefix, and the `next-auth` one some apps kept), as
+ * Auth.js names them on a secure origin and on a plain one. On a secure origin only the `__Secure-`
+ * names count: Auth.js never set plain ones there, and a plain cookie can be planted by any http
+ * response or sibling subdomain (a login CSRF into the planter's account).
+ */
+const AUTHJS_SESSION_COOKIES = {
+  secure: ["__Secure-authjs.session-token", "__Secure-next-auth.session-token"],
+  plain: ["authjs.session-token", "next-auth.session-token"],
+} as const
+
+const authJsNames = (ctx: Context) => (ctx.secure ? AUTHJS_SESSION_COOKIES.secure : AUTHJS_SESSION_COOKIES.plain)
 
 /** One of Auth.js's session cookies, with the attributes Auth.js set it with (to clear it). */
 function authJsCookie(name: string): CookieOption {
@@ -25,8 +35,8 @@ function authJsCookie(name: string): CookieOption {
 }
 
 /** The Auth.js session cookie the request carries (joined from chunks): its name is the token's salt. */
-export function readAuthJsSessionCookie(req: AuthRequest): { name: string; value: string } | undefined {
-  for (const name of AUTHJS_SESSION_COOKIES) {
+export function readAuthJsSessionCookie(req: AuthRequest, ctx: Context): { name: string; value: string } | undefined {
+  for (const name of authJsNames(ctx)) {
     const value = readChunked(name, req.cookies)
     if (value) return { name, value }
   }
@@ -45,6 +55,6 @@ export function clearSessionCookie(req: AuthRequest, ctx: Context): Cookie[] {
   if (!ctx.config.session.acceptAuthJsSessions) return ours
   const names = Object.keys(req.cookies)
   const present = (name: string) => names.some((n) => n === name || n.startsWith(`${name}.`))
-  const theirs = AUTHJS_SESSION_COOKIES.filter(present).flatMap((name) => clearChunked(authJsCookie(name), req.cookies))
+  const theirs = authJsNames(ctx).filter(present).flatMap((name) => clearChunked(authJsCookie(name), req.cookies))
   return theirs.length ? [...ours, ...theirs] : ours
 }

@@ -43,11 +43,14 @@ export interface ProviderTokenStore {
   write(req: AuthRequest, ctx: Context, providerId: string, tokens: StoredProviderTokens): Promise<Cookie[]>
 }
 
-/** The stored session a request carries (database strategy). */
-export interface CurrentStoredSession {
-  userId: string
-  /** The stored (hashed) token: the adapter's key, never the cookie's value. */
-  sessionToken: string
+/**
+ * Who a request acts for, once the strategy has made every check it has (see `principal.ts`).
+ * The only way a privileged path learns the current user.
+ */
+export interface Principal {
+  readonly userId: string
+  /** The stored key (hashed token) of the request's session where sessions are stored (database strategy), else null. */
+  readonly storedSessionKey: string | null
 }
 
 /** What ending sessions did: how many stored sessions ended (`null` when not counted: JWT), and cookies to set. */
@@ -57,10 +60,10 @@ export interface Revocation {
 }
 
 export interface SessionStrategy {
-  /** The stored session the request carries, when sessions are stored (database strategy). */
-  readonly storedSession?: (req: AuthRequest, ctx: Context) => Promise<CurrentStoredSession | undefined>
   /** Where the session keeps provider tokens itself, when it can (JWT strategy). */
   readonly providerTokens?: ProviderTokenStore
+  /** Whether sessions are stored one by one (and so can be listed and ended one by one). */
+  readonly storesSessions: boolean
   /** Whether a session points at a stored user (so even credentials users are stored). */
   readonly needsStoredUser: boolean
   /** Adapter methods the strategy needs; start-up refuses a configuration without them. */
@@ -71,8 +74,11 @@ export interface SessionStrategy {
   read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>>
   /** Ends the request's session (sign-out); never throws for an adapter failure. */
   end(req: AuthRequest, ctx: Context): Promise<SignOutMessage>
-  /** The id of the user whose valid session the request carries, for linking a second account. */
-  currentUserId(req: AuthRequest, ctx: Context): Promise<string | undefined>
+  /**
+   * The request's principal with every check (expiry, revocation epoch, user still present), whatever
+   * `checkRevocation` says for reads; `null` without one. Call it through `principalOf` (memoised per request).
+   */
+  principal(req: AuthRequest, ctx: Context): Promise<Principal | null>
   /**
    * Ends every session of the request's user but its own (its own is re-issued when it must be).
    * Rejects with `SessionRequired` without a valid session, `SessionManagementError`

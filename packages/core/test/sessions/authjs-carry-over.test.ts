@@ -84,3 +84,33 @@ describe("signing in with an Auth.js cookie still in the browser", () => {
     expect(await client.session()).toMatchObject({ user: { name: alice.name } })
   })
 })
+
+describe("what is not carried over", () => {
+  it("on a secure origin a plain authjs.session-token (plantable over http or from a sibling subdomain) is ignored", async () => {
+    const origin = "https://app.example.com"
+    const client = new Client(config({ url: origin }), origin)
+    client.jar.set("authjs.session-token", await authjsCookie("authjs.session-token"))
+    const res = await client.request("/auth/session")
+    expect(await res.json()).toBeNull()
+    expect(setCookies(res)).toEqual([])
+  })
+
+  it("a deleted user's Auth.js cookie is no session: not re-issued as a fresh sliding session of ours", async () => {
+    const { memoryAdapter } = await import("../helpers/memory-adapter.js")
+    for (const withEpochs of [true, false]) {
+      const adapter = memoryAdapter()
+      if (!withEpochs) Object.assign(adapter, { getUserSessionEpoch: undefined, incrementUserSessionEpoch: undefined })
+      const cfg = config({ adapter, session: { strategy: "jwt" } })
+      const client = new Client(cfg)
+      client.jar.set("authjs.session-token", await authjsCookie("authjs.session-token"))
+      const res = await client.request("/auth/session")
+      expect(await res.json()).toBeNull()
+      expect(setCookies(res).filter((c) => c.name === "authlib.session-token" && c.value !== "")).toEqual([])
+      // The same cookie while the user is stored carries over.
+      adapter.users.set(alice.id!, { id: alice.id!, name: alice.name!, email: alice.email!, emailVerified: null })
+      const again = new Client(cfg)
+      again.jar.set("authjs.session-token", await authjsCookie("authjs.session-token"))
+      expect(await again.session()).toMatchObject({ user: { email: alice.email } })
+    }
+  })
+})

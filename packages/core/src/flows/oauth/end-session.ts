@@ -7,7 +7,7 @@
 import type { AuthRequest, Context } from "../../http/types.js"
 import { logError } from "../../logger.js"
 import type { OAuthConfig } from "../../providers/types.js"
-import { sessionStrategy } from "../../sessions/strategy.js"
+import { principalOf } from "../../sessions/principal.js"
 import { authorizationServer } from "./discovery.js"
 
 const endsSession = (p: { type: string }) => p.type === "oidc" && (p as { signOutAtProvider?: unknown }).signOutAtProvider === true
@@ -22,7 +22,7 @@ export async function endSessionUrl(req: AuthRequest, ctx: Context, postLogoutRe
   const adapter = ctx.config.adapter
   if (providers.length === 0 || !adapter?.listAccountsByUserId) return undefined
   try {
-    const userId = await sessionStrategy(ctx.config).currentUserId(req, ctx)
+    const userId = (await principalOf(req, ctx))?.userId
     if (userId === undefined) return undefined
     const accounts = await adapter.listAccountsByUserId(userId)
     for (const provider of providers) {

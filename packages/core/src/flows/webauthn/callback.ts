@@ -132,16 +132,17 @@ async function registrant(ctx: FlowContext<WebAuthnConfig>, challenge: Challenge
 
 async function register({ ctx, credential, challenge, server, rp, requireUserVerification }: Ceremony): Promise<SignInResult> {
   const owner = await registrant(ctx, challenge)
-  const credentialID = credentialIdToStored(credential.id)
-  if (!credentialID) throw refuse(ctx, "RESPONSE_INVALID", "The passkey response has a malformed id")
-  if (await ctx.config.adapter!.getAuthenticator!(credentialID)) throw refuse(ctx, "CREDENTIAL_ALREADY_REGISTERED", "This passkey is already registered")
+  if (!credentialIdToStored(credential.id)) throw refuse(ctx, "RESPONSE_INVALID", "The passkey response has a malformed id")
   const result = await verified(ctx, () =>
     server.verifyRegistrationResponse({ response: credential, expectedChallenge: challenge.challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification }),
   )
   const info = result.registrationInfo
   if (!result.verified || !info) throw refuse(ctx, "VERIFICATION_FAILED", "The passkey registration could not be verified")
   // The id the authenticator put in its signed data is the one stored, whatever `id` the JSON said.
-  const id = credentialIdToStored(info.credential.id)!
+  const id = credentialIdToStored(info.credential.id)
+  if (!id || id !== credentialIdToStored(credential.id)) throw refuse(ctx, "RESPONSE_INVALID", "The passkey response's id is not the id of the credential it signed")
+  // Checked against the signed id: the JSON's `id` is the client's word and may name another credential.
+  if (await ctx.config.adapter!.getAuthenticator!(id)) throw refuse(ctx, "CREDENTIAL_ALREADY_REGISTERED", "This passkey is already registered")
   const authenticator: Omit<AdapterAuthenticator, "userId"> = {
     credentialID: id,
     providerAccountId: id,

@@ -3,6 +3,7 @@
  * differs from a good one in one thing. Each is refused with a stable code and changes nothing
  * stored (no authenticator, counter, user, account or session written).
  */
+import { randomBytes } from "node:crypto"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { alice, ORIGIN } from "../../helpers/harness.js"
 import { answer, options, registerPasskey, setup, signInWithPasskey, signOutLocally, type PasskeySetup } from "./setup.js"
@@ -171,7 +172,24 @@ describe("registration", () => {
     await s.client.signIn()
     const { body } = await options(s.client, "?action=register")
     s.adapter.calls.length = 0
-    refusedWith(await answer(s.client, "register", s.device.register(body.options, { id: alicesId })), "CREDENTIAL_ALREADY_REGISTERED")
+    refusedWith(await answer(s.client, "register", s.device.register(body.options, { signedId: alicesId, id: alicesId })), "CREDENTIAL_ALREADY_REGISTERED")
+    expect(harmful(s)).toEqual([])
+    expect([...s.adapter.authenticators.values()].map((a) => a.userId)).toEqual([alice.id])
+  })
+
+  it("a JSON id that is not the signed credential's is refused either way (RESPONSE_INVALID): the already-registered check reads the signed id", async () => {
+    const s = setup("database")
+    await registerPasskey(s)
+    const alicesId = s.device.credentials[0]!.id
+    s.adapter.users.set("user-2", { id: "user-2", name: "Bob", email: "bob@example.com", emailVerified: null })
+    signOutLocally(s.client)
+    s.config.providers[0] = { ...(s.config.providers[0] as object), authorize: async () => ({ id: "user-2", name: "Bob", email: "bob@example.com" }) } as never
+    await s.client.signIn()
+    s.adapter.calls.length = 0
+    for (const tweak of [{ signedId: alicesId, id: randomBytes(16) }, { id: alicesId }]) {
+      const { body } = await options(s.client, "?action=register")
+      refusedWith(await answer(s.client, "register", s.device.register(body.options, tweak)), "RESPONSE_INVALID")
+    }
     expect(harmful(s)).toEqual([])
     expect([...s.adapter.authenticators.values()].map((a) => a.userId)).toEqual([alice.id])
   })

@@ -52,6 +52,8 @@ export interface Tweak {
   tamperClientData?: boolean
   /** Present this id instead of the credential's own. */
   id?: Buffer
+  /** register: the credential id in the attested (signed) data. */
+  signedId?: Buffer
   /** register: the key type (default ES256). */
   alg?: "ES256" | "ES384" | "RS256" | "EdDSA"
 }
@@ -98,7 +100,8 @@ export class SoftAuthenticator {
   register(options: { challenge: string; rp: { id: string }; user: { id: string } }, tweak: Tweak = {}) {
     const alg = tweak.alg ?? "ES256"
     const { privateKey, publicKey, cose } = newKey(alg)
-    const id = randomBytes(16)
+    // `signedId` goes into the attested data; `id` (below) is only the JSON's word for it.
+    const id = tweak.signedId ?? randomBytes(16)
     const length = Buffer.from([id.length >> 8, id.length & 255])
     const attested = Buffer.concat([Buffer.alloc(16), length, id, cose])
     const uv = tweak.userVerified ?? true

@@ -81,13 +81,13 @@ describe("the options route", () => {
     expect(body.options).toMatchObject({ attestation: "none", authenticatorSelection: { residentKey: "required", userVerification: "required" } })
   })
 
-  it("refuses register for a signed-in user the adapter does not store (jwt + credentials), saying so", async () => {
+  it("refuses register for a signed-in user the adapter does not store (jwt + credentials): such a session cannot act for a stored user", async () => {
     const s = setup("jwt")
     s.adapter.users.clear()
     await s.client.signIn()
     const { res, body } = await options(s.client, "?action=register")
     expect(res.status).toBe(400)
-    expect(body).toEqual({ error: "WebAuthnVerificationError", code: "USER_NOT_STORED" })
+    expect(body).toEqual({ error: "WebAuthnVerificationError", code: "REGISTRATION_REQUIRES_SESSION" })
   })
 
   it("refuses register for a visitor unless new accounts are allowed", async () => {
