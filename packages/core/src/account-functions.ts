@@ -1,16 +1,14 @@
 /**
  * Server functions for the sign-in methods linked to the signed-in user: list them (provider,
- * type; never a token) and unlink one, refused when it is the user's last way to sign in. Like the
- * other server functions they check no CSRF token: call them from protected endpoints.
- *
- * Ways in that count after the unlink: another linked account of a provider still configured (a
- * passkey's `webauthn` account included), a passkey (`listAuthenticatorsByUserId`), or an e-mail
- * address while an e-mail provider is configured.
+ * type, whether it can be unlinked; never a token) and unlink an IdP account, refused when it is
+ * the user's last way to sign in (`passkeys/ways-in.ts` says what counts). Like the other server
+ * functions they check no CSRF token: call them from protected endpoints.
  */
-import type { AdapterAccount } from "./adapters.js"
+import type { Adapter, AdapterAccount } from "./adapters.js"
 import { AccountManagementError, MissingAdapterMethods } from "./errors.js"
 import type { AuthRequest, Context } from "./http/types.js"
 import { serverCall } from "./server-call.js"
+import { hasWayIn, removeWayIn } from "./passkeys/ways-in.js"
 import { requirePrincipal } from "./sessions/principal.js"
 import type { AuthConfig } from "./types.js"
 
@@ -20,23 +18,41 @@ export interface LinkedAccount {
   provider: string
   name: string
   type: AdapterAccount["type"]
+  /**
+   * Whether `unlinkLinkedAccount` can unlink it: an IdP account (OAuth/OIDC) can; a passkey's
+   * account is removed with its passkey (`deletePasskey`), a password's is the app's to manage.
+   */
+  unlinkable: boolean
 }
 
-async function me(req: AuthRequest, ctx: Context, needed: readonly ("listAccountsByUserId" | "unlinkAccount")[]): Promise<string> {
-  const missing = needed.filter((m) => typeof ctx.config.adapter?.[m] !== "function")
-  if (missing.length) throw new MissingAdapterMethods(`Managing linked accounts needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
-  return (await requirePrincipal(req, ctx, "Sign in to manage your sign-in methods")).userId
+async function me(req: AuthRequest, ctx: Context, needed: readonly ("listAccountsByUserId" | "unlinkAccount")[]): Promise<{ userId: string; adapter: Adapter }> {
+  const adapter = ctx.config.adapter
+  const missing = needed.filter((m) => typeof adapter?.[m] !== "function")
+  if (missing.length || !adapter) throw new MissingAdapterMethods(`Managing linked accounts needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+  const { userId } = await requirePrincipal(req, ctx, "Sign in to manage your sign-in methods")
+  return { userId, adapter }
 }
 
-const shown = (ctx: Context, a: AdapterAccount): LinkedAccount => ({ provider: a.provider, name: ctx.config.providerById.get(a.provider)?.name ?? a.provider, type: a.type })
+const unlinkable = (a: Pick<AdapterAccount, "type">) => a.type === "oauth" || a.type === "oidc"
+
+const shown = (ctx: Context, a: AdapterAccount): LinkedAccount => ({
+  provider: a.provider,
+  name: ctx.config.providerById.get(a.provider)?.name ?? a.provider,
+  type: a.type,
+  unlinkable: unlinkable(a),
+})
+
+async function accountsOf(adapter: Adapter, userId: string): Promise<AdapterAccount[]> {
+  return (await adapter.listAccountsByUserId?.(userId)) ?? []
+}
 
 /** The sign-in methods linked to the signed-in user (one entry per provider and type). */
 export function listLinkedAccounts(request: Request, config: AuthConfig): Promise<LinkedAccount[]> {
   return serverCall(request, config, "session", async (req, ctx) => {
-    const userId = await me(req, ctx, ["listAccountsByUserId"])
+    const { userId, adapter } = await me(req, ctx, ["listAccountsByUserId"])
     const seen = new Set<string>()
     const out: LinkedAccount[] = []
-    for (const account of await ctx.config.adapter!.listAccountsByUserId!(userId)) {
+    for (const account of await accountsOf(adapter, userId)) {
       const key = `${account.provider}\u0000${account.type}`
       if (seen.has(key)) continue
       seen.add(key)
@@ -46,32 +62,38 @@ export function listLinkedAccounts(request: Request, config: AuthConfig): Promis
   })
 }
 
-/** Whether the user keeps a way to sign in once `leaving` is unlinked. */
-async function anotherWayIn(ctx: Context, userId: string, remaining: readonly AdapterAccount[]): Promise<boolean> {
-  if (remaining.some((a) => ctx.config.providerById.has(a.provider))) return true
-  const adapter = ctx.config.adapter!
-  if (adapter.listAuthenticatorsByUserId && ctx.config.providers.some((p) => p.type === "webauthn") && (await adapter.listAuthenticatorsByUserId(userId)).length > 0) return true
-  if (!ctx.config.providers.some((p) => p.type === "email") || !adapter.getUser) return false
-  const user = await adapter.getUser(userId)
-  return typeof user?.email === "string" && user.email !== ""
+const lastWayIn = () => new AccountManagementError("This is your last way to sign in: link another method before unlinking it", { code: "LAST_SIGN_IN_METHOD" })
+
+/** Why an account of this type is not unlinked here, and where it is removed instead. */
+function notUnlinkable(type: AdapterAccount["type"]): AccountManagementError {
+  const message =
+    type === "webauthn"
+      ? "A passkey is removed with the passkey itself: delete it with deletePasskey (POST {basePath}/passkeys, action=delete)"
+      : "A password is checked by the app's authorize, not linked: unlinking its account would not stop it signing in"
+  return new AccountManagementError(message, { code: "ACCOUNT_NOT_UNLINKABLE", cause: { type } })
 }
 
 /**
- * Unlinks the signed-in user's accounts of `provider` (all of them, for a provider linked more than
- * once); resolves what was unlinked. Refused with `LAST_SIGN_IN_METHOD` when no other way to sign in
- * would remain, and with `ACCOUNT_UNKNOWN` when the user has no account of that provider.
+ * Unlinks the signed-in user's IdP accounts of `provider` (all of them, for a provider linked more
+ * than once); resolves what was unlinked. Refused with `LAST_SIGN_IN_METHOD` when no other way to
+ * sign in would remain (see `passkeys/ways-in.ts`; checked again after the write, so concurrent
+ * removals cannot both take the last ones), `ACCOUNT_NOT_UNLINKABLE` for a passkey's or a password's
+ * account (they are not what signs in), and `ACCOUNT_UNKNOWN` when the user has no account of that provider.
  */
 export function unlinkLinkedAccount(request: Request, config: AuthConfig, input: { provider: string }): Promise<LinkedAccount> {
   return serverCall(request, config, "session", async (req, ctx) => {
     if (typeof input?.provider !== "string" || input.provider === "") throw new AccountManagementError("Name the provider to unlink", { code: "ACCOUNT_PROVIDER_MISSING" })
-    const userId = await me(req, ctx, ["listAccountsByUserId", "unlinkAccount"])
-    const accounts = await ctx.config.adapter!.listAccountsByUserId!(userId)
+    const { userId, adapter } = await me(req, ctx, ["listAccountsByUserId", "unlinkAccount"])
+    const accounts = await accountsOf(adapter, userId)
     const leaving = accounts.filter((a) => a.provider === input.provider)
     if (leaving.length === 0) throw new AccountManagementError("No such linked account", { code: "ACCOUNT_UNKNOWN" })
-    const remaining = accounts.filter((a) => a.provider !== input.provider)
-    if (!(await anotherWayIn(ctx, userId, remaining)))
-      throw new AccountManagementError("This is your last way to sign in: link another method before unlinking it", { code: "LAST_SIGN_IN_METHOD" })
-    for (const account of leaving) await ctx.config.adapter!.unlinkAccount!({ provider: account.provider, providerAccountId: account.providerAccountId })
-    return shown(ctx, leaving[0]!)
+    const refused = leaving.find((a) => !unlinkable(a))
+    if (refused) throw notUnlinkable(refused.type)
+    if (!(await hasWayIn(ctx, userId, { accounts: accounts.filter((a) => a.provider !== input.provider) }))) throw lastWayIn()
+    const remove = async () => {
+      for (const { provider, providerAccountId } of leaving) await adapter.unlinkAccount?.({ provider, providerAccountId })
+      return { value: shown(ctx, leaving[0]!), restore: () => Promise.all(leaving.map((a) => adapter.linkAccount?.(a))) }
+    }
+    return removeWayIn(ctx, userId, remove, lastWayIn)
   })
 }

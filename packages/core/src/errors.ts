@@ -241,7 +241,7 @@ export class RefreshTokenError extends CataloguedError<"RefreshTokenError"> {
  * another user's session: the same answer as an unknown id), `DATABASE_SESSIONS_ONLY` (JWT
  * sessions are not stored, so they cannot be listed or ended one by one), `REVOCATION_UNAVAILABLE`
  * (JWT sessions of a user the adapter does not keep a session epoch for: they end when they expire),
- * `SESSION_ACTION_INVALID`.
+ * `USER_UNKNOWN` (`revokeUserSessions` for a user the adapter does not store), `SESSION_ACTION_INVALID`.
  */
 export class SessionManagementError extends CataloguedError<"SessionManagementError"> {
   static override type = "SessionManagementError"
@@ -255,8 +255,8 @@ export class SessionManagementError extends CataloguedError<"SessionManagementEr
 
 /**
  * Managing the sign-in methods linked to a user was refused: `ACCOUNT_PROVIDER_MISSING`,
- * `ACCOUNT_UNKNOWN` (no such linked account), `LAST_SIGN_IN_METHOD` (unlinking it would leave no way
- * to sign in).
+ * `ACCOUNT_UNKNOWN` (no such linked account), `ACCOUNT_NOT_UNLINKABLE` (a passkey's or a password's
+ * account: removed elsewhere), `LAST_SIGN_IN_METHOD` (unlinking it would leave no way to sign in).
  */
 export class AccountManagementError extends CataloguedError<"AccountManagementError"> {
   static override type = "AccountManagementError"
@@ -264,7 +264,7 @@ export class AccountManagementError extends CataloguedError<"AccountManagementEr
   static override clientSafe = true
   /** The HTTP status of a JSON answer, from `code`. */
   get status(): number {
-    return this.code === "ACCOUNT_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" ? 409 : 400
+    return this.code === "ACCOUNT_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" || this.code === "ACCOUNT_NOT_UNLINKABLE" ? 409 : 400
   }
 }
 

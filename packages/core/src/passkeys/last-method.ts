@@ -1,43 +1,48 @@
 /**
- * Deleting a passkey must leave its owner a way to sign in, unless the app allows otherwise; and
- * the passkey's `webauthn` account goes with it.
- *
- * Ways in that count: another passkey; another linked account (any type but `webauthn`) of a
- * provider still configured, read with the adapter's optional `listAccountsByUserId`; an e-mail
- * address while an e-mail provider is configured. Without `listAccountsByUserId` linked accounts
- * cannot be seen, so the rule refuses more, never less.
+ * Deleting a passkey must leave its owner a way to sign in (see `ways-in.ts`), unless the app allows
+ * otherwise, also when two removals race; and the passkey's `webauthn` account goes with it.
  */
 import type { AdapterAccount, AdapterAuthenticator } from "../adapters.js"
 import { PasskeyManagementError } from "../errors.js"
 import type { Context } from "../http/types.js"
 import { logError } from "../logger.js"
 import type { WebAuthnConfig } from "../providers/types.js"
+import { hasWayIn, removeWayIn } from "./ways-in.js"
 
-/** Whether the user has an address an e-mail provider of this configuration can send a link to. */
-async function reachableByEmail(ctx: Context, userId: string): Promise<boolean> {
-  if (!ctx.config.providers.some((p) => p.type === "email")) return false
-  const user = await ctx.config.adapter!.getUser!(userId)
-  return typeof user?.email === "string" && user.email !== ""
-}
-
-function linkedWayIn(ctx: Context, accounts: readonly AdapterAccount[] | undefined): boolean {
-  return accounts?.some((a) => a.type !== "webauthn" && ctx.config.providerById.has(a.provider)) ?? false
-}
+const lastWayIn = (accountsListed: boolean) =>
+  new PasskeyManagementError("This passkey is your last way to sign in: add another passkey or sign-in method before deleting it", {
+    code: "LAST_SIGN_IN_METHOD",
+    cause: { accountsListed },
+  })
 
 /**
  * Throws `LAST_SIGN_IN_METHOD` when deleting one passkey (the user keeps `others`) would leave no
- * way in and not every passkey provider has `allowDeletingLastPasskey`. Resolves the user's
- * accounts when the adapter lists them (for {@link unlinkPasskeyAccount}).
+ * way in (see `ways-in.ts`) and not every passkey provider has `allowDeletingLastPasskey`. Resolves
+ * the user's accounts when the adapter lists them (for {@link unlinkPasskeyAccount}).
  */
 export async function assertAnotherWayIn(ctx: Context, providers: readonly WebAuthnConfig[], userId: string, others: readonly AdapterAuthenticator[]): Promise<AdapterAccount[] | undefined> {
-  const list = ctx.config.adapter!.listAccountsByUserId
+  const list = ctx.config.adapter?.listAccountsByUserId
   const accounts = list ? await list(userId) : undefined
-  if (others.length > 0 || providers.every((p) => p.allowDeletingLastPasskey === true)) return accounts
-  if (linkedWayIn(ctx, accounts) || (await reachableByEmail(ctx, userId))) return accounts
-  throw new PasskeyManagementError("This passkey is your last way to sign in: add another passkey or sign-in method before deleting it", {
-    code: "LAST_SIGN_IN_METHOD",
-    cause: { accountsListed: accounts !== undefined },
-  })
+  if (mayLeaveNone(providers) || (await hasWayIn(ctx, userId, { accounts, passkeys: others }))) return accounts
+  throw lastWayIn(accounts !== undefined)
+}
+
+const mayLeaveNone = (providers: readonly WebAuthnConfig[]) => providers.every((p) => p.allowDeletingLastPasskey === true)
+
+/**
+ * Deletes the passkey `credentialID` of `userId` (null when it is already gone). Unless the app allows
+ * leaving none, the deletion is checked again once written: when a concurrent removal left the user
+ * no way in, the passkey is stored again and the deletion refused (`LAST_SIGN_IN_METHOD`).
+ */
+export async function deletePasskeyKeepingAWayIn(ctx: Context, providers: readonly WebAuthnConfig[], userId: string, credentialID: string): Promise<AdapterAuthenticator | null> {
+  const { deleteAuthenticator, createAuthenticator } = ctx.config.adapter ?? {}
+  if (!deleteAuthenticator || !createAuthenticator) return null
+  const remove = async () => {
+    const deleted = await deleteAuthenticator(credentialID)
+    return { value: deleted, restore: async () => (deleted ? createAuthenticator(deleted) : undefined) }
+  }
+  if (mayLeaveNone(providers)) return (await remove()).value
+  return removeWayIn(ctx, userId, remove, () => lastWayIn(true))
 }
 
 /** The user's `webauthn` accounts of `deleted`: from the listed accounts, else looked up per passkey provider. */

@@ -16,7 +16,7 @@ import type { AuthRequest, Context } from "../http/types.js"
 import type { WebAuthnConfig } from "../providers/types.js"
 import { requirePrincipal } from "../sessions/principal.js"
 import { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH, passkeyInfo, type PasskeyInfo } from "./info.js"
-import { assertAnotherWayIn, unlinkPasskeyAccount } from "./last-method.js"
+import { assertAnotherWayIn, deletePasskeyKeepingAWayIn, unlinkPasskeyAccount } from "./last-method.js"
 
 /** The adapter methods each operation needs (checked when it runs, not at start-up). */
 export const PASSKEY_METHODS = {
@@ -92,7 +92,7 @@ export async function deleteOwnPasskey(req: AuthRequest, ctx: Context, input: { 
   const others = owned.filter((a) => a !== target)
   const accounts = await assertAnotherWayIn(ctx, providers, userId, others)
   // One atomic delete: of concurrent deletions of this passkey exactly one gets it back.
-  const deleted = await adapter.deleteAuthenticator!(target.credentialID)
+  const deleted = await deletePasskeyKeepingAWayIn(ctx, providers, userId, target.credentialID)
   if (!deleted) throw unknown(id)
   await unlinkPasskeyAccount(ctx, providers, userId, deleted, others, accounts)
   return passkeyInfo(deleted)

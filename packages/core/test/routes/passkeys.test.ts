@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest"
 import { alice, ORIGIN } from "../helpers/harness.js"
 import { emailProvider } from "../flows/email/helpers.js"
 import { registerPasskey, setup, signInWithPasskey, signOutLocally } from "../flows/webauthn/setup.js"
-import { bob, change, managementWrites, passkeyOnlyUser, seedPasskey, snapshot } from "../passkeys/helpers.js"
+import { bob, change, cookieHeader, managementWrites, passkeyOnlyUser, seedPasskey, snapshot } from "../passkeys/helpers.js"
+import { unlinkLinkedAccount } from "../../src/index.js"
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 
@@ -171,13 +172,44 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(s.adapter.authenticators.size).toBe(0)
     })
 
-    it("allowed with an e-mail address while an e-mail provider is configured, not without the provider", async () => {
+    it("allowed with a verified e-mail address while an e-mail provider is configured, not without the provider", async () => {
       const withEmail = await passkeyOnlyUser(strategy, {}, [emailProvider({ sent: [] })])
-      withEmail.adapter.users.set(withEmail.userId, { ...withEmail.adapter.users.get(withEmail.userId)!, email: "pat@example.com" })
+      withEmail.adapter.users.set(withEmail.userId, { ...withEmail.adapter.users.get(withEmail.userId)!, email: "pat@example.com", emailVerified: new Date() })
       expect((await change(withEmail.client, { action: "delete", id: withEmail.id })).status).toBe(200)
       const without = await passkeyOnlyUser(strategy)
       without.adapter.users.set(without.userId, { ...without.adapter.users.get(without.userId)!, email: "pat@example.com" })
       expect((await change(without.client, { action: "delete", id: without.id })).status).toBe(409)
+    })
+
+    it("two concurrent deletions of the user's last two passkeys leave one (the later check stores its passkey again)", async () => {
+      const s = await passkeyOnlyUser(strategy)
+      const second = seedPasskey(s.adapter, s.userId)
+      const results = await Promise.all([change(s.client, { action: "delete", id: s.id }), change(s.client, { action: "delete", id: second })])
+      expect(s.adapter.authenticators.size).toBeGreaterThanOrEqual(1)
+      expect(results.filter((r) => r.status === 200)).toHaveLength(2 - s.adapter.authenticators.size)
+      for (const r of results.filter((r) => r.status !== 200)) expect(await r.json()).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
+      // What is left still signs in.
+      signOutLocally(s.client)
+      const [left] = [...s.adapter.authenticators.values()]
+      expect(left!.userId).toBe(s.userId)
+    })
+
+    it("unlinking the passkey provider as a linked account is refused and names deletePasskey; the passkey still works", async () => {
+      const s = await passkeyOnlyUser(strategy)
+      const refused = await unlinkLinkedAccount(new Request(`${ORIGIN}/account`, { headers: { cookie: cookieHeader(s.client) } }), s.config, { provider: "passkey" }).catch((e: unknown) => e)
+      expect(refused).toMatchObject({ type: "AccountManagementError", code: "ACCOUNT_NOT_UNLINKABLE", message: expect.stringContaining("deletePasskey") })
+      expect(s.adapter.authenticators.size).toBe(1)
+      signOutLocally(s.client)
+      expect((await signInWithPasskey(s)).status).toBe(302)
+    })
+
+    it("an address nobody verified is no way in (an e-mail link to it proves nothing)", async () => {
+      const s = await passkeyOnlyUser(strategy, {}, [emailProvider({ sent: [] })])
+      s.adapter.users.set(s.userId, { ...s.adapter.users.get(s.userId)!, email: "pat@example.com", emailVerified: null })
+      const res = await change(s.client, { action: "delete", id: s.id })
+      expect(res.status).toBe(409)
+      expect(await res.json()).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
+      expect(s.adapter.authenticators.size).toBe(1)
     })
   })
 }

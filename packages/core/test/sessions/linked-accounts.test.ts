@@ -29,31 +29,59 @@ async function setup(extraAccounts: Array<Partial<AdapterAccount>> = []) {
 }
 
 describe("linked sign-in methods", () => {
-  it("lists the user's methods with the provider's name and type, never a token", async () => {
+  it("lists the user's methods with the provider's name, type and whether it can be unlinked, never a token", async () => {
     const { cfg, request } = await setup([{}])
     const listed = await listLinkedAccounts(request(), cfg)
     expect(listed).toEqual([
-      { provider: "credentials", name: "Password", type: "credentials" },
-      { provider: "github", name: "GitHub", type: "oauth" },
+      { provider: "credentials", name: "Password", type: "credentials", unlinkable: false },
+      { provider: "github", name: "GitHub", type: "oauth", unlinkable: true },
     ])
     expect(JSON.stringify(listed)).not.toContain("secret-token")
   })
 
-  it("unlinks one while another way in remains; refuses the last one; an unknown provider is ACCOUNT_UNKNOWN", async () => {
+  it("unlinks an IdP account while another way in remains; an unknown provider is ACCOUNT_UNKNOWN", async () => {
     const { cfg, request, adapter } = await setup([{}])
-    expect(await unlinkLinkedAccount(request(), cfg, { provider: "github" })).toEqual({ provider: "github", name: "GitHub", type: "oauth" })
+    expect(await unlinkLinkedAccount(request(), cfg, { provider: "github" })).toEqual({ provider: "github", name: "GitHub", type: "oauth", unlinkable: true })
     expect(adapter.accounts.map((a) => a.provider)).toEqual(["credentials"])
-    const last = await unlinkLinkedAccount(request(), cfg, { provider: "credentials" }).catch((e: unknown) => e)
-    expect(last).toBeInstanceOf(AccountManagementError)
-    expect(last).toMatchObject({ code: "LAST_SIGN_IN_METHOD", status: 409 })
-    expect(adapter.accounts).toHaveLength(1)
     expect(await unlinkLinkedAccount(request(), cfg, { provider: "gitlab" }).catch((e: unknown) => e)).toMatchObject({ code: "ACCOUNT_UNKNOWN", status: 404 })
     expect(await unlinkLinkedAccount(request(), cfg, { provider: "" }).catch((e: unknown) => e)).toMatchObject({ code: "ACCOUNT_PROVIDER_MISSING" })
   })
 
+  it("a password's account is not unlinked (the password would still sign in): ACCOUNT_NOT_UNLINKABLE, nothing changed", async () => {
+    const { cfg, request, adapter } = await setup([{}])
+    const refused = await unlinkLinkedAccount(request(), cfg, { provider: "credentials" }).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(AccountManagementError)
+    expect(refused).toMatchObject({ code: "ACCOUNT_NOT_UNLINKABLE", status: 409 })
+    expect(adapter.accounts.map((a) => a.provider)).toEqual(["credentials", "github"])
+  })
+
+  it("the last way in is refused: an IdP account when the password's provider is gone from the configuration", async () => {
+    const { cfg, request, adapter } = await setup([{}])
+    const withoutPassword = { ...cfg, providers: cfg.providers.filter((p) => (p as { type: string }).type !== "credentials") }
+    const last = await unlinkLinkedAccount(request(), withoutPassword, { provider: "github" }).catch((e: unknown) => e)
+    expect(last).toMatchObject({ code: "LAST_SIGN_IN_METHOD", status: 409 })
+    expect(adapter.accounts).toHaveLength(2)
+  })
+
   it("an account of a provider no longer configured is no way in", async () => {
-    const { cfg, request } = await setup([{ provider: "retired", providerAccountId: "r-1" }])
-    expect(await unlinkLinkedAccount(request(), cfg, { provider: "credentials" }).catch((e: unknown) => e)).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
+    const { cfg, request, adapter } = await setup([{ provider: "retired", providerAccountId: "r-1" }])
+    const onlyGithub = { ...cfg, providers: cfg.providers.filter((p) => (p as { type: string }).type !== "credentials") }
+    adapter.accounts.push({ userId: adapter.accounts[0]!.userId, type: "oauth", provider: "github", providerAccountId: "gh-1" } as AdapterAccount)
+    expect(await unlinkLinkedAccount(request(), onlyGithub, { provider: "github" }).catch((e: unknown) => e)).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
+  })
+
+  it("two concurrent unlinks of the last two IdP accounts leave one: the second check puts its account back", async () => {
+    const { cfg, request, adapter } = await setup([{}, { provider: "gitlab", providerAccountId: "gl-1" }])
+    const gitlab = { ...(cfg.providers[1] as object), id: "gitlab", name: "GitLab" } as OAuthConfig
+    const idpsOnly = { ...cfg, providers: [cfg.providers[1]!, gitlab] }
+    const results = await Promise.allSettled([
+      unlinkLinkedAccount(request(), idpsOnly, { provider: "github" }),
+      unlinkLinkedAccount(request(), idpsOnly, { provider: "gitlab" }),
+    ])
+    const left = adapter.accounts.filter((a) => a.type === "oauth").map((a) => a.provider)
+    expect(left.length).toBeGreaterThanOrEqual(1)
+    expect(results.filter((r) => r.status === "fulfilled").length).toBe(2 - left.length)
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
   })
 
   it("without a session: SessionRequired", async () => {

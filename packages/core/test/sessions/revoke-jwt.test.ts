@@ -177,3 +177,17 @@ describe("epoch claims that no token of ours carries", () => {
     await expect(revokeUserSessions(cfg, alice.id!)).rejects.toMatchObject({ code: "SESSION_OPTION_INVALID", message: expect.stringContaining("session.checkRevocation") })
   })
 })
+
+describe("revokeUserSessions names what it could not do", () => {
+  it("an unknown user is USER_UNKNOWN (404), not a silent null, in both strategies; nothing moves", async () => {
+    for (const strategy of ["jwt", "database"] as const) {
+      const { adapter, cfg } = setup()
+      const withList = Object.assign(adapter, { deleteSessionsByUserId: adapter.deleteSessionsByUserId, listSessionsByUserId: adapter.listSessionsByUserId })
+      const config_ = { ...cfg, adapter: withList, session: { strategy } }
+      const err = await revokeUserSessions(config_, "no-such-user").catch((e: unknown) => e)
+      expect(err).toMatchObject({ type: "SessionManagementError", code: "USER_UNKNOWN", status: 404 })
+      expect(adapter.epochs.size).toBe(0)
+      expect(await revokeUserSessions(config_, alice.id!)).toBe(strategy === "jwt" ? null : 0)
+    }
+  })
+})
