@@ -119,6 +119,15 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
   const { checkRevocation } = resolved.session
   if (checkRevocation !== "on-reissue" && checkRevocation !== "every-request")
     problems.push(new Configuration(`"session.checkRevocation" must be "on-reissue" or "every-request", not ${JSON.stringify(checkRevocation)}`, { code: "SESSION_OPTION_INVALID" }))
+  const noEpochs = missingMethods(resolved.adapter, ["getUserSessionEpoch", "incrementUserSessionEpoch"])
+  // Said at start-up: otherwise every read would skip a check the app believes it has.
+  if (checkRevocation === "every-request" && !sessionStrategy(resolved).storesSessions && noEpochs.length > 0)
+    problems.push(
+      new Configuration(
+        `"session.checkRevocation": "every-request" checks each JWT session against its user's session epoch, but the adapter keeps no epochs (${noEpochs.join(", ")} missing): use an adapter that keeps them, or leave "on-reissue"`,
+        { code: "SESSION_OPTION_INVALID", cause: { missing: noEpochs } },
+      ),
+    )
   for (const problem of rateLimitProblems(config.rateLimit)) problems.push(new Configuration(problem, { code: "RATE_LIMIT_INVALID" }))
   if (config.url !== undefined && !resolved.appUrl)
     problems.push(new Configuration(`"url" (WEBAUTH_URL) is not a valid URL: ${config.url}`, { code: "APP_URL_INVALID" }))

@@ -178,6 +178,19 @@ describe("epoch claims that no token of ours carries", () => {
   })
 })
 
+describe("every-request revocation needs an adapter that keeps epochs", () => {
+  it("with JWT sessions and no epoch-keeping adapter (none, or one without the methods) start-up stops with the option named", async () => {
+    const { getUserSessionEpoch: _g, incrementUserSessionEpoch: _i, ...noEpochs } = memoryAdapter()
+    for (const adapter of [undefined, noEpochs]) {
+      const { logger, entries } = recordingLogger()
+      const cfg = config({ adapter, logger, session: { strategy: "jwt", checkRevocation: "every-request" } })
+      const res = await Auth(new Request("http://localhost:3000/auth/session"), cfg)
+      expect(res.status).toBe(500)
+      expect(entries.find((e) => e.level === "error")?.message[0]).toMatchObject({ code: "SESSION_OPTION_INVALID", message: expect.stringContaining("keeps no epochs") })
+    }
+  })
+})
+
 describe("revokeUserSessions names what it could not do", () => {
   it("an unknown user is USER_UNKNOWN (404), not a silent null, in both strategies; nothing moves", async () => {
     for (const strategy of ["jwt", "database"] as const) {

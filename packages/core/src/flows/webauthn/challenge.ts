@@ -34,14 +34,50 @@ const refuse = (code: ErrorCode<"WebAuthnVerificationError">, message: string, p
 
 export const challengeMaxAge = (provider: WebAuthnConfig) => provider.challengeMaxAge ?? DEFAULT_CHALLENGE_MAX_AGE
 
-/** The single-use record's identifier; `:` never occurs in a normalised e-mail address. */
-const identifierOf = (provider: string) => `webauthn-challenge:${provider}`
+/**
+ * The single-use record's identifier: per user for a signed-in user's ceremony, one per provider for
+ * visitors (the sign-in form, autofill). `:` never occurs in a normalised e-mail address.
+ */
+const identifierOf = (provider: string, userId: string | undefined) =>
+  userId === undefined ? `webauthn-challenge:${provider}` : `webauthn-challenge:${provider}:user:${userId}`
+
+/** Pending challenges kept per signed-in user, and for all visitors of a provider together. */
+export const PENDING_CHALLENGES = { perUser: 5, visitors: 10_000 } as const
+/** Visitors' records are bounded at most this often per process (the bound scans up to `visitors` rows). */
+const VISITOR_SWEEP_INTERVAL_MS = 10_000
+const lastVisitorSweep = new WeakMap<object, Map<string, number>>()
+
+/**
+ * Bounds the challenge records of `identifier` with the adapter's optional `retireVerificationTokens`
+ * (oldest first, so expired ones go first): a flood of options requests from many networks cannot
+ * grow the table without end, and a user's own requests keep only their newest few. A failure is
+ * logged: the ceremony already has its record.
+ */
+async function boundPending(ctx: FlowContext<WebAuthnConfig>, identifier: string, signedIn: boolean): Promise<void> {
+  const retire = ctx.config.adapter?.retireVerificationTokens
+  if (!retire) return
+  if (!signedIn) {
+    // Per configuration: each app (and each test) bounds its own records.
+    let swept = lastVisitorSweep.get(ctx.config)
+    if (!swept) lastVisitorSweep.set(ctx.config, (swept = new Map()))
+    const now = Date.now()
+    if (now - (swept.get(identifier) ?? 0) < VISITOR_SWEEP_INTERVAL_MS) return
+    swept.set(identifier, now)
+  }
+  try {
+    await retire(identifier, signedIn ? PENDING_CHALLENGES.perUser : PENDING_CHALLENGES.visitors)
+  } catch (err) {
+    ctx.config.logger.warn("webauthn-challenge-sweep-failed", err)
+  }
+}
 
 /** Stores the challenge's single-use record and returns its cookie. */
 export async function issueChallenge(ctx: FlowContext<WebAuthnConfig>, challenge: Challenge): Promise<Cookie> {
   const maxAge = challengeMaxAge(ctx.provider)
   const expires = new Date(Date.now() + maxAge * 1000)
-  await ctx.config.adapter!.createVerificationToken!({ identifier: identifierOf(challenge.provider), token: sha256(challenge.challenge), expires })
+  const identifier = identifierOf(challenge.provider, challenge.action === "register" ? challenge.userId : undefined)
+  await ctx.config.adapter!.createVerificationToken!({ identifier, token: sha256(challenge.challenge), expires })
+  await boundPending(ctx, identifier, identifier !== identifierOf(challenge.provider, undefined))
   const { name, options } = ctx.cookies.webauthnChallenge
   const value = await encode({ token: { ...challenge }, secret: ctx.config.secret as string[], salt: name, maxAge })
   return { name, value, options: { ...options, maxAge, expires } }
@@ -75,7 +111,8 @@ export async function consumeChallenge(req: AuthRequest, ctx: FlowContext<WebAut
   if (typeof payload.challenge !== "string" || payload.challenge === "") throw refuse("CHALLENGE_INVALID", "The passkey challenge cookie is invalid", provider)
   if (payload.provider !== provider) throw refuse("CHALLENGE_PROVIDER_MISMATCH", "The passkey challenge was issued for another provider", provider)
   if (payload.action !== action) throw refuse("CHALLENGE_ACTION_MISMATCH", `The passkey challenge was issued for "${String(payload.action)}", not "${action}"`, provider)
-  const used = await ctx.config.adapter!.useVerificationToken!({ identifier: identifierOf(provider), token: sha256(payload.challenge) })
+  const userId = action === "register" && typeof payload.userId === "string" ? payload.userId : undefined
+  const used = await ctx.config.adapter!.useVerificationToken!({ identifier: identifierOf(provider, userId), token: sha256(payload.challenge) })
   if (!used) throw refuse("CHALLENGE_USED", "The passkey challenge was already answered", provider)
   // The record's expiry is exact (the cookie's allows for clock skew between instances).
   if (new Date(used.expires).getTime() <= Date.now()) throw refuse("CHALLENGE_EXPIRED", "The passkey challenge has expired", provider)

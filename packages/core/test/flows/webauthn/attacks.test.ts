@@ -12,8 +12,9 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-/** The writes that would mean an attack got somewhere (consuming a challenge record is expected). */
-const harmful = (s: PasskeySetup) => s.adapter.writes().filter((m) => m !== "useVerificationToken" && m !== "createVerificationToken")
+/** The writes that would mean an attack got somewhere (making, consuming and bounding challenge records is expected). */
+const CHALLENGE_WRITES = new Set(["useVerificationToken", "createVerificationToken", "retireVerificationTokens"])
+const harmful = (s: PasskeySetup) => s.adapter.writes().filter((m) => !CHALLENGE_WRITES.has(m))
 
 function refusedWith(res: Response, code: string) {
   expect(res.status).toBe(302)
@@ -127,7 +128,7 @@ describe("the callback POST is a protected POST", () => {
     const data = JSON.stringify(s.device.authenticate(body.options))
     const res = await s.client.request("/auth/callback/passkey", { form: { action: "authenticate", data } })
     expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("MissingCSRF")
-    expect(s.adapter.writes().filter((m) => m !== "createVerificationToken")).toEqual([])
+    expect(s.adapter.writes().filter((m) => m !== "createVerificationToken" && m !== "retireVerificationTokens")).toEqual([])
   })
 
   it("cross-site: MissingCSRF even with a valid token", async () => {
@@ -215,5 +216,28 @@ describe("registration", () => {
       refusedWith(await registerPasskey(s, tweak), code)
       expect(s.adapter.authenticators.size).toBe(0)
     }
+  })
+})
+
+describe("pending challenge records are bounded", () => {
+  it("a signed-in user's register options keep only their newest 5 records, and the newest still completes", async () => {
+    const s = setup("database")
+    await s.client.signIn()
+    let last: Awaited<ReturnType<typeof options>>["body"] | undefined
+    for (let i = 0; i < 8; i++) last = (await options(s.client, "?action=register")).body
+    const mine = s.adapter.tokens.filter((t) => t.identifier.endsWith(`:user:${alice.id}`))
+    expect(mine).toHaveLength(5)
+    expect((await answer(s.client, "register", s.device.register(last!.options))).status).toBe(302)
+    expect(s.adapter.authenticators.size).toBe(1)
+  })
+
+  it("visitors' records are bounded through retireVerificationTokens (at most once per interval per process), oldest first", async () => {
+    const s = setup("database")
+    const retired: Array<[string, number]> = []
+    const retire = s.adapter.retireVerificationTokens!
+    s.adapter.retireVerificationTokens = (identifier: string, keep: number) => (retired.push([identifier, keep]), retire(identifier, keep))
+    for (let i = 0; i < 3; i++) expect((await options(s.client, "?action=authenticate")).res.status).toBe(200)
+    expect(retired).toEqual([["webauthn-challenge:passkey", 10_000]])
+    expect(s.adapter.tokens.filter((t) => t.identifier === "webauthn-challenge:passkey")).toHaveLength(3)
   })
 })
