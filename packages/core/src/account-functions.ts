@@ -8,7 +8,7 @@ import type { Adapter, AdapterAccount } from "./adapters.js"
 import { AccountManagementError, MissingAdapterMethods } from "./errors.js"
 import type { AuthRequest, Context } from "./http/types.js"
 import { serverCall } from "./server-call.js"
-import { hasWayIn, removeWayIn } from "./passkeys/ways-in.js"
+import { hasWayIn, removeWayIn, signInMethods, type SignInMethod } from "./passkeys/ways-in.js"
 import { requirePrincipal } from "./sessions/principal.js"
 import type { AuthConfig } from "./types.js"
 
@@ -60,6 +60,16 @@ export function listLinkedAccounts(request: Request, config: AuthConfig): Promis
     }
     return out
   })
+}
+
+/**
+ * The signed-in user's ways in (see `passkeys/ways-in.ts`): IdP accounts, a password, their passkeys
+ * (one entry with a count), e-mail links to a verified address; each with how it is removed. The same
+ * enumeration decides what `unlinkLinkedAccount` and `deletePasskey` refuse as the last way in, so a
+ * page built on it never shows "no way to sign in" to a user who has one.
+ */
+export function listSignInMethods(request: Request, config: AuthConfig): Promise<SignInMethod[]> {
+  return serverCall(request, config, "session", async (req, ctx) => signInMethods(ctx, (await requirePrincipal(req, ctx, "Sign in to see your sign-in methods")).userId))
 }
 
 const lastWayIn = () => new AccountManagementError("This is your last way to sign in: link another method before unlinking it", { code: "LAST_SIGN_IN_METHOD" })

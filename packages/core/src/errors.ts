@@ -234,6 +234,15 @@ export class RefreshTokenError extends CataloguedError<"RefreshTokenError"> {
    * `Set-Cookie` values of the session re-issued with `error: "RefreshTokenError"`; send them.
    */
   setCookie?: string[]
+  /**
+   * How loud the log is when a server function hands this to the app: a user without an account of
+   * the provider is an answer the app asked for (`debug`); a provider refusing a refresh token, or
+   * a token that cannot be refreshed, happens to users (`warn`); only a refresh that failed
+   * (network, 5xx, an invalid answer) is for the operator to look at (`error`).
+   */
+  get logLevel(): "debug" | "warn" | "error" {
+    return this.code === "ACCOUNT_NOT_LINKED" ? "debug" : this.code === "REFRESH_FAILED" ? "error" : "warn"
+  }
 }
 
 /**

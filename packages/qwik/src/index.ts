@@ -61,7 +61,7 @@ export { signOut } from "./sign-out.js"
 export { deletePasskey, listPasskeys, renamePasskey } from "./passkeys.js"
 export { getAccessToken } from "./access-token.js"
 export { listSessions, revokeOtherSessions, revokeSession, signOutEverywhere } from "./sessions.js"
-export { listLinkedAccounts, unlinkLinkedAccount } from "./linked-accounts.js"
+export { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } from "./linked-accounts.js"
 export { protectRoute } from "./protect.js"
 export type { ProtectRouteOptions } from "./protect.js"
 export { setEnvDefaults } from "./env.js"
@@ -102,4 +102,5 @@ export type {
   ProviderAccessToken,
   SessionInfo,
   LinkedAccount,
+  SignInMethod,
 } from "@authlib/core"

@@ -3,11 +3,20 @@
  * on the request as core sees it in this request. No CSRF check of their own: use them in Qwik City
  * actions, whose same-origin check protects the POST.
  */
-import { listLinkedAccounts as coreList, unlinkLinkedAccount as coreUnlink, type LinkedAccount } from "@authlib/core"
+import { listLinkedAccounts as coreList, listSignInMethods as coreMethods, unlinkLinkedAccount as coreUnlink, type LinkedAccount, type SignInMethod } from "@authlib/core"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, requireContext } from "./context.js"
 
-/** The methods linked to the user: `{ provider, name, type }`, never a token. */
+/**
+ * The user's ways in (IdP accounts, password, passkeys, e-mail links to a verified address), each
+ * with how it is removed: the same list core's last-way-in rule counts.
+ */
+export async function listSignInMethods(ev: RequestEventCommon): Promise<SignInMethod[]> {
+  const ctx = await requireContext(ev, "listSignInMethods")
+  return coreMethods(internalRequest(ev, ctx, "session"), ctx.config)
+}
+
+/** The accounts linked to the user: `{ provider, name, type, unlinkable }`, never a token. */
 export async function listLinkedAccounts(ev: RequestEventCommon): Promise<LinkedAccount[]> {
   const ctx = await requireContext(ev, "listLinkedAccounts")
   return coreList(internalRequest(ev, ctx, "session"), ctx.config)

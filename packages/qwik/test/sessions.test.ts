@@ -1,7 +1,7 @@
 /** The session functions through the binding, against the real core (database sessions). */
 import type { Adapter, AdapterSession, AdapterUser } from "@authlib/core"
 import { describe, expect, it } from "vitest"
-import { AccountManagementError, listLinkedAccounts, listSessions, revokeOtherSessions, revokeSession, SessionManagementError, signOutEverywhere, unlinkLinkedAccount } from "../src/index.js"
+import { AccountManagementError, listLinkedAccounts, listSessions, listSignInMethods, revokeOtherSessions, revokeSession, SessionManagementError, signOutEverywhere, unlinkLinkedAccount } from "../src/index.js"
 import { ada, ORIGIN, testConfig } from "./harness/config.js"
 import { fakeEvent } from "./harness/fake-event.js"
 import { handle, setup, signInThroughRoute } from "./harness/setup.js"
@@ -94,15 +94,16 @@ describe("session functions through the binding", () => {
     expect(await revokeOtherSessions(plainEv).catch((e: unknown) => e)).toMatchObject({ type: "SessionManagementError", code: "REVOCATION_UNAVAILABLE" })
   })
 
-  it("lists linked sign-in methods and refuses to unlink the last one", async () => {
+  it("lists linked accounts and sign-in methods; a password's account is not unlinked (it would still sign in)", async () => {
     const { adapter } = memory()
     const { auth } = setup(testConfig({ adapter, session: { strategy: "database" } }))
     const { cookie } = await signInThroughRoute(auth)
     const ev = fakeEvent(`${ORIGIN}/account/`, { cookie })
     await handle(auth, ev)
-    expect(await listLinkedAccounts(ev)).toEqual([{ provider: "password", name: "Password", type: "credentials" }])
+    expect(await listLinkedAccounts(ev)).toEqual([{ provider: "password", name: "Password", type: "credentials", unlinkable: false }])
+    expect(await listSignInMethods(ev)).toEqual([{ kind: "password", provider: "password", name: "Password", count: 1, removal: null }])
     const err = await unlinkLinkedAccount(ev, { provider: "password" }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(AccountManagementError)
-    expect(err).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
+    expect(err).toMatchObject({ code: "ACCOUNT_NOT_UNLINKABLE" })
   })
 })

@@ -5,7 +5,7 @@
  * page actions redirect: `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything
  * else to the error page.
  */
-import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, RateLimited, SessionManagementError, UnknownAction, isClientSafe } from "../errors.js"
+import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, RateLimited, RefreshTokenError, SessionManagementError, UnknownAction, isClientSafe } from "../errors.js"
 import { logError } from "../logger.js"
 import type { LoggerInstance } from "@authlib/jwt"
 import type { AuthAction, AuthResponse, Context } from "./types.js"
@@ -129,6 +129,11 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
  */
 export function rawError(err: unknown, ctx: Context): AuthError {
   if (isClientSafe(err)) return err
+  // An outcome the caller asked about (no linked account) is no fault: logged at its own level.
+  if (err instanceof RefreshTokenError && err.logLevel !== "error") {
+    ctx.config.logger[err.logLevel](err.type, err)
+    return err
+  }
   publicType(err, ctx.config.logger)
   return err instanceof AuthError ? err : new Configuration("Unexpected error", { code: "UNEXPECTED", cause: { ...(err instanceof Error ? { err } : {}) } })
 }

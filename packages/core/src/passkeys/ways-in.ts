@@ -1,10 +1,10 @@
 /**
- * A user's ways in: what can really sign them in with this configuration. One definition for the
- * list users see, for what may be unlinked, and for the "last way in" rule:
- * - a linked account of a configured OAuth/OIDC provider (an IdP);
+ * A user's ways in: what can really sign them in with this configuration. One enumeration for the
+ * list users see (`listSignInMethods`), for what may be removed, and for the "last way in" rule:
+ * - a linked account of a configured OAuth/OIDC provider (an IdP): unlinked with `unlinkLinkedAccount`;
  * - a password: a `credentials` account of a configured credentials provider (the password itself is
  *   the app's: it is never "unlinked" here);
- * - a passkey (an authenticator, while a passkey provider is configured);
+ * - passkeys (the user's authenticators, while a passkey provider is configured): deleted one by one;
  * - an e-mail link: an e-mail provider is configured and the user's address is verified (an address
  *   nobody proved is no way in: the link would go to whoever typed it).
  *
@@ -16,28 +16,20 @@ import type { AdapterAccount, AdapterAuthenticator } from "../adapters.js"
 import type { Context } from "../http/types.js"
 import { logError } from "../logger.js"
 
-/** Whether `account` is one that signs in with this configuration (IdP account or password). */
-export function accountSignsIn(ctx: Context, account: Pick<AdapterAccount, "provider" | "type">): boolean {
-  const provider = ctx.config.providerById.get(account.provider)
-  if (!provider) return false
-  if (account.type === "credentials") return provider.type === "credentials"
-  return (account.type === "oauth" || account.type === "oidc") && (provider.type === "oauth" || provider.type === "oidc")
-}
-
-/** Whether an e-mail link reaches the user: an e-mail provider and a verified address. */
-async function emailSignsIn(ctx: Context, userId: string): Promise<boolean> {
-  const getUser = ctx.config.adapter?.getUser
-  if (!getUser || !ctx.config.providers.some((p) => p.type === "email")) return false
-  const user = await getUser(userId)
-  return typeof user?.email === "string" && user.email !== "" && user.emailVerified != null
-}
-
-/** Whether a passkey signs the user in (`passkeys`: the ones the caller knows remain). */
-async function passkeySignsIn(ctx: Context, userId: string, passkeys: readonly AdapterAuthenticator[] | undefined): Promise<boolean> {
-  const list = ctx.config.adapter?.listAuthenticatorsByUserId
-  if (!ctx.config.providers.some((p) => p.type === "webauthn")) return false
-  if (passkeys) return passkeys.length > 0
-  return list ? (await list(userId)).length > 0 : false
+/** One way the user can sign in, as `listSignInMethods` shows it. */
+export interface SignInMethod {
+  /** `idp`: an OAuth/OIDC account; `password`: a credentials provider; `passkey`: the user's passkeys; `email`: links to a verified address. */
+  kind: "idp" | "password" | "passkey" | "email"
+  /** The provider's id and display name. */
+  provider: string
+  name: string
+  /** How many (passkeys; 1 otherwise). */
+  count: number
+  /**
+   * How it is removed: `"unlink"` with `unlinkLinkedAccount`, `"delete-passkeys"` with `deletePasskey`
+   * for each, `null` when it is not removed here (a password is the app's; an address stays with the user).
+   */
+  removal: "unlink" | "delete-passkeys" | null
 }
 
 /** What the caller already knows will remain; what it does not say is read from the adapter. */
@@ -46,15 +38,52 @@ export interface Remaining {
   passkeys?: readonly AdapterAuthenticator[] | undefined
 }
 
+/** The method an account is, or undefined when it does not sign in with this configuration. */
+function accountMethod(ctx: Context, account: AdapterAccount): SignInMethod | undefined {
+  const provider = ctx.config.providerById.get(account.provider)
+  if (!provider) return undefined
+  const named = { provider: provider.id, name: provider.name, count: 1 }
+  if (account.type === "credentials" && provider.type === "credentials") return { kind: "password", ...named, removal: null }
+  if ((account.type === "oauth" || account.type === "oidc") && (provider.type === "oauth" || provider.type === "oidc")) return { kind: "idp", ...named, removal: "unlink" }
+  return undefined
+}
+
+async function passkeyMethod(ctx: Context, userId: string, known: readonly AdapterAuthenticator[] | undefined): Promise<SignInMethod | undefined> {
+  const provider = ctx.config.providers.find((p) => p.type === "webauthn")
+  const list = ctx.config.adapter?.listAuthenticatorsByUserId
+  if (!provider) return undefined
+  const count = (known ?? (list ? await list(userId) : [])).length
+  return count > 0 ? { kind: "passkey", provider: provider.id, name: provider.name, count, removal: "delete-passkeys" } : undefined
+}
+
+async function emailMethod(ctx: Context, userId: string): Promise<SignInMethod | undefined> {
+  const provider = ctx.config.providers.find((p) => p.type === "email")
+  const getUser = ctx.config.adapter?.getUser
+  if (!provider || !getUser) return undefined
+  const user = await getUser(userId)
+  const verified = typeof user?.email === "string" && user.email !== "" && user.emailVerified != null
+  return verified ? { kind: "email", provider: provider.id, name: provider.name, count: 1, removal: null } : undefined
+}
+
 /**
- * Whether the user has a way in. Without `listAccountsByUserId` linked accounts cannot be seen, so
- * the answer errs towards "no" (a removal is refused more often, never wrongly allowed).
+ * The user's ways in, one entry per provider. Without `listAccountsByUserId` linked accounts cannot
+ * be seen, so the list errs towards short (a removal is refused more often, never wrongly allowed).
  */
-export async function hasWayIn(ctx: Context, userId: string, remaining: Remaining = {}): Promise<boolean> {
+export async function signInMethods(ctx: Context, userId: string, remaining: Remaining = {}): Promise<SignInMethod[]> {
   const list = ctx.config.adapter?.listAccountsByUserId
-  const linked = remaining.accounts ?? (list ? await list(userId) : [])
-  if (linked.some((a) => accountSignsIn(ctx, a))) return true
-  return (await passkeySignsIn(ctx, userId, remaining.passkeys)) || (await emailSignsIn(ctx, userId))
+  const accounts = remaining.accounts ?? (list ? await list(userId) : [])
+  const out = new Map<string, SignInMethod>()
+  for (const account of accounts) {
+    const method = accountMethod(ctx, account)
+    if (method && !out.has(method.provider)) out.set(method.provider, method)
+  }
+  for (const method of [await passkeyMethod(ctx, userId, remaining.passkeys), await emailMethod(ctx, userId)]) if (method) out.set(method.provider, method)
+  return [...out.values()]
+}
+
+/** Whether the user keeps a way in (see {@link signInMethods}). */
+export async function hasWayIn(ctx: Context, userId: string, remaining: Remaining = {}): Promise<boolean> {
+  return (await signInMethods(ctx, userId, remaining)).length > 0
 }
 
 /** What a removal did, and how to undo it if it turns out to have been the last way in. */

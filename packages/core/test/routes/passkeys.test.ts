@@ -8,7 +8,7 @@ import { alice, ORIGIN } from "../helpers/harness.js"
 import { emailProvider } from "../flows/email/helpers.js"
 import { registerPasskey, setup, signInWithPasskey, signOutLocally } from "../flows/webauthn/setup.js"
 import { bob, change, cookieHeader, managementWrites, passkeyOnlyUser, seedPasskey, snapshot } from "../passkeys/helpers.js"
-import { unlinkLinkedAccount } from "../../src/index.js"
+import { listSignInMethods, unlinkLinkedAccount } from "../../src/index.js"
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 
@@ -192,6 +192,13 @@ for (const strategy of ["jwt", "database"] as const) {
       signOutLocally(s.client)
       const [left] = [...s.adapter.authenticators.values()]
       expect(left!.userId).toBe(s.userId)
+    })
+
+    it("a passkey-only user's sign-in methods list their passkeys (never an empty list)", async () => {
+      const s = await passkeyOnlyUser(strategy)
+      seedPasskey(s.adapter, s.userId)
+      const methods = await listSignInMethods(new Request(`${ORIGIN}/account`, { headers: { cookie: cookieHeader(s.client) } }), s.config)
+      expect(methods).toEqual([{ kind: "passkey", provider: "passkey", name: "Passkey", count: 2, removal: "delete-passkeys" }])
     })
 
     it("unlinking the passkey provider as a linked account is refused and names deletePasskey; the passkey still works", async () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { Client, config, credentials } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
-import { AccountManagementError, listLinkedAccounts, unlinkLinkedAccount, type AdapterAccount, type OAuthConfig } from "../../src/index.js"
+import { AccountManagementError, listLinkedAccounts, listSignInMethods, unlinkLinkedAccount, type AdapterAccount, type EmailConfig, type OAuthConfig } from "../../src/index.js"
 
 const github = { id: "github", name: "GitHub", type: "oauth", clientId: "c", clientSecret: "s", authorization: "https://github.example/authorize", token: "https://github.example/token", userinfo: "https://github.example/user" } as unknown as OAuthConfig
 
@@ -82,6 +82,21 @@ describe("linked sign-in methods", () => {
     expect(left.length).toBeGreaterThanOrEqual(1)
     expect(results.filter((r) => r.status === "fulfilled").length).toBe(2 - left.length)
     for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
+  })
+
+  it("listSignInMethods: IdP accounts, the password, and e-mail links only to a verified address, each with how it is removed", async () => {
+    const { cfg, request, adapter } = await setup([{}])
+    const email = { id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} } as unknown as EmailConfig
+    const withEmail = { ...cfg, providers: [...cfg.providers, email] }
+    const userId = adapter.accounts[0]!.userId
+    adapter.users.set(userId, { ...adapter.users.get(userId)!, emailVerified: null })
+    expect(await listSignInMethods(request(), withEmail)).toEqual([
+      { kind: "password", provider: "credentials", name: "Password", count: 1, removal: null },
+      { kind: "idp", provider: "github", name: "GitHub", count: 1, removal: "unlink" },
+    ])
+    adapter.users.set(userId, { ...adapter.users.get(userId)!, emailVerified: new Date() })
+    expect((await listSignInMethods(request(), withEmail)).map((m) => m.kind)).toEqual(["password", "idp", "email"])
+    expect(await listSignInMethods(new Request("http://localhost:3000/"), withEmail).catch((e: unknown) => e)).toMatchObject({ type: "SessionRequired" })
   })
 
   it("without a session: SessionRequired", async () => {

@@ -5,9 +5,9 @@ import {
   AuthError,
   deletePasskey,
   getAccessToken,
-  listLinkedAccounts,
   listPasskeys,
   listSessions,
+  listSignInMethods,
   protectRoute,
   RefreshTokenError,
   renamePasskey,
@@ -216,11 +216,11 @@ const Sessions = component$(() => {
   )
 })
 
-/** The ways the user can sign in (providers, never tokens), and whether the Demo IdP can be linked. */
+/** The ways the user can sign in (core's one list, the one its last-way-in rule counts), and whether the Demo IdP can be linked. */
 export const useLinkedAccounts = routeLoader$(async (ev) => {
-  const linked = await listLinkedAccounts(ev)
-  const canLinkIdp = Boolean(await idpIssuer(ev.env)) && !linked.some((a) => a.provider === "demo-idp")
-  return { linked: linked.map((a) => ({ provider: a.provider, name: a.name, type: a.type })), canLinkIdp }
+  const methods = await listSignInMethods(ev)
+  const canLinkIdp = Boolean(await idpIssuer(ev.env)) && !methods.some((m) => m.provider === "demo-idp")
+  return { methods: methods.map(({ kind, provider, name, count, removal }) => ({ kind, provider, name, count, removal })), canLinkIdp }
 })
 
 export const useUnlink = routeAction$(
@@ -230,12 +230,22 @@ export const useUnlink = routeAction$(
     } catch (err) {
       if (err instanceof AccountManagementError && err.code === "LAST_SIGN_IN_METHOD")
         return ev.fail(409, { message: "This is your only way to sign in: link another one first." })
+      if (err instanceof AccountManagementError && err.code === "ACCOUNT_NOT_UNLINKABLE")
+        return ev.fail(409, { message: "That one is not unlinked here: remove passkeys under Passkeys below." })
       if (err instanceof AccountManagementError) return ev.fail(404, { message: "That sign-in method is not linked." })
       throw err
     }
   },
   zod$({ provider: z.string() }),
 )
+
+/** What a way in says beside its name, and how it goes away. */
+function methodNote(m: { kind: string; count: number }): string {
+  if (m.kind === "passkey") return m.count === 1 ? "1 passkey: manage it under Passkeys" : `${m.count} passkeys: manage them under Passkeys`
+  if (m.kind === "password") return "your password"
+  if (m.kind === "email") return "a link to your verified address"
+  return ""
+}
 
 const LinkedAccounts = component$(() => {
   const accounts = useLinkedAccounts()
@@ -249,23 +259,24 @@ const LinkedAccounts = component$(() => {
           {unlink.value.message}
         </p>
       )}
-      {accounts.value.linked.length === 0 ? (
-        <p class="hint">No sign-in methods are linked to your user.</p>
-      ) : (
-        <ul class="session-list">
-          {accounts.value.linked.map((a) => (
-            <li key={a.provider} class="session linked-account">
-              <span>{a.name}</span>
+      <ul class="session-list">
+        {accounts.value.methods.map((m) => (
+          <li key={m.provider} class="session linked-account">
+            <span>
+              {m.name}
+              {methodNote(m) && <span class="hint"> ({methodNote(m)})</span>}
+            </span>
+            {m.removal === "unlink" && (
               <Form action={unlink}>
-                <input type="hidden" name="provider" value={a.provider} />
+                <input type="hidden" name="provider" value={m.provider} />
                 <button type="submit" class="button small">
                   Unlink
                 </button>
               </Form>
-            </li>
-          ))}
-        </ul>
-      )}
+            )}
+          </li>
+        ))}
+      </ul>
       {accounts.value.canLinkIdp && (
         <Form action={signIn}>
           <input type="hidden" name="providerId" value="demo-idp" />

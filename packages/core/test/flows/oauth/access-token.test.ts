@@ -239,7 +239,10 @@ describe("getAccessToken", () => {
     expect(await getAccessToken(new Request(`${APP}/api`), s.config, "op").catch((e: unknown) => e)).toBeInstanceOf(SessionRequired)
     expect(await getAccessToken(s.request(), s.config, "nope").catch((e: unknown) => e)).toMatchObject({ type: "InvalidProvider", code: "UNKNOWN_PROVIDER" })
     s.adapter.accounts.splice(0, s.adapter.accounts.length)
+    s.errors.length = 0
     expect(await getAccessToken(s.request(), s.config, "op").catch((e: unknown) => e)).toMatchObject({ type: "RefreshTokenError", code: "ACCOUNT_NOT_LINKED" })
+    // An answer the app asked for ("no account of that provider") is not logged as an error.
+    expect(s.errors).toEqual([])
     const { updateAccount: _gone, ...without } = s.adapter
     const bare = { ...s.config, adapter: without }
     expect(await getAccessToken(s.request(), bare, "op").catch((e: unknown) => e)).toBeInstanceOf(MissingAdapterMethods)
