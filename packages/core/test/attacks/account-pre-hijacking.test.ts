@@ -23,7 +23,8 @@ beforeAll(async () => {
 afterAll(() => op.close())
 
 function oidc(over: Partial<OAuthConfig> = {}): OAuthConfig {
-  return { id: "op", name: "Local OP", type: "oidc", issuer: op.issuer, clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret, [allowInsecureOAuthRequests]: true, ...over } as OAuthConfig
+  const base = { id: "op", name: "Local OP", type: "oidc", issuer: op.issuer, clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret, [allowInsecureOAuthRequests]: true }
+  return { ...base, ...over } as unknown as OAuthConfig
 }
 
 interface Setup {
