@@ -146,3 +146,27 @@ describe("passkeys added while the address was unverified", () => {
     expect(adapter.accounts.map((a) => a.provider)).toEqual(["email"])
   })
 })
+
+describe("an interrupted clean-up", () => {
+  it("leaves the user unverified (the first link fails), and the next link finishes it", async () => {
+    const adapter = accountListingAdapter()
+    const unlink = adapter.unlinkAccount!
+    let failures = 1
+    adapter.unlinkAccount = async (key) => {
+      if (failures-- > 0) throw new Error("connection reset")
+      return unlink(key)
+    }
+    const s = setup({}, adapter)
+    const mallory = browserFor(s.config)
+    await signInAtLocalOP(mallory, "op", "mallory")
+    const first = await proveByEmail(s)
+    expect(first.done.headers.get("location")).toContain("error=Configuration")
+    expect([...adapter.users.values()][0]).toMatchObject({ emailVerified: null })
+    expect(adapter.accounts.map((a) => a.provider)).toEqual(["op"])
+    const second = await proveByEmail(s)
+    expect(second.done.headers.get("location")).not.toContain("error")
+    expect([...adapter.users.values()][0]).toMatchObject({ emailVerified: expect.any(Date) })
+    expect(adapter.accounts.map((a) => a.provider)).toEqual(["email"])
+    expect((await sessionOf(mallory))?.user).toBeUndefined()
+  })
+})
