@@ -16,6 +16,13 @@ export interface User {
   name?: string | null
   email?: string | null
   image?: string | null
+  /**
+   * When the provider vouched for `email` (OAuth/OIDC `profile` callbacks): a date only when the
+   * provider says the address is verified, else `null` or absent. A new user is stored with it; it
+   * decides whether an account may be linked by e-mail, and whether a later e-mail link proof
+   * removes what was linked before (see the core README, "Account linking").
+   */
+  emailVerified?: Date | null
 }
 
 /** A JSON value, for the extra keys an account may carry. */

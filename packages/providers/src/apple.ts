@@ -33,14 +33,18 @@ export interface AppleProfile {
   user?: { name?: { firstName?: unknown; lastName?: unknown }; email?: unknown }
 }
 
-/** Apple's claims as an authlib user: the name when Apple sent it, else the address; no image. */
+/**
+ * Apple's claims as an authlib user: the name when Apple sent it, else the address; no image. Apple
+ * passes on only addresses it has verified (`email_verified`, `true` or `"true"`), relay addresses
+ * included: such an address is `emailVerified`; an unverified one is not passed on.
+ */
 export function appleProfile(profile: AppleProfile) {
   // `user` is the unsigned form field: only its name parts are read, and only as strings.
   const part = (value: unknown) => (typeof value === "string" ? value.trim().slice(0, 100) : "")
   const fullName = `${part(profile.user?.name?.firstName)} ${part(profile.user?.name?.lastName)}`.trim()
   const verified = profile.email_verified === true || profile.email_verified === "true"
   const email = verified ? (profile.email ?? null) : null
-  return { id: profile.sub, name: fullName || email, email, image: null }
+  return { id: profile.sub, name: fullName || email, email, image: null, emailVerified: email ? new Date() : null }
 }
 
 /** The Apple provider preset. */

@@ -12,7 +12,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
-import { verifiedEmail } from "./shared/verified-email.js"
+import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of an Auth0 ID token the preset reads. */
 export interface Auth0Profile {
@@ -25,13 +25,17 @@ export interface Auth0Profile {
   picture?: string
 }
 
-/** Auth0's claims as an authlib user. An address Auth0 marks unverified is not passed on. */
+/**
+ * Auth0's claims as an authlib user. An address Auth0 marks unverified is not passed on; the address
+ * is verified (`emailVerified`) only when Auth0 says `email_verified: true`.
+ */
 export function auth0Profile(profile: Auth0Profile) {
   return {
     id: profile.sub,
     name: profile.name ?? profile.nickname ?? null,
     email: verifiedEmail(profile),
     image: profile.picture ?? null,
+    emailVerified: emailVerifiedAt(profile),
   }
 }
 

@@ -43,13 +43,17 @@ export function discordAvatarUrl(profile: Pick<DiscordProfile, "id" | "avatar" |
   return `${CDN}/embed/avatars/${index}.png`
 }
 
-/** Discord's profile as an authlib user. An unverified address is not passed on. */
+/**
+ * Discord's profile as an authlib user. Discord's `verified` says whether the address is verified:
+ * an unverified address is not passed on, a verified one is `emailVerified`.
+ */
 export function discordProfile(profile: DiscordProfile) {
   return {
     id: profile.id,
     name: profile.global_name ?? profile.username,
     email: profile.verified ? (profile.email ?? null) : null,
     image: discordAvatarUrl(profile),
+    emailVerified: profile.verified === true && profile.email ? new Date() : null,
   }
 }
 

@@ -6,6 +6,9 @@
  * providers: [Facebook()] // AUTH_FACEBOOK_ID / AUTH_FACEBOOK_SECRET
  * ```
  * Graph API versions expire about two years after release; `apiVersion` pins another one.
+ *
+ * Facebook's addresses are unverified as far as authlib knows: users it creates are never linked
+ * by e-mail, and proving the address later by e-mail link removes the Facebook link.
  * @module
  */
 import type { OAuth2Config } from "@authlib/core"
@@ -33,9 +36,13 @@ export const FACEBOOK_API_VERSION = "v23.0"
 /** The profile fields asked of `/me`. */
 export const FACEBOOK_FIELDS = "id,name,email,picture.width(256).height(256)"
 
-/** Facebook's profile as an authlib user. */
+/**
+ * Facebook's profile as an authlib user. The address is never `emailVerified`: the Graph API does
+ * not say whether it was confirmed, and Facebook accounts can be created with an address (or a
+ * phone number) whose owner never confirmed it.
+ */
 export function facebookProfile(profile: FacebookProfile) {
-  return { id: profile.id, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture?.data?.url ?? null }
+  return { id: profile.id, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture?.data?.url ?? null, emailVerified: null }
 }
 
 /** The Facebook provider preset (scope `email public_profile`). */

@@ -21,6 +21,8 @@ export interface GitHubProfile {
   name: string | null
   email: string | null
   avatar_url: string
+  /** Set by the preset from `GET /user/emails`: whether GitHub lists `email` as verified. */
+  email_verified?: boolean
 }
 
 /** One entry of GitHub's `GET /user/emails` answer. */
@@ -49,8 +51,24 @@ export function pickGitHubEmail(emails: readonly GitHubEmail[]): string | null {
 }
 
 /**
- * `GET /user`, then `GET /user/emails` when the profile's e-mail is null (private). The second
- * URL is derived from the configured userinfo URL, so Enterprise and test servers need no more.
+ * The address to sign in with and whether GitHub lists it as verified. The public profile address
+ * is kept when `/user/emails` lists it verified, or says nothing of it (the scope was not granted:
+ * kept, unverified); one it lists unverified is replaced by `pickGitHubEmail`.
+ */
+export function githubEmail(publicEmail: string | null, emails: readonly GitHubEmail[]): { email: string | null; email_verified: boolean } {
+  if (publicEmail) {
+    const entry = emails.find((e) => typeof e.email === "string" && e.email.toLowerCase() === publicEmail.toLowerCase())
+    if (!entry) return { email: publicEmail, email_verified: false }
+    if (entry.verified === true) return { email: publicEmail, email_verified: true }
+  }
+  const picked = pickGitHubEmail(emails)
+  return { email: picked, email_verified: picked !== null }
+}
+
+/**
+ * `GET /user`, then `GET /user/emails`: for a private address (the profile's is null) it names the
+ * address, for a public one it says whether GitHub verified it. The second URL is derived from the
+ * configured userinfo URL, so Enterprise and test servers need no more.
  */
 async function requestGitHubProfile({ tokens, provider }: UserinfoContext): Promise<GitHubProfile> {
   const url = endpointUrl(provider.userinfo)
@@ -59,9 +77,8 @@ async function requestGitHubProfile({ tokens, provider }: UserinfoContext): Prom
   if (typeof profile?.id !== "number" && typeof profile?.id !== "string") {
     throw new ProviderRequestError(`github: ${url} did not answer a user object`, { code: "INVALID_PROFILE", cause: { provider: "github", url } })
   }
-  if (profile.email) return profile
   const emails = await fetchEmails(`${url.replace(/\/+$/, "")}/emails`, tokens.access_token)
-  return { ...profile, email: pickGitHubEmail(emails) }
+  return { ...profile, ...githubEmail(profile.email, emails) }
 }
 
 /** The user's addresses; none when GitHub refuses (the `user:email` scope was not granted). */
@@ -75,9 +92,14 @@ async function fetchEmails(url: string, accessToken: string | undefined): Promis
   }
 }
 
-/** GitHub's profile as an authlib user: the numeric id becomes a string. */
+/**
+ * GitHub's profile as an authlib user: the numeric id becomes a string; the address is
+ * `emailVerified` when `/user/emails` listed it verified (`email_verified`, set by the preset's
+ * userinfo request).
+ */
 export function githubProfile(profile: GitHubProfile) {
-  return { id: String(profile.id), name: profile.name ?? profile.login, email: profile.email ?? null, image: profile.avatar_url ?? null }
+  const email = profile.email ?? null
+  return { id: String(profile.id), name: profile.name ?? profile.login, email, image: profile.avatar_url ?? null, emailVerified: email && profile.email_verified === true ? new Date() : null }
 }
 
 /** The GitHub provider preset. Scope `read:user user:email` so private addresses can be looked up. */

@@ -5,6 +5,10 @@
  * import GitLab from "@authlib/providers/gitlab"
  * providers: [GitLab({ baseUrl: "https://gitlab.example.com" })] // AUTH_GITLAB_ID / AUTH_GITLAB_SECRET
  * ```
+ *
+ * GitLab does not say whether the address is verified, so users it creates are unverified: an
+ * account is never linked to an existing user by e-mail, and proving the address later by e-mail
+ * link removes the GitLab link (see core's README, "Account linking").
  * @module
  */
 import type { OAuth2Config } from "@authlib/core"
@@ -27,9 +31,13 @@ export interface GitLabUserConfig extends OAuthOptions<GitLabProfile> {
   baseUrl?: string
 }
 
-/** GitLab's profile as an authlib user: the numeric id becomes a string. */
+/**
+ * GitLab's profile as an authlib user: the numeric id becomes a string. The address is never
+ * `emailVerified`: `GET /api/v4/user` does not say whether it was confirmed (only administrators
+ * see `confirmed_at`), and self-managed instances can turn e-mail confirmation off.
+ */
 export function gitlabProfile(profile: GitLabProfile) {
-  return { id: String(profile.id), name: profile.name || profile.username, email: profile.email ?? null, image: profile.avatar_url ?? null }
+  return { id: String(profile.id), name: profile.name || profile.username, email: profile.email ?? null, image: profile.avatar_url ?? null, emailVerified: null }
 }
 
 /** The GitLab provider preset (scope `read_user`). */

@@ -10,7 +10,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
-import { verifiedEmail } from "./shared/verified-email.js"
+import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of a Google ID token the preset reads. */
 export interface GoogleProfile {
@@ -25,7 +25,8 @@ export interface GoogleProfile {
 
 /**
  * Google's claims as an authlib user. An address Google has not verified (possible for accounts
- * created with a non-Gmail address) is not passed on: it does not prove who the user is.
+ * created with a non-Gmail address) is not passed on: it does not prove who the user is. One it
+ * has verified (`email_verified: true`) is `emailVerified`.
  */
 export function googleProfile(profile: GoogleProfile) {
   return {
@@ -33,6 +34,7 @@ export function googleProfile(profile: GoogleProfile) {
     name: profile.name ?? null,
     email: verifiedEmail(profile),
     image: profile.picture ?? null,
+    emailVerified: emailVerifiedAt(profile),
   }
 }
 

@@ -12,7 +12,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
-import { verifiedEmail } from "./shared/verified-email.js"
+import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of a LinkedIn ID token / userinfo answer the preset reads. */
 export interface LinkedInProfile {
@@ -27,7 +27,10 @@ export interface LinkedInProfile {
   locale?: string
 }
 
-/** LinkedIn's claims as an authlib user. An address LinkedIn marks unverified is not passed on. */
+/**
+ * LinkedIn's claims as an authlib user. An address LinkedIn marks unverified is not passed on; the address
+ * is verified (`emailVerified`) only when LinkedIn says `email_verified: true`.
+ */
 export function linkedinProfile(profile: LinkedInProfile) {
   const name = profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(" ") || null)
   return {
@@ -35,6 +38,7 @@ export function linkedinProfile(profile: LinkedInProfile) {
     name,
     email: verifiedEmail(profile),
     image: profile.picture ?? null,
+    emailVerified: emailVerifiedAt(profile),
   }
 }
 

@@ -12,7 +12,9 @@
  * callback provides one.
  *
  * Entra's `email` claim is not verified by Microsoft (a tenant admin can set it to any value), so
- * never turn on `allowDangerousEmailAccountLinking` for this provider.
+ * the preset never marks it `emailVerified`: users it creates are never linked by e-mail (not even
+ * with `allowDangerousEmailAccountLinking`), and proving the address later by e-mail link removes
+ * the Entra link (see core's README, "Account linking").
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
@@ -49,9 +51,9 @@ export function entraIssuer(tenantId = "common"): string {
   return `https://login.microsoftonline.com/${tenantId}/v2.0`
 }
 
-/** Entra's claims as an authlib user; `image` is null (see the module notes). */
+/** Entra's claims as an authlib user; `image` is null and the address unverified (see the module notes). */
 export function microsoftEntraIDProfile(profile: MicrosoftEntraIDProfile) {
-  return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }
+  return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null, emailVerified: null }
 }
 
 /**

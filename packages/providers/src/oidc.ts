@@ -11,7 +11,7 @@
 import type { OIDCConfig, Profile } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
-import { verifiedEmail } from "./shared/verified-email.js"
+import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
 
 /** Options of the generic preset: any OIDC provider field; `id` and `name` name it. */
 export interface OIDCPresetConfig<P extends Profile = Profile> extends OIDCOptions<P> {
@@ -21,13 +21,17 @@ export interface OIDCPresetConfig<P extends Profile = Profile> extends OIDCOptio
   name?: string
 }
 
-/** Standard claims as an authlib user. An address the provider marks unverified is not passed on. */
+/**
+ * Standard claims as an authlib user. An address the provider marks unverified is not passed on;
+ * the address is verified (`emailVerified`) only when the provider says `email_verified: true`.
+ */
 export function oidcProfile(profile: Profile) {
   return {
     id: typeof profile.sub === "string" ? profile.sub : undefined,
     name: profile.name ?? profile.preferred_username ?? null,
     email: verifiedEmail(profile),
     image: typeof profile.picture === "string" ? profile.picture : null,
+    emailVerified: emailVerifiedAt(profile),
   }
 }
 

@@ -11,7 +11,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
-import { verifiedEmail } from "./shared/verified-email.js"
+import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of an Okta ID token the preset reads. */
 export interface OktaProfile {
@@ -24,13 +24,17 @@ export interface OktaProfile {
   picture?: string
 }
 
-/** Okta's claims as an authlib user. An address Okta marks unverified is not passed on. */
+/**
+ * Okta's claims as an authlib user. An address Okta marks unverified is not passed on; the address
+ * is verified (`emailVerified`) only when Okta says `email_verified: true`.
+ */
 export function oktaProfile(profile: OktaProfile) {
   return {
     id: profile.sub,
     name: profile.name ?? profile.preferred_username ?? null,
     email: verifiedEmail(profile),
     image: profile.picture ?? null,
+    emailVerified: emailVerifiedAt(profile),
   }
 }
 

@@ -11,7 +11,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
-import { verifiedEmail } from "./shared/verified-email.js"
+import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of a Slack ID token the preset reads. */
 export interface SlackProfile {
@@ -24,13 +24,17 @@ export interface SlackProfile {
   "https://slack.com/team_id"?: string
 }
 
-/** Slack's claims as an authlib user. An address Slack marks unverified is not passed on. */
+/**
+ * Slack's claims as an authlib user. An address Slack marks unverified is not passed on; the address
+ * is verified (`emailVerified`) only when Slack says `email_verified: true`.
+ */
 export function slackProfile(profile: SlackProfile) {
   return {
     id: profile.sub,
     name: profile.name ?? null,
     email: verifiedEmail(profile),
     image: profile.picture ?? null,
+    emailVerified: emailVerifiedAt(profile),
   }
 }
 

@@ -13,7 +13,7 @@
 import type { OIDCConfig } from "@authlib/core"
 import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
 import { withOptions } from "./shared/merge.js"
-import { verifiedEmail } from "./shared/verified-email.js"
+import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of a Twitch ID token the preset reads. */
 export interface TwitchProfile {
@@ -38,13 +38,17 @@ export async function conformTwitchToken(response: Response): Promise<Response |
   return new Response(JSON.stringify({ ...body, scope: body.scope.join(" ") }), { status: response.status, headers })
 }
 
-/** Twitch's claims as an authlib user. An address Twitch marks unverified is not passed on. */
+/**
+ * Twitch's claims as an authlib user. An address Twitch marks unverified is not passed on; the address
+ * is verified (`emailVerified`) only when Twitch says `email_verified: true`.
+ */
 export function twitchProfile(profile: TwitchProfile) {
   return {
     id: profile.sub,
     name: profile.preferred_username ?? null,
     email: verifiedEmail(profile),
     image: profile.picture ?? null,
+    emailVerified: emailVerifiedAt(profile),
   }
 }
 

@@ -42,12 +42,21 @@ async function signIn(accessToken = "gho_valid") {
 }
 
 describe("GitHub userinfo request", () => {
-  it("uses the public profile e-mail and does not call /user/emails", async () => {
+  it("uses the public profile e-mail, verified when /user/emails lists it verified", async () => {
     routes.set("/api/v3/user", { body: { ...octocat, email: "octocat@github.com" } })
+    routes.set("/api/v3/user/emails", { body: [{ email: "octocat@github.com", primary: true, verified: true, visibility: "public" }] })
     const { user } = await signIn()
-    expect(user).toEqual({ id: "583231", name: "The Octocat", email: "octocat@github.com", image: octocat.avatar_url })
-    expect(seen.map((s) => s.path)).toEqual(["/api/v3/user"])
+    expect(user).toEqual({ id: "583231", name: "The Octocat", email: "octocat@github.com", image: octocat.avatar_url, emailVerified: expect.any(Date) })
+    expect(seen.map((s) => s.path)).toEqual(["/api/v3/user", "/api/v3/user/emails"])
     expect(seen[0]).toMatchObject({ authorization: "Bearer gho_valid", userAgent: "authlib", accept: "application/vnd.github+json" })
+  })
+
+  it("keeps a public e-mail unverified when /user/emails is refused, and replaces one GitHub lists unverified", async () => {
+    routes.set("/api/v3/user", { body: { ...octocat, email: "victim@example.com" } })
+    routes.set("/api/v3/user/emails", { status: 404, body: { message: "Not Found" } })
+    expect((await signIn()).user).toMatchObject({ email: "victim@example.com", emailVerified: null })
+    routes.set("/api/v3/user/emails", { body: [{ email: "victim@example.com", primary: true, verified: false, visibility: "public" }, { email: "octo@example.com", primary: false, verified: true, visibility: null }] })
+    expect((await signIn()).user).toMatchObject({ email: "octo@example.com", emailVerified: expect.any(Date) })
   })
 
   it("looks up the primary verified address when the profile e-mail is private", async () => {

@@ -3,7 +3,7 @@ import Apple from "../src/apple.js"
 import Auth0 from "../src/auth0.js"
 import Discord, { discordAvatarUrl } from "../src/discord.js"
 import Facebook from "../src/facebook.js"
-import GitHub from "../src/github.js"
+import GitHub, { githubEmail } from "../src/github.js"
 import GitLab from "../src/gitlab.js"
 import Google from "../src/google.js"
 import Keycloak from "../src/keycloak.js"
@@ -137,7 +137,7 @@ describe("GitHub", () => {
     expect(config.token).toBe("https://github.com/login/oauth/access_token")
     expect(config.userinfo.url).toBe("https://api.github.com/user")
     const user = await map(config, { id: 583231, login: "octocat", name: null, email: null, avatar_url: "https://avatars.githubusercontent.com/u/583231?v=4" })
-    expect(user).toEqual({ id: "583231", name: "octocat", email: null, image: "https://avatars.githubusercontent.com/u/583231?v=4" })
+    expect(user).toEqual({ id: "583231", name: "octocat", email: null, image: "https://avatars.githubusercontent.com/u/583231?v=4" , emailVerified: null })
   })
 
   it("points every endpoint at a GitHub Enterprise Server", () => {
@@ -156,7 +156,7 @@ describe("Google", () => {
     expect(config.checks).toEqual(["pkce", "state", "nonce"])
   })
   it("maps the ID token claims, dropping an unverified address", async () => {
-    expect(await map(Google(), sample)).toEqual({ id: sample.sub, name: "Jane Doe", email: "jane@example.com", image: sample.picture })
+    expect(await map(Google(), sample)).toEqual({ id: sample.sub, name: "Jane Doe", email: "jane@example.com", image: sample.picture , emailVerified: expect.any(Date) })
     expect((await map(Google(), { ...sample, email_verified: false })).email).toBeNull()
   })
 })
@@ -169,7 +169,7 @@ describe("GitLab", () => {
     expect(config.token).toBe("https://gitlab.example.com/oauth/token")
     expect(config.userinfo).toBe("https://gitlab.example.com/api/v4/user")
     const user = await map(config, { id: 1, username: "john_smith", name: "", email: "john@example.com", avatar_url: null, state: "active" })
-    expect(user).toEqual({ id: "1", name: "john_smith", email: "john@example.com", image: null })
+    expect(user).toEqual({ id: "1", name: "john_smith", email: "john@example.com", image: null , emailVerified: null })
   })
 })
 
@@ -189,7 +189,7 @@ describe("Discord", () => {
     expect(discordAvatarUrl({ ...base, avatar: null, discriminator: "1337" })).toBe("https://cdn.discordapp.com/embed/avatars/2.png")
   })
   it("maps the profile, preferring the display name and dropping an unverified address", async () => {
-    expect(await map(Discord(), base)).toEqual({ id: base.id, name: "Nelly", email: base.email, image: discordAvatarUrl(base) })
+    expect(await map(Discord(), base)).toEqual({ id: base.id, name: "Nelly", email: base.email, image: discordAvatarUrl(base) , emailVerified: expect.any(Date) })
     const unverified = await map(Discord(), { ...base, global_name: null, verified: false })
     expect(unverified).toMatchObject({ name: "nelly", email: null })
   })
@@ -214,7 +214,7 @@ describe("Microsoft Entra ID", () => {
   })
   it("maps the claims with a null image (the photo needs Microsoft Graph)", async () => {
     const claims = { sub: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ", oid: "00000000-0000-0000-66f3-3332eca7ea81", tid: "9122040d-6c67-4c5b-b112-36a304b66dad", name: "Megan Bowen", email: "megan@contoso.com", preferred_username: "megan@contoso.com" }
-    expect(await map(MicrosoftEntraID(), claims)).toEqual({ id: claims.sub, name: "Megan Bowen", email: "megan@contoso.com", image: null })
+    expect(await map(MicrosoftEntraID(), claims)).toEqual({ id: claims.sub, name: "Megan Bowen", email: "megan@contoso.com", image: null , emailVerified: null })
   })
 })
 
@@ -228,7 +228,7 @@ describe("Apple", () => {
   })
   it("takes the name from the first sign-in's user field, else the address; string booleans count", async () => {
     const claims = { sub: "001234.abcdef0123456789.0123", email: "x1y2z3@privaterelay.appleid.com", email_verified: "true", is_private_email: "true" }
-    expect(await map(Apple(), claims)).toEqual({ id: claims.sub, name: claims.email, email: claims.email, image: null })
+    expect(await map(Apple(), claims)).toEqual({ id: claims.sub, name: claims.email, email: claims.email, image: null , emailVerified: expect.any(Date) })
     const first = await map(Apple(), { ...claims, user: { name: { firstName: "Jane", lastName: "Appleseed" } } })
     expect(first.name).toBe("Jane Appleseed")
     // The form field is unsigned: its e-mail is never used, and non-string name parts are ignored.
@@ -249,7 +249,7 @@ describe("issuer from the options: Auth0, Keycloak, Okta", () => {
     expect(config.issuer).toBe(issuer)
     expect("issuer" in make()).toBe(false)
     expect(config.checks).toEqual(["pkce", "state", "nonce"])
-    expect(await map(config, claims)).toEqual({ id: claims.sub, name: "Jane Doe", email: claims.email, image: claims.picture })
+    expect(await map(config, claims)).toEqual({ id: claims.sub, name: "Jane Doe", email: claims.email, image: claims.picture , emailVerified: expect.any(Date) })
     expect((await map(config, { ...claims, email_verified: false })).email).toBeNull()
   })
 })
@@ -272,7 +272,7 @@ describe("Twitch", () => {
   })
   it("maps the claims", async () => {
     const claims = { sub: "713936733", preferred_username: "streamer", email: "s@example.com", email_verified: true, picture: "https://static-cdn.jtvnw.net/x.png" }
-    expect(await map(Twitch(), claims)).toEqual({ id: "713936733", name: "streamer", email: "s@example.com", image: claims.picture })
+    expect(await map(Twitch(), claims)).toEqual({ id: "713936733", name: "streamer", email: "s@example.com", image: claims.picture , emailVerified: expect.any(Date) })
   })
 })
 
@@ -282,7 +282,7 @@ describe("Slack and LinkedIn", () => {
     expect(config.issuer).toBe("https://slack.com")
     expect(config.checks).toEqual(["state", "nonce"])
     const claims = { sub: "U0R7JM", "https://slack.com/team_id": "T0R7GR", name: "Jane", email: "jane@example.com", email_verified: true, picture: "https://secure.gravatar.com/a.png" }
-    expect(await map(config, claims)).toEqual({ id: "U0R7JM", name: "Jane", email: "jane@example.com", image: claims.picture })
+    expect(await map(config, claims)).toEqual({ id: "U0R7JM", name: "Jane", email: "jane@example.com", image: claims.picture , emailVerified: expect.any(Date) })
   })
   it("LinkedIn: issuer www.linkedin.com/oauth, state only, client_secret_post, name from parts", async () => {
     const config = LinkedIn() as AnyConfig
@@ -290,7 +290,7 @@ describe("Slack and LinkedIn", () => {
     expect(config.checks).toEqual(["state"])
     expect(config.client.token_endpoint_auth_method).toBe("client_secret_post")
     const claims = { sub: "782bbtaQ", given_name: "John", family_name: "Doe", email: "doe@email.com", email_verified: true, picture: "https://media.licdn.com/x", locale: "en-US" }
-    expect(await map(config, claims)).toEqual({ id: "782bbtaQ", name: "John Doe", email: "doe@email.com", image: claims.picture })
+    expect(await map(config, claims)).toEqual({ id: "782bbtaQ", name: "John Doe", email: "doe@email.com", image: claims.picture , emailVerified: expect.any(Date) })
   })
 })
 
@@ -303,7 +303,7 @@ describe("Facebook", () => {
     expect(userinfo.origin + userinfo.pathname).toBe("https://graph.facebook.com/v23.0/me")
     expect(userinfo.searchParams.get("fields")!.split(",")).toEqual(expect.arrayContaining(["id", "name", "email"]))
     const profile = { id: "10224052785471234", name: "Jane Doe", email: "jane@example.com", picture: { data: { height: 256, is_silhouette: false, url: "https://platform-lookaside.fbsbx.com/x", width: 256 } } }
-    expect(await map(config, profile)).toEqual({ id: profile.id, name: "Jane Doe", email: "jane@example.com", image: profile.picture.data.url })
+    expect(await map(config, profile)).toEqual({ id: profile.id, name: "Jane Doe", email: "jane@example.com", image: profile.picture.data.url , emailVerified: null })
     expect((await map(config, { id: "1" })).image).toBeNull()
   })
   it("pins another Graph API version and refuses a malformed one", () => {
@@ -318,6 +318,47 @@ describe("generic OIDC", () => {
     expect(config).toMatchObject({ id: "corp", name: "Corp SSO", type: "oidc", issuer: "https://sso.example.com", clientId: "c", clientSecret: "s" })
     expect(config.checks).toEqual(["pkce", "state", "nonce"])
     const claims = { sub: "248289761001", preferred_username: "j.doe", email: "j@example.com", picture: "https://sso.example.com/j.png" }
-    expect(await map(config, claims)).toEqual({ id: "248289761001", name: "j.doe", email: "j@example.com", image: claims.picture })
+    expect(await map(config, claims)).toEqual({ id: "248289761001", name: "j.doe", email: "j@example.com", image: claims.picture , emailVerified: null })
+  })
+})
+
+describe("emailVerified: only where the provider vouches for the address", () => {
+  const oidcClaims = { sub: "s-1", email: "jane@example.com", name: "Jane" }
+  const claimDriven: Array<[string, AnyConfig]> = [
+    ["Google", Google() as AnyConfig], ["Auth0", Auth0({ issuer: "https://t.auth0.com/" }) as AnyConfig], ["Keycloak", Keycloak({ issuer: "https://k.example/realms/r" }) as AnyConfig],
+    ["Okta", Okta({ issuer: "https://org.okta.com" }) as AnyConfig], ["Slack", Slack() as AnyConfig], ["LinkedIn", LinkedIn() as AnyConfig], ["Twitch", Twitch() as AnyConfig],
+    ["OIDC", OIDC({ issuer: "https://sso.example.com" }) as AnyConfig],
+  ]
+  it.each(claimDriven)("%s: verified for email_verified: true only (absent or a string is not a yes)", async (_name, config) => {
+    expect((await map(config, { ...oidcClaims, email_verified: true })).emailVerified).toBeInstanceOf(Date)
+    expect(await map(config, oidcClaims)).toMatchObject({ email: "jane@example.com", emailVerified: null })
+    expect((await map(config, { ...oidcClaims, email_verified: "true" })).emailVerified).toBeNull()
+    expect(await map(config, { ...oidcClaims, email_verified: false })).toMatchObject({ email: null, emailVerified: null })
+  })
+
+  it("Microsoft Entra ID, GitLab and Facebook never mark an address verified, whatever the profile claims", async () => {
+    expect((await map(MicrosoftEntraID(), { ...oidcClaims, email_verified: true })).emailVerified).toBeNull()
+    expect((await map(GitLab() as AnyConfig, { id: 1, username: "j", name: "J", email: "j@example.com", avatar_url: null, email_verified: true })).emailVerified).toBeNull()
+    expect((await map(Facebook() as AnyConfig, { id: "1", email: "j@example.com", email_verified: true })).emailVerified).toBeNull()
+  })
+
+  it("Apple and Discord: verified addresses only, and those are emailVerified", async () => {
+    const apple = { sub: "a", email: "x@privaterelay.appleid.com" }
+    expect((await map(Apple(), { ...apple, email_verified: true })).emailVerified).toBeInstanceOf(Date)
+    expect(await map(Apple(), apple)).toMatchObject({ email: null, emailVerified: null })
+    const discord = { id: "1", username: "n", discriminator: "0", global_name: null, avatar: null, email: "n@example.com" }
+    expect((await map(Discord(), { ...discord, verified: true })).emailVerified).toBeInstanceOf(Date)
+    expect(await map(Discord(), { ...discord, verified: false })).toMatchObject({ email: null, emailVerified: null })
+  })
+
+  it("GitHub: emailVerified follows what /user/emails said of the address (githubEmail)", async () => {
+    const profile = { id: 1, login: "octo", name: null, avatar_url: "a" }
+    expect((await map(GitHub() as AnyConfig, { ...profile, email: "o@example.com", email_verified: true })).emailVerified).toBeInstanceOf(Date)
+    expect((await map(GitHub() as AnyConfig, { ...profile, email: "o@example.com" })).emailVerified).toBeNull()
+    const e = (email: string, verified: boolean, primary = false) => ({ email, verified, primary, visibility: null })
+    expect(githubEmail("O@example.com", [e("o@example.com", true)])).toEqual({ email: "O@example.com", email_verified: true })
+    expect(githubEmail("o@example.com", [])).toEqual({ email: "o@example.com", email_verified: false })
+    expect(githubEmail("o@example.com", [e("o@example.com", false, true), e("p@example.com", true)])).toEqual({ email: "p@example.com", email_verified: true })
+    expect(githubEmail(null, [e("o@example.com", false, true)])).toEqual({ email: null, email_verified: false })
   })
 })

@@ -1,7 +1,9 @@
 /**
  * Users and accounts in the adapter after a successful flow: find the user who owns the account,
  * or link the account to the signed-in user, or to the user with the same e-mail where that is
- * allowed, or create the user. Emits createUser, updateUser and linkAccount.
+ * allowed (both addresses verified), or create the user. Emits createUser, updateUser and
+ * linkAccount. An e-mail link that proves a never-verified address first removes what was linked
+ * without it (`unverified-links.ts`).
  */
 import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import { OAuthAccountNotLinked } from "../errors.js"
@@ -10,6 +12,7 @@ import type { Context } from "../http/types.js"
 import { findEmailUser } from "../flows/email/callback.js"
 import type { SignInResult } from "../flows/types.js"
 import type { User } from "../types.js"
+import { removeUnverifiedLinks } from "./unverified-links.js"
 
 export interface PersistedUser {
   user: AdapterUser
@@ -19,9 +22,12 @@ export interface PersistedUser {
 
 function newUser(user: User, emailVerified: Date | null): AdapterUser {
   // The provider's id is the account's providerAccountId; the stored user gets its own.
-  const { id: _providerId, ...rest } = user
+  const { id: _providerId, emailVerified: _claimed, ...rest } = user
   return { ...rest, id: crypto.randomUUID(), emailVerified } as AdapterUser
 }
+
+/** The date an OAuth/OIDC provider vouched for the address (`buildSignIn` sets it), else null. */
+const vouchedAt = (user: User): Date | null => (user.emailVerified instanceof Date ? user.emailVerified : null)
 
 async function link(ctx: Context, user: AdapterUser, result: SignInResult): Promise<AdapterAccount> {
   const account = { ...result.account, userId: user.id } as AdapterAccount
@@ -48,11 +54,23 @@ async function persistEmail(ctx: Context, result: SignInResult): Promise<Persist
   if (!stored) return create(ctx, { ...result, user: { ...result.user, email } }, new Date())
   let user = stored
   if (!user.emailVerified) {
+    // The proof wins over whatever came in without one (account pre-hijacking).
+    await removeUnverifiedLinks(ctx, user, email)
     user = await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
     await emitEvent(ctx, "updateUser", { user })
   }
   const account = owner ? ({ ...result.account, userId: owner.id } as AdapterAccount) : await link(ctx, user, result)
   return { user, account, isNewUser: false }
+}
+
+/**
+ * Whether an OAuth/OIDC account may join `existing` by e-mail: only with
+ * `allowDangerousEmailAccountLinking`, and only when both the provider and the stored user have
+ * the address verified. Otherwise an unverified address on either side would hand one person's
+ * user to whoever typed the address at some provider (account pre-hijacking).
+ */
+function mayLinkByEmail(result: SignInResult, existing: AdapterUser): boolean {
+  return result.allowEmailLinking === true && vouchedAt(result.user) !== null && existing.emailVerified != null
 }
 
 /** Someone signed in whose e-mail belongs to an existing user: link only when allowed. */
@@ -62,10 +80,10 @@ async function byEmail(ctx: Context, result: SignInResult): Promise<PersistedUse
   const existing = await ctx.config.adapter!.getUserByEmail!(email)
   if (!existing) return undefined
   // A credentials account is vouched for by the application's own `authorize`.
-  if (result.account.type !== "credentials" && !result.allowEmailLinking)
+  if (result.account.type !== "credentials" && !mayLinkByEmail(result, existing))
     throw new OAuthAccountNotLinked("Another account already uses this e-mail address", {
       code: "EMAIL_ALREADY_LINKED",
-      cause: { provider: result.account.provider },
+      cause: { provider: result.account.provider, linkingAllowed: result.allowEmailLinking === true, providerVerified: vouchedAt(result.user) !== null, userVerified: existing.emailVerified != null },
     })
   return { user: existing, account: await link(ctx, existing, result), isNewUser: false }
 }
@@ -88,5 +106,7 @@ export async function persistUser(ctx: Context, result: SignInResult, currentUse
   }
   const current = currentUserId ? await adapter.getUser!(currentUserId) : null
   if (current) return { user: current, account: await link(ctx, current, result), isNewUser: false }
-  return (await byEmail(ctx, result)) ?? create(ctx, result, null)
+  // An OAuth/OIDC user is stored verified only when its provider vouched for the address.
+  const emailVerified = result.account.type === "oauth" || result.account.type === "oidc" ? vouchedAt(result.user) : null
+  return (await byEmail(ctx, result)) ?? create(ctx, result, emailVerified)
 }

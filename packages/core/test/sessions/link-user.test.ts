@@ -12,6 +12,7 @@ import type { SignInResult } from "../../src/flows/types.js"
 import type { AuthConfig } from "../../src/index.js"
 import { config, ORIGIN } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
+import { accountListingAdapter } from "../helpers/account-listing-adapter.js"
 import type { MemoryAdapter } from "../helpers/memory-adapter.js"
 
 async function setup(over: Partial<AuthConfig> = {}, cookie?: string) {
@@ -41,13 +42,18 @@ describe("issueSession with an OAuth-shaped result", () => {
     expect(adapter.accounts[0]).toMatchObject({ provider: "github", providerAccountId: "42", access_token: "at" })
   })
 
-  it("refuses to link to an existing user with the same e-mail unless allowed", async () => {
+  it("refuses to link to an existing user with the same e-mail unless allowed, and both addresses are verified", async () => {
     const adapter = memoryAdapter()
-    adapter.users.set("u-1", { id: "u-1", email: "octo@example.com", emailVerified: null })
+    adapter.users.set("u-1", { id: "u-1", email: "octo@example.com", emailVerified: new Date() })
     const { req, ctx } = await setup({ adapter })
-    await expect(issueSession(req, ctx, github(), ORIGIN)).rejects.toMatchObject({ type: "OAuthAccountNotLinked", code: "EMAIL_ALREADY_LINKED" })
+    const verified = { id: "gh-42", name: "Octo", email: "octo@example.com", image: null, emailVerified: new Date() }
+    await expect(issueSession(req, ctx, github({ user: verified }), ORIGIN)).rejects.toMatchObject({ type: "OAuthAccountNotLinked", code: "EMAIL_ALREADY_LINKED" })
+    await expect(issueSession(req, ctx, github({ allowEmailLinking: true }), ORIGIN)).rejects.toMatchObject({ type: "OAuthAccountNotLinked", code: "EMAIL_ALREADY_LINKED" })
+    adapter.users.set("u-1", { id: "u-1", email: "octo@example.com", emailVerified: null })
+    await expect(issueSession(req, ctx, github({ user: verified, allowEmailLinking: true }), ORIGIN)).rejects.toMatchObject({ type: "OAuthAccountNotLinked", code: "EMAIL_ALREADY_LINKED" })
     expect(adapter.writes()).toEqual([])
-    await issueSession(req, ctx, github({ allowEmailLinking: true }), ORIGIN)
+    adapter.users.set("u-1", { id: "u-1", email: "octo@example.com", emailVerified: new Date() })
+    await issueSession(req, ctx, github({ user: verified, allowEmailLinking: true }), ORIGIN)
     expect(adapter.accounts[0]).toMatchObject({ userId: "u-1" })
   })
 
@@ -74,7 +80,7 @@ describe("issueSession with an OAuth-shaped result", () => {
   })
 
   it("an e-mail sign-in marks an existing user verified (updateUser) and links an email account", async () => {
-    const adapter = memoryAdapter()
+    const adapter = accountListingAdapter()
     adapter.users.set("u-1", { id: "u-1", email: "mail@example.com", emailVerified: null })
     const events: string[] = []
     const { req, ctx } = await setup({ adapter, events: { updateUser: () => void events.push("updateUser"), linkAccount: () => void events.push("linkAccount") } })

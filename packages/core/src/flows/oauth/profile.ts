@@ -28,15 +28,37 @@ export function defaultAccount(tokens: TokenSet): Record<string, unknown> {
   return account
 }
 
-/** The default `profile` callback: keeps id, name, email and image (spec 2.5). */
+/**
+ * The default `profile` callback: keeps id, name, email and image (spec 2.5), and `emailVerified`
+ * only when the provider says so (`email_verified: true`, the boolean): an absent or false claim
+ * leaves the address unverified.
+ */
 export function defaultProfile(profile: Profile): User {
   const id = profile.sub ?? (profile.id === undefined || profile.id === null ? undefined : String(profile.id))
+  const email = profile.email ?? null
   return {
     id: id ?? undefined,
     name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
-    email: profile.email ?? null,
+    email,
     image: typeof profile.picture === "string" ? profile.picture : null,
+    emailVerified: email !== null && profile.email_verified === true ? new Date() : null,
   }
+}
+
+/**
+ * Whether the provider vouched for the user's address. A `profile` callback that returns
+ * `emailVerified` decides (a valid `Date` is verified, anything else is not); one that leaves it out
+ * (Auth.js-style callbacks) counts as verified only when the raw profile says `email_verified: true`
+ * for the same address. No address, no verification.
+ */
+export function verifiedAt(user: User, profile: Profile, email: string | null | undefined): Date | null {
+  if (typeof email !== "string" || email === "") return null
+  if ("emailVerified" in user) {
+    const at = user.emailVerified
+    return at instanceof Date && !Number.isNaN(at.getTime()) ? at : null
+  }
+  const claimed = typeof profile.email === "string" ? profile.email.toLowerCase() : undefined
+  return profile.email_verified === true && claimed === email ? new Date() : null
 }
 
 /**
@@ -71,12 +93,13 @@ async function userOf(provider: OAuthConfig, profile: Profile, tokens: TokenSet)
     })
   }
   const email = typeof user.email === "string" ? user.email.toLowerCase() : user.email
-  return { ...user, id: String(user.id), ...(email === undefined ? {} : { email }) }
+  return { ...user, id: String(user.id), ...(email === undefined ? {} : { email }), emailVerified: verifiedAt(user, profile, email) }
 }
 
 /**
  * Runs the provider's callbacks. `providerAccountId` is the user id the `profile` callback
- * returned, as a string; e-mail addresses are lower-cased so account linking compares like with like.
+ * returned, as a string; e-mail addresses are lower-cased so account linking compares like with
+ * like; `emailVerified` is always set (`verifiedAt`).
  */
 export async function buildSignIn(provider: OAuthConfig, profile: Profile, rawTokens: Record<string, unknown>): Promise<OAuthSignInData> {
   const tokens = normalizeTokens(rawTokens)

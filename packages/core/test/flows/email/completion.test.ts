@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest"
 import { MemoryRateLimitStore, type AdapterUser, type AuthConfig } from "../../../src/index.js"
 import { Client } from "../../helpers/harness.js"
+import { accountListingAdapter } from "../../helpers/account-listing-adapter.js"
 import { emailSetup, followLink, requestLink } from "./helpers.js"
 
 const ADDRESS = "jane@example.com"
@@ -50,18 +51,20 @@ describe("POST /auth/callback/email: adapter calls", () => {
     expect([...setup.adapter.users.values()][0]).toMatchObject({ email: ADDRESS, emailVerified: expect.any(Date) })
   })
 
-  it("a user who came another way (unverified, no email account): verified and linked once, signIn gets the stored user", async () => {
+  it("a user who came another way (unverified, no email account): what was linked before is removed, sessions end; verified and linked once", async () => {
     const events: string[] = []
     const seen: unknown[] = []
     const setup = emailSetup({
       events: { updateUser: () => void events.push("updateUser"), linkAccount: () => void events.push("linkAccount"), signIn: (m) => void events.push(`signIn ${m.isNewUser}`) },
       callbacks: { signIn: ({ user, email }) => (email ? true : (seen.push(user), true)) },
       ...noCooldown(),
-    })
+    }, {}, accountListingAdapter())
     const stored: AdapterUser = { id: "u-1", name: "Jane", email: ADDRESS, emailVerified: null }
     setup.adapter.users.set(stored.id, { ...stored })
     expect(await completeInFreshBrowser(setup)).toEqual([
-      "useVerificationToken", "getUserByAccount", "getUserByEmail", "updateUser", "linkAccount", "createSession",
+      "useVerificationToken", "getUserByAccount", "getUserByEmail",
+      "listAccountsByUserId", "listAuthenticatorsByUserId", "deleteSessionsByUserId", "incrementUserSessionEpoch",
+      "updateUser", "linkAccount", "createSession",
     ])
     expect(events).toEqual(["updateUser", "linkAccount", "signIn false"])
     expect(seen).toEqual([stored])

@@ -32,9 +32,8 @@ export interface EmailSetup {
   config: AuthConfig
 }
 
-export function emailSetup(over: Partial<AuthConfig> = {}, provider: Partial<EmailConfig> = {}): EmailSetup {
+export function emailSetup(over: Partial<AuthConfig> = {}, provider: Partial<EmailConfig> = {}, adapter: MemoryAdapter = memoryAdapter()): EmailSetup {
   const outbox: Outbox = { sent: [] }
-  const adapter = memoryAdapter()
   const cfg = config({ adapter, providers: [emailProvider(outbox, provider)], ...over })
   return { client: new Client(cfg), adapter, outbox, config: cfg }
 }

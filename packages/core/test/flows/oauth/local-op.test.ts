@@ -244,9 +244,9 @@ describe("users and accounts with an adapter (database sessions)", () => {
     expect(sessionCookie(browser)).toBeUndefined()
   })
 
-  it("links to the user with the same e-mail when allowDangerousEmailAccountLinking is set", async () => {
+  it("links to the user with the same e-mail when allowDangerousEmailAccountLinking is set (both addresses verified)", async () => {
     const adapter = spyAdapter()
-    await adapter.createUser!({ id: "u1", email: "bob@example.com", emailVerified: null })
+    await adapter.createUser!({ id: "u1", email: "bob@example.com", emailVerified: new Date() })
     const linking = providers().map((p) => ({ ...p, allowDangerousEmailAccountLinking: true }))
     const browser = browserFor(testConfig({ providers: linking, adapter }, errors))
     await signInAtLocalOP(browser, "op", "bob")

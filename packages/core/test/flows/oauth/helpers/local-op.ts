@@ -11,11 +11,15 @@ export interface TestAccount {
   email: string
   name: string
   picture?: string
+  /** What the OP says of the address (`email_verified`); default true. */
+  emailVerified?: boolean
 }
 
 export const accounts: Record<string, TestAccount> = {
   alice: { sub: "alice", email: "Alice@Example.com", name: "Alice Liddell", picture: "https://img.example/alice.png" },
   bob: { sub: "bob", email: "bob@example.com", name: "Bob Builder" },
+  // An attacker who typed someone else's address at this OP, which never checked it.
+  mallory: { sub: "mallory", email: "victim@example.com", name: "Mallory", emailVerified: false },
 }
 
 export interface LocalOP {
@@ -39,7 +43,10 @@ function findAccount(_ctx: unknown, id: string) {
   if (!account) return undefined
   return {
     accountId: id,
-    claims: () => ({ ...account, email_verified: true }),
+    claims: () => {
+      const { emailVerified, ...claims } = account
+      return { ...claims, email_verified: emailVerified ?? true }
+    },
   }
 }
 
