@@ -11,15 +11,16 @@
  * end: database sessions are deleted, JWT sessions end by moving the user's session epoch. The
  * user, and the data the application keeps under its id, stays. See the README, "Account linking".
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "../adapters.js"
+import type { AdapterUser } from "../adapters.js"
 import { missingMethods } from "../config/adapter.js"
 import { MissingAdapterMethods } from "../errors.js"
 import type { Context } from "../http/types.js"
 import { bumpEpoch } from "./revocation.js"
+import { sessionStrategy } from "./strategy.js"
 
 /** The adapter methods the clean-up needs under the configured session strategy. */
 function neededMethods(ctx: Context): string[] {
-  const sessions = ctx.config.session.strategy === "database" ? ["deleteSessionsByUserId"] : ["getUserSessionEpoch", "incrementUserSessionEpoch"]
+  const sessions = sessionStrategy(ctx.config).storesSessions ? ["deleteSessionsByUserId"] : ["getUserSessionEpoch", "incrementUserSessionEpoch"]
   return ["listAccountsByUserId", "unlinkAccount", ...sessions]
 }
 
@@ -30,20 +31,6 @@ function refuse(missing: string[], userId: string): MissingAdapterMethods {
   )
 }
 
-interface Footholds {
-  accounts: AdapterAccount[]
-  authenticators: AdapterAuthenticator[]
-}
-
-/** What would stay linked: every account but the e-mail one of `email`, and every passkey. */
-async function footholdsOf(ctx: Context, user: AdapterUser, email: string): Promise<Footholds> {
-  const adapter = ctx.config.adapter!
-  const linked = await adapter.listAccountsByUserId!(user.id)
-  const accounts = linked.filter((a) => !(a.type === "email" && a.providerAccountId === email))
-  const authenticators = adapter.listAuthenticatorsByUserId ? await adapter.listAuthenticatorsByUserId(user.id) : []
-  return { accounts, authenticators }
-}
-
 /**
  * Cuts every foothold in `user` that was gained without a verified address, before an e-mail link
  * proof marks the address verified. Reads first and refuses (`MissingAdapterMethods`, nothing
@@ -51,15 +38,18 @@ async function footholdsOf(ctx: Context, user: AdapterUser, email: string): Prom
  * so an interrupted clean-up is finished by the next link.
  */
 export async function removeUnverifiedLinks(ctx: Context, user: AdapterUser, email: string): Promise<void> {
-  const adapter = ctx.config.adapter!
+  const adapter = ctx.config.adapter
   const missing = missingMethods(adapter, neededMethods(ctx))
-  if (missing.length) throw refuse(missing, user.id)
-  const { accounts, authenticators } = await footholdsOf(ctx, user, email)
-  if (authenticators.length && !adapter.deleteAuthenticator) throw refuse(["deleteAuthenticator"], user.id)
+  const { listAccountsByUserId: listAccounts, unlinkAccount, listAuthenticatorsByUserId, deleteAuthenticator, deleteSessionsByUserId } = adapter ?? {}
+  if (missing.length || !listAccounts || !unlinkAccount) throw refuse(missing, user.id)
+  // What would stay linked: every account but the e-mail one of `email`, and every passkey.
+  const accounts = (await listAccounts(user.id)).filter((a) => !(a.type === "email" && a.providerAccountId === email))
+  const authenticators = listAuthenticatorsByUserId ? await listAuthenticatorsByUserId(user.id) : []
+  if (authenticators.length && !deleteAuthenticator) throw refuse(["deleteAuthenticator"], user.id)
   // Passkeys first: a passkey signs in through its authenticator record, whatever its account.
-  for (const authenticator of authenticators) await adapter.deleteAuthenticator!(authenticator.credentialID)
-  for (const { provider, providerAccountId } of accounts) await adapter.unlinkAccount!({ provider, providerAccountId })
-  if (adapter.deleteSessionsByUserId) await adapter.deleteSessionsByUserId(user.id)
+  for (const authenticator of authenticators) await deleteAuthenticator?.(authenticator.credentialID)
+  for (const { provider, providerAccountId } of accounts) await unlinkAccount({ provider, providerAccountId })
+  if (deleteSessionsByUserId) await deleteSessionsByUserId(user.id)
   await bumpEpoch(ctx, user.id)
   if (accounts.length || authenticators.length)
     ctx.config.logger.warn("unverified-links-removed", "an e-mail link proved the address of a user whose address was never verified: what was linked before is removed and their sessions ended", {

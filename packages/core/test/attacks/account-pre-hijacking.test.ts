@@ -154,7 +154,7 @@ describe("an interrupted clean-up", () => {
     let failures = 1
     adapter.unlinkAccount = async (key) => {
       if (failures-- > 0) throw new Error("connection reset")
-      return unlink(key)
+      await unlink(key)
     }
     const s = setup({}, adapter)
     const mallory = browserFor(s.config)
