@@ -99,6 +99,18 @@ describe("linked sign-in methods", () => {
     expect(await listSignInMethods(new Request("http://localhost:3000/"), withEmail).catch((e: unknown) => e)).toMatchObject({ type: "SessionRequired" })
   })
 
+  it("an IdP-only user whose address nobody verified cannot unlink the IdP: e-mail links to that address are no way in", async () => {
+    const { cfg, request, adapter } = await setup([{}])
+    const email = { id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} } as unknown as EmailConfig
+    const idpAndEmail = { ...cfg, providers: [cfg.providers[1]!, email] }
+    const userId = adapter.accounts[0]!.userId
+    adapter.users.set(userId, { ...adapter.users.get(userId)!, emailVerified: null })
+    expect(await unlinkLinkedAccount(request(), idpAndEmail, { provider: "github" }).catch((e: unknown) => e)).toMatchObject({ code: "LAST_SIGN_IN_METHOD" })
+    // Once the address is verified, the e-mail link is a real way in and the IdP may go.
+    adapter.users.set(userId, { ...adapter.users.get(userId)!, emailVerified: new Date() })
+    expect(await unlinkLinkedAccount(request(), idpAndEmail, { provider: "github" })).toMatchObject({ provider: "github" })
+  })
+
   it("without a session: SessionRequired", async () => {
     const { cfg } = await setup()
     expect(await listLinkedAccounts(new Request("http://localhost:3000/"), cfg).catch((e: unknown) => e)).toMatchObject({ type: "SessionRequired" })
