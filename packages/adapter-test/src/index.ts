@@ -20,6 +20,7 @@ import { sessionsSuite } from "./sessions.js"
 import { extendSessionSuite } from "./extend-session.js"
 import { verificationTokensSuite } from "./verification-tokens.js"
 import { retireVerificationTokensSuite } from "./retire-verification-tokens.js"
+import { getVerificationTokenSuite } from "./get-verification-token.js"
 import { updateAccountSuite } from "./update-account.js"
 import { userSessionsSuite } from "./user-sessions.js"
 import { sessionEpochSuite } from "./session-epoch.js"
@@ -41,6 +42,7 @@ const NO_DELETE_AUTHENTICATOR = "the adapter has no deleteAuthenticator, an opti
 const NO_UPDATE_AUTHENTICATOR = "the adapter has no updateAuthenticator, an optional method (core cannot rename passkeys with it)"
 const NO_RETIRE_TOKENS =
   "the adapter has no retireVerificationTokens, an optional method (core then bounds live e-mail links by its send limits alone)"
+const NO_GET_TOKEN = "the adapter has no getVerificationToken, an optional method (core then shows the confirm page for used or expired e-mail links too)"
 const NO_UPDATE_ACCOUNT = "the adapter has no updateAccount, an optional method (core then cannot write refreshed provider tokens back)"
 const NO_USER_SESSIONS = "the adapter has no listSessionsByUserId/deleteSessionsByUserId, optional methods (core then cannot list or end a user's sessions)"
 const NO_SESSION_EPOCH =
@@ -79,6 +81,8 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  * - `updateAccount`, optional: a partial update of the token fields (keys, type and userId never
  *   change), `null` for an unknown account, and with `expected` a compare-and-swap on the stored
  *   refresh token: of N parallel calls with the same expected token exactly one wins.
+ * - `getVerificationToken`, optional: the stored token without using it up; `null` for an unknown,
+ *   used or other identifier's token.
  * - `retireVerificationTokens`, optional: keeps the `keep` newest tokens of an identifier (by
  *   `expires`), answers how many it deleted, never touches other identifiers, and under concurrent
  *   calls never deletes one of the `keep` newest.
@@ -104,6 +108,7 @@ export function runBasicTests(options: TestOptions): void {
   optionalSuite("extendSession", NO_EXTEND_SESSION, () => extendSessionSuite(ctx))
   describe("verification tokens", () => verificationTokensSuite(ctx))
   optionalSuite("retireVerificationTokens", NO_RETIRE_TOKENS, () => retireVerificationTokensSuite(ctx))
+  optionalSuite("getVerificationToken", NO_GET_TOKEN, () => getVerificationTokenSuite(ctx))
   if (ctx.webauthn) {
     describe("authenticators", () => authenticatorsSuite(ctx))
     optionalSuite("deleteAuthenticator", NO_DELETE_AUTHENTICATOR, () => deleteAuthenticatorSuite(ctx))

@@ -225,6 +225,9 @@ function tokenMethods(store: MemoryStore): Adapter {
       return copy(stored)
     },
     // Synchronous get-and-delete: no other caller can run in between, so exactly one caller wins.
+    getVerificationToken({ identifier, token }) {
+      return orNull(store.verificationTokens.get(store.tokenKey(identifier, token)))
+    },
     useVerificationToken({ identifier, token }) {
       const key = store.tokenKey(identifier, token)
       const stored = store.verificationTokens.get(key)

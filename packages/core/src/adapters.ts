@@ -169,6 +169,12 @@ export interface Adapter {
   /** Returns the token and deletes it, atomically: under concurrent calls exactly one caller receives it. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
   /**
+   * Optional, authlib only: the stored token, read without using it up (`null` when unknown). Core
+   * calls it when an e-mail link is opened, so that a used or expired link says so at once instead
+   * of after the user confirms; without it the confirm page is shown for every link, as before.
+   */
+  getVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /**
    * Optional, authlib only: deletes the verification tokens of `identifier` except the `keep` with
    * the latest `expires` (ties broken by any stable order) and answers how many it deleted. Tokens of
    * other identifiers are untouched; `keep` is at least 1. One statement (such as `DELETE ... WHERE

@@ -35,6 +35,8 @@ export interface XataAdapterMethods extends Required<Adapter> {
   deleteSession(sessionToken: string): Promise<AdapterSession | null>
   createVerificationToken(token: VerificationToken): Promise<VerificationToken | null>
   useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
+  /** One `SELECT`: the token as stored, left in place; `null` when unknown. */
+  getVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
   /**
    * One `DELETE` (in a CTE that counts it): deletes the tokens of `identifier` but the `keep` with the
    * latest `expires` and answers how many it deleted; concurrent calls never delete one of the

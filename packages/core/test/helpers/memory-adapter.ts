@@ -76,6 +76,7 @@ export function memoryAdapter(): MemoryAdapter {
       return epochs.get(userId)!
     },
     createVerificationToken: (t) => (tokens.push(t), t),
+    getVerificationToken: ({ identifier, token }) => tokens.find((t) => t.identifier === identifier && t.token === token) ?? null,
     useVerificationToken: ({ identifier, token }) => {
       const i = tokens.findIndex((t) => t.identifier === identifier && t.token === token)
       return i < 0 ? null : tokens.splice(i, 1)[0]!

@@ -37,7 +37,7 @@ function keepCount(keep: number): number {
 
 export function verificationTokenMethods(
   db: Executor,
-): Pick<XataAdapterMethods, "createVerificationToken" | "useVerificationToken" | "retireVerificationTokens"> {
+): Pick<XataAdapterMethods, "createVerificationToken" | "useVerificationToken" | "getVerificationToken" | "retireVerificationTokens"> {
   return {
     async createVerificationToken({ identifier, token, expires }) {
       const rows = await db.query(
@@ -57,6 +57,12 @@ export function verificationTokenMethods(
          RETURNING identifier, token, expires`,
         [identifier, token],
       )
+      const row = first(rows)
+      return row ? toToken(row) : null
+    },
+    async getVerificationToken({ identifier, token }) {
+      if (!lookupable(identifier, token)) return null
+      const rows = await db.query(`SELECT identifier, token, expires FROM "authlib_verificationTokens" WHERE identifier = $1::text AND token = $2::text LIMIT 1`, [identifier, token])
       const row = first(rows)
       return row ? toToken(row) : null
     },

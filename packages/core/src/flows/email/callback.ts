@@ -2,7 +2,8 @@
  * callback/:provider of an e-mail provider, in two steps:
  *
  * - GET (the link in the mail) only shows the confirm page. Mail scanners pre-fetch every link;
- *   a GET never consumes the token, so their visit leaves the link usable.
+ *   a GET never consumes the token, so their visit leaves the link usable. It reads the token
+ *   where the adapter can (`getVerificationToken`): a used or expired link is refused at once.
  * - POST (the page's button, CSRF checked by the route) consumes the token through
  *   `useVerificationToken`, which hands a token to exactly one caller. An unknown, used, expired or
  *   other-address token is a `Verification` error and nothing is issued.
@@ -16,7 +17,7 @@ import type { Adapter } from "../../adapters.js"
 import type { Account } from "../../types.js"
 import type { EmailUserLookup, FlowContext, FlowOutcome } from "../types.js"
 import { identifierOf } from "./normalize-identifier.js"
-import { consumeToken, tokenSecrets } from "./token.js"
+import { consumeToken, peekToken, tokenSecrets } from "./token.js"
 
 /**
  * The confirm page gets the headers of every built-in page (`pageHeaders`): it must not be framed
@@ -44,9 +45,22 @@ function linkToken(ctx: FlowContext<EmailConfig>, token: unknown): string {
   return token
 }
 
+/**
+ * A link that can no longer sign in says so when opened, not after the user confirms: the token is
+ * read without being used up (adapters with `getVerificationToken`; others show the page).
+ */
+async function assertStillValid(ctx: FlowContext<EmailConfig>, email: string, token: string): Promise<void> {
+  const adapter = ctx.config.adapter
+  const record = adapter ? await peekToken(adapter, tokenSecrets(ctx), email, token) : undefined
+  if (record === undefined) return
+  if (!record || record.identifier !== email) throw invalidLink(ctx, "TOKEN_INVALID", "The sign-in link is unknown, was already used, or belongs to another address")
+  if (new Date(record.expires).getTime() <= Date.now()) throw invalidLink(ctx, "TOKEN_EXPIRED", "The sign-in link has expired")
+}
+
 async function confirmPage(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {
   const email = linkIdentifier(ctx, req.query.email)
   const token = linkToken(ctx, req.query.token)
+  await assertStillValid(ctx, email, token)
   const csrf = await csrfTokenFor(req, ctx)
   const html = renderEmailConfirmPage({
     actionUrl: `${ctx.actionBase}/callback/${encodeURIComponent(ctx.provider.id)}`,

@@ -92,6 +92,21 @@ export async function consumeToken(adapter: Adapter, secrets: readonly string[],
   return null
 }
 
+/**
+ * The stored token of a presented link, read without using it up, when the adapter can
+ * (`getVerificationToken`); `undefined` when it cannot say.
+ */
+export async function peekToken(adapter: Adapter, secrets: readonly string[], identifier: string, token: string): Promise<VerificationToken | null | undefined> {
+  const read = adapter.getVerificationToken
+  if (!read) return undefined
+  if (token === "" || token.length > MAX_TOKEN_LENGTH) return null
+  for (const secret of secrets) {
+    const record = await read({ identifier, token: hashToken(token, secret) })
+    if (record) return record
+  }
+  return null
+}
+
 /** Removes a stored token whose mail never left. A failure here is reported, never swallowed. */
 export async function discardToken(adapter: Adapter, stored: { identifier: string; token: string }): Promise<void> {
   await adapter.useVerificationToken!({ identifier: stored.identifier, token: stored.token })

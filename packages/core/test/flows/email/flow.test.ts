@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
+import { memoryAdapter } from "../../helpers/memory-adapter.js"
 import { Auth, AuthError, normalizeEmailAddress } from "../../../src/index.js"
 import { EmailSignInError } from "../../../src/errors.js"
 import { hashToken } from "../../../src/flows/email/index.js"
@@ -207,6 +208,39 @@ describe("GET /auth/callback/email (the link)", () => {
     expect(setCookies((await client.request(new URL(outbox.sent[0]!.url).pathname))).length).toBe(0)
   })
 
+  it("a used, made-up, other-address or expired link says so when opened, not after the click (and still consumes nothing)", async () => {
+    const { client, adapter, outbox } = emailSetup()
+    await requestLink(client, "jane@example.com")
+    await requestLink(client, "max@example.com")
+    const [jane, max] = outbox.sent.map((m) => new URL(m.url))
+    const opened = (url: URL) => client.request(url.pathname + url.search, { noJar: true })
+    // Jane's token with Max's address, and a made-up token: unknown.
+    const swapped = new URL(jane!.href)
+    swapped.searchParams.set("email", "max@example.com")
+    const madeUp = new URL(jane!.href)
+    madeUp.searchParams.set("token", "made-up-token-0123456789")
+    for (const url of [swapped, madeUp]) expect((await opened(url)).headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
+    expect(adapter.tokens).toHaveLength(2)
+    // Used: Jane signs in, then opens her link again.
+    await followLink(client, jane!.href)
+    expect((await opened(jane!)).headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
+    // Expired: Max's record runs out.
+    const record = adapter.tokens.find((t) => t.identifier === "max@example.com")!
+    record.expires = new Date(Date.now() - 1000)
+    expect((await opened(max!)).headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
+    expect(adapter.tokens).toHaveLength(1)
+  })
+
+  it("with an adapter that cannot read a token unused (an Auth.js adapter), the page is shown and the POST decides", async () => {
+    const adapter = memoryAdapter()
+    Object.assign(adapter, { getVerificationToken: undefined })
+    const { client, outbox } = emailSetup({}, {}, adapter)
+    await requestLink(client, "jane@example.com")
+    const url = new URL(outbox.sent[0]!.url)
+    url.searchParams.set("token", "made-up-token-0123456789")
+    expect((await client.request(url.pathname + url.search)).status).toBe(200)
+  })
+
   it("a link without token or with a refused address is a Verification error", async () => {
     const { client } = emailSetup()
     for (const query of ["?email=jane%40example.com", "?token=abc&email=a%40b%2Cc%40d.example", "?token=abc"]) {
@@ -220,19 +254,23 @@ describe("POST /auth/callback/email (the confirm button)", () => {
   it("signs in once; replaying the same form is a Verification error", async () => {
     const { client, outbox, adapter } = emailSetup()
     await requestLink(client, "jane@example.com", { callbackUrl: "/home" })
-    const { done } = await followLink(client, outbox.sent[0]!.url)
+    const { page, done } = await followLink(client, outbox.sent[0]!.url)
     expect(done.headers.get("location")).toBe(`${ORIGIN}/home`)
     expect(adapter.sessions.size).toBe(1)
-    const again = await followLink(client, outbox.sent[0]!.url)
-    expect(again.done.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
+    // The same form posted again (the page is long gone: its GET now refuses the used link too).
+    const again = await client.request("/auth/callback/email", { method: "POST", form: formFields(await page.text()) })
+    expect(again.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
     expect(adapter.sessions.size).toBe(1)
   })
 
   it("an expired link is a Verification error, consumes the record and issues nothing", async () => {
     const { client, outbox, adapter } = emailSetup()
     await requestLink(client, "jane@example.com")
+    // Opened in time, confirmed too late.
+    const url = new URL(outbox.sent[0]!.url)
+    const page = await client.request(url.pathname + url.search)
     adapter.tokens[0]!.expires = new Date(Date.now() - 1000)
-    const { done } = await followLink(client, outbox.sent[0]!.url)
+    const done = await client.request(url.pathname, { method: "POST", form: formFields(await page.text()) })
     expect(done.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Verification`)
     expect(adapter.tokens).toHaveLength(0)
     expect(adapter.sessions.size).toBe(0)

@@ -54,10 +54,14 @@ function decode(value: string): string {
   return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#96;/g, "`").replace(/&amp;/g, "&")
 }
 
-/** Opens `link` (GET, the confirm page) and submits its form (POST). */
+/**
+ * Opens `link` (GET, the confirm page) and submits its form (POST). A link the page already refuses
+ * (used, unknown, expired: a redirect to the error page) has no form: `done` is that answer.
+ */
 export async function followLink(client: Client, link: string): Promise<{ page: Response; done: Response }> {
   const url = new URL(link)
   const page = await client.request(url.pathname + url.search)
+  if (page.status === 302) return { page, done: page }
   const fields = formFields(await page.clone().text())
   const done = await client.request(url.pathname, { method: "POST", form: fields })
   return { page, done }
