@@ -53,6 +53,13 @@ try {
   process.exit(1)
 }
 
+// A port another program holds: one line that says so, not a stack trace.
+server.once("error", (err: NodeJS.ErrnoException) => {
+  const why = err.code === "EADDRINUSE" ? `port ${port} on ${host} is in use: stop what holds it, or start with PORT=<another port>` : err.message
+  console.error(`[demo] refusing to start: ${why}`)
+  process.exit(1)
+})
+
 server.listen(port, host, () => {
   const address = server.address()
   const shown = typeof address === "object" && address ? `${address.address}:${address.port}` : `${host}:${port}`

@@ -3,6 +3,8 @@
  * the built server refusing to listen beyond loopback without WEBAUTH_URL.
  */
 import { mkdtemp, rm } from "node:fs/promises"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -63,6 +65,20 @@ describe("the built server", () => {
     const err = await attempt.then(() => undefined, (e: unknown) => e as Error)
     expect(err?.message).toMatch(/exited with 1[\s\S]*refusing to start: AUTH_SESSION_STRATEGY must be "jwt" \(the default\) or "database", not "sql"/)
     expect(err?.message).not.toMatch(/\n\s+at /)
+  })
+
+  it("exits with one line, no stack, when its port is taken", async () => {
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
+    const port = (holder.address() as AddressInfo).port
+    const dataDir = await mkdtemp(join(tmpdir(), "authlib-demo-data-"))
+    try {
+      const err = await startDemo({ PORT: String(port), DEMO_DATA_DIR: dataDir }, 60_000).then(() => undefined, (e: unknown) => e as Error)
+      expect(err?.message).toMatch(new RegExp(`exited with 1[\\s\\S]*refusing to start: port ${port} on 127\\.0\\.0\\.1 is in use`))
+      expect(err?.message).not.toMatch(/\n\s+at /)
+    } finally {
+      holder.close()
+    }
   })
 
   it("with WEBAUTH_URL, takes every origin from it whatever the Host; keeps the inbox local; leaves out the Demo IdP off loopback", async () => {

@@ -42,6 +42,8 @@ describe("the account page's sessions", () => {
     const page = await demo.browser.newPage()
     await signInWithPassword(page, origin)
     await page.goto(`${origin}/account/`)
+    // The session's expiry is a date a person reads, not an ISO string.
+    expect(await page.locator(".facts time").textContent()).toMatch(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC$/)
     const methods = page.getByRole("region", { name: "Ways to sign in" })
     expect(await methods.locator(".linked-account").allTextContents()).toEqual([expect.stringContaining("E-mail and password")])
     await methods.getByRole("button", { name: "Link the Demo IdP" }).click()
@@ -67,6 +69,7 @@ describe("the account page's sessions", () => {
     await page.goto(`${origin}/account/`)
     await page.getByRole("region", { name: "Where you are signed in" }).getByRole("button", { name: "Sign out everywhere", exact: true }).click()
     await page.waitForURL(`${origin}/sign-in/?signedOut=everywhere`)
+    expect(await page.getByRole("status").textContent()).toBe("You are signed out on every device.")
     expect(await sessionOf(origin, device)).toBeNull()
     await page.goto(`${origin}/account/`)
     await page.waitForURL(/\/sign-in\//)

@@ -16,7 +16,7 @@ export const IDP_CLIENT = { id: "authlib-demo", secret: randomBytes(24).toString
 let started: Promise<{ issuer: string }> | undefined
 
 /** Seconds an access token of the Demo IdP lives. */
-export const IDP_ACCESS_TOKEN_TTL = 30
+export const IDP_ACCESS_TOKEN_TTL = 300
 
 function findAccount(_ctx: unknown, id: string) {
   const account = IDP_ACCOUNTS[id]

@@ -42,7 +42,8 @@ async function idpIssuer(env: { get(name: string): string | undefined }): Promis
 
 /**
  * The Demo IdP's userinfo API, called with the user's access token from `getAccessToken`, which
- * refreshes it first when it expires within a minute (the IdP's tokens live 30 seconds). The token
+ * refreshes it first when it expires within a minute (the IdP's tokens live 5 minutes, so a reload
+ * reuses one and "Refresh the token now" visibly replaces it). The token
  * itself never reaches the browser: only what the API answered and when the token expires.
  */
 export const useIdpApi = routeLoader$(async (ev) => {
@@ -95,7 +96,7 @@ const IdpApi = component$(() => {
             <time class="idp-expiry" dateTime={value.expiresAt ?? undefined}>
               {value.expiresAt ? `${value.expiresAt.slice(11, 19)} UTC` : "(no expiry given)"}
             </time>
-            . The IdP's tokens live 30 seconds;
+            . The IdP's tokens live 5 minutes;
             authlib's <code>getAccessToken</code> refreshes them on this server when they are due, with a refresh token
             that works once.
           </p>
@@ -395,7 +396,9 @@ export default component$(() => {
         <dt>E-mail</dt>
         <dd>{user?.email ?? "(none)"}</dd>
         <dt>Session expires</dt>
-        <dd>{session.value?.expires}</dd>
+        <dd>
+          <time dateTime={session.value?.expires}>{date(session.value?.expires ?? null)}</time>
+        </dd>
       </dl>
       <IdpApi />
       <Sessions />

@@ -99,6 +99,7 @@ export default component$(() => {
   const oauth = useOAuthProviders()
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const queryError = loc.url.searchParams.get("error")
+  const signedOut = loc.url.searchParams.get("signedOut")
   // The binding's action answers in its failure shape: too many e-mails is one of its formErrors.
   const linkFailure = signIn.value?.failed ? (signIn.value.formErrors?.[0] ?? "The sign-in link could not be sent.") : undefined
   const failure = login.value?.failed
@@ -115,6 +116,11 @@ export default component$(() => {
       {failure && (
         <p class="alert" role="alert">
           {failure}
+        </p>
+      )}
+      {!failure && signedOut === "everywhere" && (
+        <p class="notice" role="status">
+          You are signed out on every device.
         </p>
       )}
       <div class="stack">

@@ -23,6 +23,7 @@ import { coseToJwk } from "./cose.js"
 import { relyingPartyOf } from "./relying-party.js"
 import { verifyAssertion } from "./verify-assertion.js"
 import { webAuthnServer } from "./server.js"
+import { describeClient } from "../../sessions/client-description.js"
 
 type Code = ErrorCode<"WebAuthnVerificationError">
 
@@ -158,6 +159,18 @@ async function register({ ctx, credential, challenge, server, rp, requireUserVer
   return { user: { name: owner.name, email: null }, account, authenticator }
 }
 
+/**
+ * A new passkey is named after the browser that made it ("Chrome on Android", from the fixed
+ * vocabulary of session descriptions, so a hostile User-Agent never becomes a name), for adapters
+ * that keep names (those with the authlib-only `updateAuthenticator`: an Auth.js adapter may refuse
+ * a key it does not know). Its owner can rename it.
+ */
+function withDefaultName(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, signIn: SignInResult): SignInResult {
+  const name = describeClient(req.headers.get("user-agent"))
+  if (!signIn.authenticator || !name || typeof ctx.config.adapter?.updateAuthenticator !== "function") return signIn
+  return { ...signIn, authenticator: { ...signIn.authenticator, name } }
+}
+
 async function callback(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Promise<FlowOutcome> {
   const action = req.body.action
   if (action !== "register" && action !== "authenticate") throw refuse(ctx, "ACTION_INVALID", 'action must be "register" or "authenticate"')
@@ -165,7 +178,7 @@ async function callback(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Pro
   const { challenge, cookie } = await consumeChallenge(req, ctx, action satisfies WebAuthnAction)
   const [server, rp] = await Promise.all([webAuthnServer(ctx.provider), relyingPartyOf(req, ctx)])
   const ceremony: Ceremony = { ctx, credential, challenge, server, rp, requireUserVerification: (ctx.provider.userVerification ?? "required") === "required" }
-  const signIn = action === "authenticate" ? await authenticate(ceremony) : await register(ceremony)
+  const signIn = action === "authenticate" ? await authenticate(ceremony) : withDefaultName(req, ctx, await register(ceremony))
   return { signIn: { ...signIn, cookies: [cookie] } }
 }
 

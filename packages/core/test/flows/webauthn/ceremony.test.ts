@@ -46,6 +46,30 @@ for (const strategy of ["jwt", "database"] as const) {
   })
 }
 
+describe("a new passkey's default name", () => {
+  const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+
+  it("is the browser that made it, from the fixed vocabulary (a hostile User-Agent never becomes a name)", async () => {
+    for (const [agent, name] of [[FIREFOX, "Firefox on Linux"], [`<script>${"x".repeat(5000)}`, undefined]] as const) {
+      const s = setup("database")
+      await s.client.signIn()
+      const { body } = await options(s.client, "?action=register")
+      const res = await s.client.post("/auth/callback/passkey", { action: "register", data: JSON.stringify(s.device.register(body.options)) }, { headers: { "user-agent": agent } })
+      expect(res.status).toBe(302)
+      expect([...s.adapter.authenticators.values()][0]!.name).toBe(name)
+    }
+  })
+
+  it("is not sent to an adapter that keeps no names (an Auth.js one may refuse the key)", async () => {
+    const s = setup("database")
+    Object.assign(s.adapter, { updateAuthenticator: undefined })
+    await s.client.signIn()
+    const { body } = await options(s.client, "?action=register")
+    await s.client.post("/auth/callback/passkey", { action: "register", data: JSON.stringify(s.device.register(body.options)) }, { headers: { "user-agent": FIREFOX } })
+    expect([...s.adapter.authenticators.values()][0]).not.toHaveProperty("name")
+  })
+})
+
 describe("the options route", () => {
   it("answers Auth.js's wire format: { action, options } and a provider-bound challenge cookie", async () => {
     const s = setup("jwt")
