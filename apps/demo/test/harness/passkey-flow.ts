@@ -38,6 +38,12 @@ export async function passkeyJourney(demo: DemoFixture, label: string): Promise<
   await page.getByRole("button", { name: "Add a passkey" }).click()
   await page.waitForURL(`${origin}/account/?added=1`)
   await expect.poll(() => page.locator(".passkey").count()).toBe(1)
+  // Named after the browser that made it; listed as a way in with no "Unlink" (it goes with the passkey).
+  expect(await page.locator(".passkey input[name=name]").inputValue()).toBe("Chrome on Linux")
+  const ways = page.getByRole("region", { name: "Ways to sign in" })
+  const passkeyRow = ways.locator(".linked-account", { hasText: "Passkey" })
+  expect(await passkeyRow.textContent()).toContain("1 passkey: manage it under Passkeys")
+  expect(await passkeyRow.getByRole("button", { name: "Unlink" }).count()).toBe(0)
   await page.locator(".passkey input[name=name]").fill("Laptop")
   await page.getByRole("button", { name: "Rename" }).click()
   await expect.poll(() => page.locator(".passkey input[name=name]").inputValue()).toBe("Laptop")
