@@ -39,7 +39,7 @@ describe("calling the Demo IdP's API from the account page", () => {
     await demo.browser.context.clearCookies()
     const page = await demo.browser.newPage()
     await page.goto(`${demo.server.origin}/sign-in/`)
-    await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com")
+    await page.getByLabel("Email", { exact: true }).fill("ada@example.com")
     await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
     await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
     await page.waitForURL(`${demo.server.origin}/`)
