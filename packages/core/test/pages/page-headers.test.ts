@@ -59,7 +59,7 @@ describe("built-in pages are sent with frame protection and a restrictive policy
     const { csp, html } = await expectPageHeaders(await fetchPage())
     // No logo: the page's inline icon, and so data: images only.
     expect(csp.get("img-src")).toEqual(["data:"])
-    expect(tags(html, "link").filter((l) => l.rel === "icon").map((l) => l.href.slice(0, 19))).toEqual(["data:image/svg+xml,"])
+    expect(tags(html, "link").filter((l) => l.rel === "icon").map((l) => (l.href ?? "").slice(0, 19))).toEqual(["data:image/svg+xml,"])
   })
 
   it("pages without a form allow no form submission", async () => {
