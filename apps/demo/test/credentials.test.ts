@@ -4,7 +4,7 @@ import { useDemo } from "./harness/use-demo.js"
 
 const demo = useDemo()
 
-describe("sign-in with e-mail and password (credentials provider, JWT session)", () => {
+describe("sign-in with email and password (credentials provider, JWT session)", () => {
   it("protects /account/, refuses a wrong password with a message, signs in, keeps the session across reloads, signs out", async () => {
     const page = await demo.browser.newPage()
     const errors: string[] = []

@@ -64,7 +64,7 @@ describe("database sessions on PGlite (AUTH_SESSION_STRATEGY=database)", () => {
     await page.goto(`${demo.server.origin}/sign-in/?callbackUrl=%2Fsession%2F`)
     await page.getByLabel("Email", { exact: true }).fill("ada@example.com")
     await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
-    await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+    await page.getByRole("button", { name: "Sign in with email and password" }).click()
     await page.waitForURL(`${demo.server.origin}/session/`)
     const record = JSON.parse((await page.getByLabel("Session record").textContent()) ?? "null")
     expect(record).toMatchObject({ sessionToken: expect.stringContaining("SHA-256 of the cookie") })

@@ -41,7 +41,7 @@ describe("calling the Demo IdP's API from the account page", () => {
     await page.goto(`${demo.server.origin}/sign-in/`)
     await page.getByLabel("Email", { exact: true }).fill("ada@example.com")
     await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
-    await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+    await page.getByRole("button", { name: "Sign in with email and password" }).click()
     await page.waitForURL(`${demo.server.origin}/`)
     await page.goto(`${demo.server.origin}/account/`)
     expect(await page.getByRole("region", { name: "Calling the Demo IdP's API" }).textContent()).toContain("Sign in with the Demo IdP to call its API")
