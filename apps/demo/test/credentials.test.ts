@@ -4,7 +4,7 @@ import { useDemo } from "./harness/use-demo.js"
 
 const demo = useDemo()
 
-describe("sign-in with e-mail and password (credentials provider, JWT session)", () => {
+describe("sign-in with email and password (credentials provider, JWT session)", () => {
   it("protects /account/, refuses a wrong password with a message, signs in, keeps the session across reloads, signs out", async () => {
     const page = await demo.browser.newPage()
     const errors: string[] = []
@@ -16,17 +16,17 @@ describe("sign-in with e-mail and password (credentials provider, JWT session)",
     await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor()
     await screenshot(page, "sign-in")
 
-    await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com")
+    await page.getByLabel("Email", { exact: true }).fill("ada@example.com")
     await page.getByLabel("Password", { exact: true }).fill("not-the-password")
-    await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+    await page.getByRole("button", { name: "Sign in with email and password" }).click()
     const alert = page.getByRole("alert")
     await alert.waitFor()
-    expect(await alert.textContent()).toBe("That e-mail and password do not match an account.")
+    expect(await alert.textContent()).toBe("That email and password do not match an account.")
     expect(new URL(page.url()).pathname).toBe("/sign-in/")
     await screenshot(page, "sign-in-wrong-password")
 
     await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
-    await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+    await page.getByRole("button", { name: "Sign in with email and password" }).click()
     await page.waitForURL(`${demo.server.origin}/account/`)
     await page.getByRole("heading", { level: 1, name: "Your account" }).waitFor()
     expect(await page.locator(".facts dd").first().textContent()).toBe("Ada Lovelace")

@@ -15,7 +15,7 @@ describe("database sessions on PGlite (AUTH_SESSION_STRATEGY=database)", () => {
 
     await page.goto(`${demo.server.origin}/account/`)
     expect(new URL(page.url()).pathname).toBe("/sign-in/")
-    await page.getByLabel("E-mail for a sign-in link").fill("grace@example.com")
+    await page.getByLabel("Email for a sign-in link").fill("grace@example.com")
     await page.getByRole("button", { name: "Email me a sign-in link" }).click()
     await page.waitForURL((url) => url.pathname === "/auth/verify-request")
     await page.getByRole("heading", { name: "Check your email" }).waitFor()
@@ -62,9 +62,9 @@ describe("database sessions on PGlite (AUTH_SESSION_STRATEGY=database)", () => {
   it("signs in with the password too: the cookie holds a token, the database its record; sign-out ends it", async () => {
     const page = await demo.browser.newPage()
     await page.goto(`${demo.server.origin}/sign-in/?callbackUrl=%2Fsession%2F`)
-    await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com")
+    await page.getByLabel("Email", { exact: true }).fill("ada@example.com")
     await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
-    await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+    await page.getByRole("button", { name: "Sign in with email and password" }).click()
     await page.waitForURL(`${demo.server.origin}/session/`)
     const record = JSON.parse((await page.getByLabel("Session record").textContent()) ?? "null")
     expect(record).toMatchObject({ sessionToken: expect.stringContaining("SHA-256 of the cookie") })

@@ -29,7 +29,7 @@ describe("GET / (built demo in Chromium)", () => {
     expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).getAttribute("aria-current")).toBe("page")
     expect(await page.getByRole("main").count()).toBe(1)
     expect(await page.getByRole("region", { name: "Your session" }).textContent()).toContain("You are not signed in.")
-    expect(await page.getByRole("heading", { level: 3 }).allTextContents()).toEqual(["E-mail and password", "Demo IdP", "Magic link", "Passkey"])
+    expect(await page.getByRole("heading", { level: 3 }).allTextContents()).toEqual(["Email and password", "Demo IdP", "Magic link", "Passkey"])
     await screenshot(page, "home")
     expect(errors).toEqual([])
     await page.close()
@@ -40,7 +40,12 @@ describe("GET / (built demo in Chromium)", () => {
     const response = await page.goto(`${demo.server.origin}/auth/signin`)
     expect(response?.status()).toBe(200)
     const text = (await page.textContent("body")) ?? ""
-    for (const name of ["E-mail and password", "Demo IdP", "E-mail link"]) expect(text).toContain(name)
+    for (const name of ["Email and password", "Demo IdP", "Email link"]) expect(text).toContain(name)
+    // One spelling on the page: the password form's field and the link form's field are both "Email".
+    expect(await page.locator(".card label").allTextContents()).toEqual(["Email", "Password", "Email"])
+    expect(await page.locator(".card").innerText()).not.toMatch(/e-mail/i)
+    // The page declares the theme logo as its icon (no request for /favicon.ico).
+    expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe(await page.locator(".brand img.logo").getAttribute("src"))
     // The demo's theme: its name and logo above the card (the logo loads under the page's CSP), its title.
     expect(await page.locator(".brand .app-name").textContent()).toBe("authlib demo")
     expect(await page.title()).toBe("Sign in · authlib demo")

@@ -8,7 +8,9 @@
  * - only `@authlib/xata-adapter` (published again on its own version, 0.1.0) + its PGlite peer: it
  *   installs beside the core it depends on, type-checks, migrates and stores a user;
  * - the root README's quick starts as written (node:http + OpenID Connect, Express + GitHub):
- *   installed, type-checked, their first-run output compared, a user signed in over HTTP.
+ *   installed, compiled with the README's tsconfig.json, their first-run output compared, a user
+ *   signed in over HTTP.
+ * Every type-check runs with TypeScript 5.9 and with 7 (what `npm install -D typescript` installs).
  */
 import { execFile, spawn } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
@@ -26,7 +28,15 @@ import { readForm, Walker } from "../src/walk.js"
 const run = promisify(execFile)
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = join(here, "..", "..", "..")
-const tsc = join(repo, "node_modules", "typescript", "bin", "tsc")
+/**
+ * The compilers a consumer's code is checked with: the pinned 5.9 the workspace builds with, and
+ * TypeScript 7 (the native port), what `npm install -D typescript` installs today. 7 runs last, so
+ * what it emits is what the quick starts run.
+ */
+const COMPILERS: [version: string, tsc: string][] = [
+  ["5.9", join(repo, "node_modules", "typescript", "bin", "tsc")],
+  ["7", join(here, "..", "node_modules", "typescript7", "bin", "tsc")],
+]
 const PUBLISHED = ["jwt", "core", "providers", "xata-adapter", "adapter-test", "qwik"]
 
 let registry: LocalRegistry
@@ -54,7 +64,7 @@ function scratch(name: string, manifest: object, files: Record<string, string>):
   return dir
 }
 
-/** Type-checks `dir` under each tsconfig (the workspace's TypeScript, the scratch project's own types). */
+/** Type-checks `dir` under each tsconfig with each compiler (the scratch project's own types). */
 async function typecheck(dir: string, configs: string[], skipLibCheck = false): Promise<void> {
   for (const config of configs) {
     if (skipLibCheck) {
@@ -62,8 +72,10 @@ async function typecheck(dir: string, configs: string[], skipLibCheck = false): 
       const json = JSON.parse(readFileSync(path, "utf8")) as { compilerOptions: Record<string, unknown> }
       writeFileSync(path, JSON.stringify({ ...json, compilerOptions: { ...json.compilerOptions, skipLibCheck: true } }))
     }
-    const result = await run("node", [tsc, "-p", config], { cwd: dir, timeout: 120_000 }).catch((err: { stdout?: string; stderr?: string }) => err)
-    expect((result as { stdout?: string }).stdout ?? "", `tsc -p ${config}`).toBe("")
+    for (const [version, tsc] of COMPILERS) {
+      const result = await run("node", [tsc, "-p", config], { cwd: dir, timeout: 120_000 }).catch((err: { stdout?: string; stderr?: string }) => err)
+      expect((result as { stdout?: string }).stdout ?? "", `TypeScript ${version}: tsc -p ${config}`).toBe("")
+    }
   }
 }
 
@@ -73,7 +85,7 @@ const TSCONFIGS = {
     include: ["src"],
   }),
   "tsconfig.node16.json": JSON.stringify({
-    compilerOptions: { target: "ES2022", module: "node16", moduleResolution: "node16", strict: true, outDir: "dist", types: ["node"], skipLibCheck: false },
+    compilerOptions: { target: "ES2022", module: "node16", moduleResolution: "node16", strict: true, rootDir: "src", outDir: "dist", types: ["node"], skipLibCheck: false },
     include: ["src"],
   }),
 }
@@ -117,6 +129,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await registry?.close()
   if (scratchRoot) rmSync(scratchRoot, { recursive: true, force: true })
+})
+
+describe("the compilers consumers are checked with", () => {
+  it("are TypeScript 5.9 and 7, and 7 runs from what was installed (its platform binary, nothing fetched)", async () => {
+    const versions = await Promise.all(COMPILERS.map(async ([, tsc]) => (await run("node", [tsc, "--version"], { timeout: 60_000, env: { PATH: process.env.PATH! } })).stdout.trim()))
+    expect(versions).toEqual(["Version 5.9.3", expect.stringMatching(/^Version 7\./)])
+  })
 })
 
 describe("publishing", () => {
@@ -247,14 +266,23 @@ function startNode(dir: string, args: string[], env: Record<string, string>) {
   return { output: () => output.join(""), stop: () => child.kill() }
 }
 
-/** A quick start's project: the README's server block (port 3000 replaced by `port`), installed and type-checked. */
+/**
+ * A quick start's project: the README's server block (port 3000 replaced by `port`) and its
+ * `tsconfig.json` (the Node quick start's; the Express one says "the same"), installed,
+ * type-checked under `tsconfigs`, then compiled as the README says (`npx tsc`).
+ */
 async function quickstartProject(name: string, port: number, dependencies: Record<string, string>, devDependencies: Record<string, string>, tsconfigs: Record<string, string>) {
   const dir = scratch(name, { dependencies, devDependencies: { "@types/node": "20.19.43", ...devDependencies } }, {
     "src/server.ts": block(`${name}/src/server.ts`).replaceAll("3000", String(port)),
+    "tsconfig.json": block("node-oidc/tsconfig.json"),
     ...tsconfigs,
   })
   await npmInstall(dir)
   await typecheck(dir, Object.keys(tsconfigs))
+  rmSync(join(dir, "dist"), { recursive: true, force: true })
+  await typecheck(dir, ["tsconfig.json"])
+  // Where the README runs it from (a compiler that guesses `rootDir` differently would put it in dist/src/).
+  expect(existsSync(join(dir, "dist", "server.js"))).toBe(true)
   return dir
 }
 

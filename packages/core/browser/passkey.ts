@@ -9,19 +9,23 @@
  * autofill (conditional UI) on inputs whose autocomplete includes `webauthn`.
  */
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnAbortService } from "@simplewebauthn/browser"
+import { describePasskeyError, passkeyFailure, type PasskeyFailure } from "./passkey-errors.js"
 
 type Action = "register" | "authenticate"
 
-const MESSAGES: Record<string, string> = {
-  NotAllowedError: "The passkey prompt was closed or timed out.",
-  InvalidStateError: "This passkey is already registered.",
-}
-
-function show(form: HTMLFormElement, message: string): void {
+/**
+ * Shows `failure` in the form's alert, right under its buttons; after a button press also scrolls
+ * it into view, since on a long page the passkey form can sit below the fold (not for autofill,
+ * which runs on load: the page must not jump). The code goes in `data-code` (for scripts and
+ * tests), never in the text.
+ */
+function show(form: HTMLFormElement, failure: PasskeyFailure, scroll = false): void {
   const alert = form.querySelector<HTMLElement>("[data-passkey-error]")
   if (!alert) return
-  alert.textContent = message
+  alert.textContent = failure.message
+  alert.dataset.code = failure.code
   alert.hidden = false
+  if (scroll) alert.scrollIntoView({ block: "nearest" })
 }
 
 async function optionsFor(form: HTMLFormElement, action: Action | undefined): Promise<{ action: Action; options: any }> {
@@ -48,16 +52,14 @@ async function ceremony(form: HTMLFormElement, asked: Action | undefined, autofi
   submit(form, action, data)
 }
 
-function failed(form: HTMLFormElement, err: unknown): void {
-  const e = err as { name?: string; code?: string; cause?: { name?: string } }
-  const name = e.cause?.name ?? e.name ?? ""
-  if (name === "AbortError") return
-  show(form, MESSAGES[name] ?? (e.code ? `The passkey could not be used (${e.code}).` : "The passkey could not be used."))
+function failed(form: HTMLFormElement, err: unknown, scroll: boolean): void {
+  const failure = describePasskeyError(err)
+  if (failure) show(form, failure, scroll)
 }
 
 for (const form of document.querySelectorAll<HTMLFormElement>("form[data-passkey-options]")) {
   if (!browserSupportsWebAuthn()) {
-    show(form, "This browser does not support passkeys.")
+    show(form, passkeyFailure("PASSKEYS_UNSUPPORTED"))
     form.querySelectorAll("button").forEach((b) => (b.disabled = true))
     continue
   }
@@ -65,11 +67,11 @@ for (const form of document.querySelectorAll<HTMLFormElement>("form[data-passkey
     event.preventDefault()
     const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null
     WebAuthnAbortService.cancelCeremony()
-    ceremony(form, (submitter?.value as Action | undefined) || "authenticate", false).catch((err) => failed(form, err))
+    ceremony(form, (submitter?.value as Action | undefined) || "authenticate", false).catch((err) => failed(form, err, true))
   })
   if (form.dataset.passkeyAutofill !== undefined) {
     browserSupportsWebAuthnAutofill()
       .then((ok) => (ok ? ceremony(form, "authenticate", true) : undefined))
-      .catch((err) => failed(form, err))
+      .catch((err) => failed(form, err, false))
   }
 }

@@ -15,10 +15,9 @@ import { verifyRequest } from "./routes/verify-request.js"
 import { webauthnOptionsRoute } from "./routes/webauthn-options.js"
 import { changePasskeyRoute, listPasskeysRoute } from "./routes/passkeys.js"
 import { changeSessionsRoute, listSessionsRoute } from "./routes/sessions.js"
-import { configErrorResponse, errorResponse, rawError, requestErrorResponse } from "./http/error-response.js"
+import { callerOf, configErrorResponse, errorResponse, rawError, requestErrorResponse } from "./http/error-response.js"
 import { contextOf } from "./http/context.js"
 import { parseRequest } from "./http/parse-request.js"
-import { wantsRedirectAsJson } from "./http/to-response.js"
 import type { AuthAction, AuthRequest, AuthResponse, Context } from "./http/types.js"
 
 type Handler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
@@ -58,6 +57,6 @@ export async function dispatch(request: Request, config: ResolvedConfig, clientA
     return await routes[req.action][req.method]!(req, ctx)
   } catch (err) {
     if (config.raw) throw rawError(err, ctx)
-    return errorResponse(err, req.action, ctx, false, wantsRedirectAsJson(req.request))
+    return errorResponse(err, req.action, ctx, false, callerOf(req.request))
   }
 }

@@ -35,20 +35,76 @@ export type PasskeyResult =
   | { ok: true; url: string }
   | { failed: true; fieldErrors: Record<string, string>; formErrors: string[]; error: string; code?: string }
 
-/** Codes of failures the browser reports (beside core's `WebAuthnVerificationError` codes). */
-export type PasskeyBrowserCode = "PROMPT_CANCELLED" | "PASSKEYS_UNSUPPORTED" | "REQUEST_FAILED"
+/**
+ * Codes of failures the browser reports (beside core's `WebAuthnVerificationError` codes):
+ * - `PROMPT_CANCELLED`: the prompt was closed, timed out, or no passkey was chosen;
+ * - `INVALID_DOMAIN`: the page is at an IP address (or a name that is no domain), where browsers
+ *   refuse passkeys: open the site as `localhost` or by its domain name;
+ * - `RP_ID_MISMATCH`: the passkeys' domain (relying party ID) is not this page's;
+ * - `CREDENTIAL_ALREADY_REGISTERED`: the authenticator already holds a passkey of this account;
+ * - `AUTHENTICATOR_UNSUPPORTED`, `AUTHENTICATOR_ERROR`: the device cannot make, or failed to use, one;
+ * - `PASSKEYS_UNSUPPORTED`: no WebAuthn in this browser; `REQUEST_FAILED`: a request got no answer.
+ */
+export type PasskeyBrowserCode =
+  | "PROMPT_CANCELLED"
+  | "INVALID_DOMAIN"
+  | "RP_ID_MISMATCH"
+  | "CREDENTIAL_ALREADY_REGISTERED"
+  | "AUTHENTICATOR_UNSUPPORTED"
+  | "AUTHENTICATOR_ERROR"
+  | "PASSKEYS_UNSUPPORTED"
+  | "REQUEST_FAILED"
 
-const MESSAGES: Record<string, string> = {
-  PROMPT_CANCELLED: "The passkey prompt was closed or timed out.",
+// The same sentences as the built-in sign-in page's (core's browser/passkey-errors.ts).
+const MESSAGES: Readonly<Record<string, string>> = {
+  PROMPT_CANCELLED: "The passkey prompt was closed or timed out, or no passkey was chosen. Try again.",
+  INVALID_DOMAIN: "Passkeys need a domain name, and this page was opened at an IP address. Open this site as localhost (or by its domain name) and try again.",
+  RP_ID_MISMATCH: "Passkeys of this site belong to another address. Open the site at its usual address and try again.",
+  CREDENTIAL_ALREADY_REGISTERED: "This passkey is already registered.",
+  AUTHENTICATOR_UNSUPPORTED: "This device or security key cannot make a passkey for this site. Try another one.",
+  AUTHENTICATOR_ERROR: "The passkey device reported an error. Try again, or use another device.",
   PASSKEYS_UNSUPPORTED: "This browser does not support passkeys.",
   REQUEST_FAILED: "The passkey request could not be sent. Check your connection and try again.",
   REGISTRATION_REQUIRES_SESSION: "Sign in first to add a passkey.",
-  CREDENTIAL_ALREADY_REGISTERED: "This passkey is already registered.",
-  CREDENTIAL_UNKNOWN: "This passkey is not registered here.",
+  CREDENTIAL_UNKNOWN: "This passkey is not registered here. Sign in another way, then add it.",
+}
+
+/** @simplewebauthn/browser's `WebAuthnError` codes that name the cause better than the exception's name. */
+const BY_LIBRARY_CODE: Readonly<Record<string, PasskeyBrowserCode>> = {
+  ERROR_INVALID_DOMAIN: "INVALID_DOMAIN",
+  ERROR_INVALID_RP_ID: "RP_ID_MISMATCH",
+  ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED: "CREDENTIAL_ALREADY_REGISTERED",
+  ERROR_AUTHENTICATOR_NO_SUPPORTED_PUBKEYCREDPARAMS_ALG: "AUTHENTICATOR_UNSUPPORTED",
+  ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT: "AUTHENTICATOR_UNSUPPORTED",
+  ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT: "AUTHENTICATOR_UNSUPPORTED",
+  ERROR_AUTHENTICATOR_GENERAL_ERROR: "AUTHENTICATOR_ERROR",
+}
+
+/** The browser's exception names (the WebAuthn spec's), where no library code says more. */
+const BY_NAME: Readonly<Record<string, PasskeyBrowserCode>> = {
+  NotAllowedError: "PROMPT_CANCELLED",
+  AbortError: "PROMPT_CANCELLED",
+  InvalidStateError: "CREDENTIAL_ALREADY_REGISTERED",
+  SecurityError: "RP_ID_MISMATCH",
+  NotSupportedError: "AUTHENTICATOR_UNSUPPORTED",
+  ConstraintError: "AUTHENTICATOR_UNSUPPORTED",
+  UnknownError: "AUTHENTICATOR_ERROR",
+}
+
+const own = <T>(table: Readonly<Record<string, T>>, key: unknown): T | undefined =>
+  typeof key === "string" && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined
+
+/**
+ * The code for what the browser's passkey prompt threw (a `WebAuthnError`: the exception's `name`,
+ * a `code` naming the cause); undefined for anything else, which gets the general sentence.
+ */
+function browserFailureCode(err: unknown): PasskeyBrowserCode | undefined {
+  const e = (err ?? {}) as { name?: unknown; code?: unknown; cause?: { name?: unknown } }
+  return own(BY_LIBRARY_CODE, e.code) ?? own(BY_NAME, e.name) ?? own(BY_NAME, e.cause?.name)
 }
 
 function failure(error: string, code?: string): PasskeyResult {
-  const message = (code && MESSAGES[code]) ?? "The passkey could not be used."
+  const message = own(MESSAGES, code) ?? "The passkey could not be used."
   return { failed: true, fieldErrors: {}, formErrors: [message], error, ...(code ? { code } : {}) }
 }
 
@@ -90,10 +146,8 @@ async function ceremony(action: "register" | "authenticate", options: PasskeyOpt
           ? await browser.startRegistration({ optionsJSON: body.options as never })
           : await browser.startAuthentication({ optionsJSON: body.options as never, useBrowserAutofill: autofill })
     } catch (err) {
-      const name = (err as { name?: string; cause?: { name?: string } }).cause?.name ?? (err as { name?: string }).name
-      if (name === "NotAllowedError" || name === "AbortError") return failure("PasskeyError", "PROMPT_CANCELLED")
-      if (name === "InvalidStateError") return failure("PasskeyError", "CREDENTIAL_ALREADY_REGISTERED")
-      return failure("PasskeyError", "REQUEST_FAILED")
+      // The prompt failed (the network was fine: the options just came); say why, not "connection".
+      return failure("PasskeyError", browserFailureCode(err))
     }
     const csrf = await json(await fetch(`${base}/csrf`, { credentials: "same-origin", headers: { accept: "application/json" } }))
     const form = new URLSearchParams({ action: String(body.action), data: JSON.stringify(data), csrfToken: String(csrf?.csrfToken ?? ""), callbackUrl: options.callbackUrl ?? location.href })

@@ -15,7 +15,9 @@ const SECRET = "qwik-passkey-helper-secret-0123456789abcdef"
 const jar = new Map<string, string>()
 const visited: string[] = []
 let device: SoftAuthenticator
-let mode: "answer" | "cancel" | "tamper" = "answer"
+let mode: "answer" | "cancel" | "tamper" | "refuse" = "answer"
+/** What the browser throws in `refuse` mode: a DOMException of this name. */
+let refusal = { name: "SecurityError" }
 let config: AuthConfig
 
 const b64 = (s: string) => Uint8Array.from(Buffer.from(s, "base64url")).buffer
@@ -63,6 +65,7 @@ beforeAll(() => {
         return credentialOf(device.register({ challenge: text(publicKey.challenge), rp: publicKey.rp, user: { id: text(publicKey.user.id) } }) as never)
       },
       async get({ publicKey }: { publicKey: { challenge: ArrayBuffer } }) {
+        if (mode === "refuse") throw new DOMException("The operation is insecure.", refusal.name)
         if (mode === "cancel") throw Object.assign(new Error("The operation either timed out or was not allowed."), { name: "NotAllowedError" })
         return credentialOf(device.authenticate({ challenge: text(publicKey.challenge) }, undefined, { tamperSignature: mode === "tamper" }) as never)
       },
@@ -125,8 +128,36 @@ describe("@authlib/qwik/passkey", () => {
 
   it("a cancelled prompt and a refused options request are failures, not throws", async () => {
     mode = "cancel"
-    expect(await signInWithPasskey()).toMatchObject({ failed: true, error: "PasskeyError", code: "PROMPT_CANCELLED", formErrors: ["The passkey prompt was closed or timed out."] })
+    expect(await signInWithPasskey()).toMatchObject({ failed: true, error: "PasskeyError", code: "PROMPT_CANCELLED", formErrors: ["The passkey prompt was closed or timed out, or no passkey was chosen. Try again."] })
     mode = "answer"
     expect(await registerPasskey()).toMatchObject({ failed: true, error: "WebAuthnVerificationError", code: "REGISTRATION_REQUIRES_SESSION", formErrors: ["Sign in first to add a passkey."] })
+  })
+
+  it("at an IP address (the browser's SecurityError, ERROR_INVALID_DOMAIN) the failure says to open the site as localhost, not to check the connection", async () => {
+    mode = "refuse"
+    refusal = { name: "SecurityError" }
+    ;(globalThis.location as { hostname: string }).hostname = "127.0.0.1"
+    try {
+      const result = await signInWithPasskey()
+      expect(result).toMatchObject({ failed: true, error: "PasskeyError", code: "INVALID_DOMAIN" })
+      expect("failed" in result && result.formErrors[0]).toContain("Open this site as localhost")
+      expect("failed" in result && result.formErrors[0]).not.toMatch(/connection/)
+    } finally {
+      ;(globalThis.location as { hostname: string }).hostname = "localhost"
+    }
+  })
+
+  it.each([
+    ["SecurityError", "RP_ID_MISMATCH", "another address"],
+    ["NotSupportedError", "AUTHENTICATOR_UNSUPPORTED", "Try another one"],
+    ["UnknownError", "AUTHENTICATOR_ERROR", "reported an error"],
+    ["NotAllowedError", "PROMPT_CANCELLED", "closed or timed out"],
+    ["InvalidStateError", "CREDENTIAL_ALREADY_REGISTERED", "already registered"],
+  ])("the browser's %s comes back as %s, in words", async (name, code, words) => {
+    mode = "refuse"
+    refusal = { name }
+    const result = await signInWithPasskey()
+    expect(result).toMatchObject({ failed: true, error: "PasskeyError", code })
+    expect("failed" in result && result.formErrors[0]).toContain(words)
   })
 })

@@ -6,7 +6,7 @@ import { useSession, useSignIn, useSignOut } from "./plugin@auth"
 const methods = [
   {
     id: "credentials",
-    title: "E-mail and password",
+    title: "Email and password",
     text: "A credentials provider checks a demo user's password against a scrypt hash. A wrong password shows an error, without a redirect.",
   },
   {
@@ -17,7 +17,7 @@ const methods = [
   {
     id: "email",
     title: "Magic link",
-    text: "A local SMTP server receives the sign-in e-mail. Open it from the inbox page and follow the link to sign in.",
+    text: "A local SMTP server receives the sign-in email. Open it from the inbox page and follow the link to sign in.",
   },
   {
     id: "passkey",

@@ -29,9 +29,9 @@ let built: Promise<QwikAuthConfig> | undefined
 function passwordProvider() {
   return Credentials({
     id: "password",
-    name: "E-mail and password",
+    name: "Email and password",
     credentials: {
-      email: { label: "E-mail", type: "email", autocomplete: "username" },
+      email: { label: "Email", type: "email", autocomplete: "username" },
       password: { label: "Password", type: "password", autocomplete: "current-password" },
     },
     authorize: async (c) => findUser(String(c.email ?? ""), String(c.password ?? "")),
@@ -119,7 +119,7 @@ async function build(env: Env): Promise<QwikAuthConfig> {
     providers: [
       passwordProvider(),
       ...(idp ? [demoIdpProvider(idp.issuer)] : []),
-      Nodemailer({ name: "E-mail link", server: `smtp://127.0.0.1:${smtp.port}`, from: "authlib demo <sign-in@demo.authlib.local>" }),
+      Nodemailer({ name: "Email link", server: `smtp://127.0.0.1:${smtp.port}`, from: "authlib demo <sign-in@demo.authlib.local>" }),
       passkeyProvider(env),
       ...realProviders(env),
     ],

@@ -36,8 +36,8 @@ export async function sessionOf(origin: string, cookie: string): Promise<unknown
 /** Signs ada in on the demo's sign-in page and waits for the home page. */
 export async function signInWithPassword(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/sign-in/`)
-  await page.getByLabel("E-mail", { exact: true }).fill(DEMO_LOGIN.email)
+  await page.getByLabel("Email", { exact: true }).fill(DEMO_LOGIN.email)
   await page.getByLabel("Password", { exact: true }).fill(DEMO_LOGIN.password)
-  await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+  await page.getByRole("button", { name: "Sign in with email and password" }).click()
   await page.waitForURL(`${origin}/`)
 }

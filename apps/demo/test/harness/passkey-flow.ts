@@ -29,9 +29,9 @@ export async function passkeyJourney(demo: DemoFixture, label: string): Promise<
   page.on("pageerror", (err) => void (/^Transition was aborted/.test(err.message) || errors.push(err.message)))
 
   await page.goto(`${origin}/sign-in/?callbackUrl=%2Faccount%2F`)
-  await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com")
+  await page.getByLabel("Email", { exact: true }).fill("ada@example.com")
   await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery")
-  await page.getByRole("button", { name: "Sign in with e-mail and password" }).click()
+  await page.getByRole("button", { name: "Sign in with email and password" }).click()
   await page.waitForURL(`${origin}/account/`)
   expect(await page.locator(".passkey").count()).toBe(0)
 

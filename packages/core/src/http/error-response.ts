@@ -10,6 +10,7 @@ import { logError } from "../logger.js"
 import type { LoggerInstance } from "@authlib/jwt"
 import type { AuthAction, AuthResponse, Context } from "./types.js"
 import { routeUrl } from "./urls.js"
+import { wantsRedirectAsJson } from "./to-response.js"
 import type { ResolvedConfig } from "../config/types.js"
 import { pageHeaders, renderErrorPage } from "../pages/index.js"
 
@@ -83,34 +84,49 @@ export function configErrorResponse(action: AuthAction, config: ResolvedConfig):
 const RELATIVE_BASE = "http://relative.invalid"
 
 /**
- * Too many attempts: 429 (503 when the store failed) with `Retry-After`, whatever the action.
- * JSON actions and script callers (`X-Auth-Return-Redirect: 1`) get `{ error, code, retryAfter }`
- * (scripts also the error page's `url`); a browser gets the built-in error page itself, which can
- * carry the status, or a redirect to `pages.error`.
+ * Who sent a request, as far as the answer to a refusal goes: a script that asked for redirects as
+ * JSON (`X-Auth-Return-Redirect: 1`), a person who submitted a form of a page (a POST the browser
+ * sends as a top-level navigation, `Sec-Fetch-Mode: navigate`), or anyone else.
  */
-function rateLimitedResponse(err: RateLimited, action: AuthAction, ctx: Context, scriptCaller: boolean): AuthResponse {
+export type Caller = "script" | "form" | "other"
+
+/** The `Caller` of `request`. */
+export function callerOf(request: Request): Caller {
+  if (wantsRedirectAsJson(request)) return "script"
+  return request.method === "POST" && request.headers.get("sec-fetch-mode") === "navigate" ? "form" : "other"
+}
+
+/** Sign-in and callback POSTs: the forms of the sign-in page. */
+const SIGN_IN_FORMS = new Set<AuthAction>(["signin", "callback"])
+
+/**
+ * Too many attempts: 429 (503 when the store failed) with `Retry-After`, whatever the action.
+ * JSON actions and script callers get `{ error, code, retryAfter }` (scripts also the error page's
+ * `url`). A person who submitted a sign-in form goes back to the sign-in page, which says so next
+ * to the forms (`?error=RateLimited&code=`), as a wrong password does; other browser requests get
+ * the built-in error page itself, which can carry the status, or a redirect to `pages.error`.
+ */
+function rateLimitedResponse(err: RateLimited, action: AuthAction, ctx: Context, caller: Caller): AuthResponse {
   ctx.config.logger.debug(err.type, err)
   const status = err.status
   const headers = { "retry-after": String(err.retryAfter) }
   const body = { error: err.type, code: err.code, retryAfter: err.retryAfter }
   if (JSON_ACTIONS.has(action)) return { status, headers, json: body }
   const url = routeUrl(ctx, "error", { error: err.type, code: err.code })
-  if (scriptCaller) return { status, headers, json: { url, ...body } }
+  if (caller === "script") return { status, headers, json: { url, ...body } }
+  if (caller === "form" && SIGN_IN_FORMS.has(action)) return { redirect: routeUrl(ctx, "signIn", { error: err.type, code: err.code }), headers }
   if (ctx.config.pages.error) return { redirect: url, headers }
   const { html } = renderErrorPage({ error: err.type, code: err.code, signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, retryAfter: err.retryAfter })
   return { status, html, headers: { ...pageHeaders(html), ...headers } }
 }
 
-/**
- * The response to an error raised while handling `action`. `scriptCaller`: the request asked for
- * redirects as JSON (`X-Auth-Return-Redirect: 1`).
- */
-export function errorResponse(err: unknown, action: AuthAction, ctx: Context, logged = false, scriptCaller = false): AuthResponse {
+/** The response to an error raised while handling `action` for `caller` (see `callerOf`). */
+export function errorResponse(err: unknown, action: AuthAction, ctx: Context, logged = false, caller: Caller = "other"): AuthResponse {
   if (err instanceof InvalidRequest || err instanceof MethodNotAllowed || err instanceof UnknownAction) {
     ctx.config.logger.debug(err.type, err)
     return requestErrorResponse(err)
   }
-  if (err instanceof RateLimited && !logged) return rateLimitedResponse(err, action, ctx, scriptCaller)
+  if (err instanceof RateLimited && !logged) return rateLimitedResponse(err, action, ctx, caller)
   const { type, code } = publicType(err, ctx.config.logger, logged)
   if (JSON_ACTIONS.has(action) || action === "error") {
     return { status: statusOf(err, type), json: { error: type, ...(code && JSON_CODES.has(type) ? { code } : {}) } }

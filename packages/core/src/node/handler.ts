@@ -8,6 +8,7 @@ import { Auth } from "../index.js"
 import type { AuthConfig } from "../types.js"
 import { RequestConversionError, sendWebResponse, toWebRequest, type NodeRequest } from "./convert.js"
 import { withEnvDefaults } from "./env.js"
+import { guardApp } from "./guard.js"
 
 export interface NodeHandlerOptions {
   /** Bytes of request body read at most. Default: core's limit (64 KiB). */
@@ -41,7 +42,10 @@ export function toNodeHandler(appConfig: AuthConfig, options: NodeHandlerOptions
   const config = withEnvDefaults(appConfig)
   const basePath = (config.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, "") || DEFAULT_BASE_PATH
   const origin = config.url ? new URL(String(config.url)).origin : undefined
-  return (req, res, next) => {
+  return (req, res, appNext) => {
+    // The app's callback runs guarded: an error it throws (or a promise it rejects, such as
+    // `getSession` on a broken configuration) answers 500 and is logged; it never reaches the process.
+    const next = appNext && guardApp(appNext, res, config)
     const path = ((req as NodeRequest).originalUrl ?? req.url ?? "/").split("?")[0]!
     if (!underBasePath(path, basePath)) {
       if (next) return next()

@@ -3,16 +3,23 @@
  * `getSession(req, config, res?)`: the session of a Node request, as `GET {basePath}/session`
  * answers it (same callbacks, events and sliding refresh). With `res`, a refreshed session cookie
  * is appended to the response. The configuration is completed from `process.env` as
- * `toNodeHandler` does.
+ * `toNodeHandler` does. Throws the configuration's error (the one `/auth/*` logs: what is
+ * missing and how to set it) when the configuration is broken; inside `toNodeHandler`'s app
+ * callback that becomes a 500 answer, never a crash.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Auth } from "../index.js"
 import type { AuthConfig, Session } from "../types.js"
+import { resolveConfig } from "../config/resolve.js"
 import { Configuration } from "../errors.js"
 import { withEnvDefaults } from "./env.js"
 
 export async function getSession(req: IncomingMessage, appConfig: AuthConfig, res?: ServerResponse): Promise<Session | null> {
   const config = withEnvDefaults(appConfig)
+  // A broken configuration throws the error the routes log (what is missing and how to set it),
+  // not a bare "answered 500".
+  const { error } = resolveConfig(config)
+  if (error) throw error
   const basePath = (config.basePath ?? "/auth").replace(/\/+$/, "") || "/auth"
   const origin = config.url ? new URL(String(config.url)).origin : `http://${req.headers.host ?? "localhost"}`
   const headers = new Headers()

@@ -2,7 +2,7 @@
  * Response headers of every built-in page: no framing, and a Content-Security-Policy that allows
  * only what the page itself embeds. The policy is read from the rendered document, so it cannot
  * drift from the markup: the hash of its one `<style>` element (and of its one `<script>`, the
- * sign-in page's passkey script), the `src` of its images, the `action` of its forms and the
+ * sign-in page's passkey script), the `src` of its images and its icon, the `action` of its forms and the
  * passkey options URL the script fetches (`data-passkey-options`). Reading our own output is sound
  * because pages are built only through `html` (see `html.ts`): every interpolated value is
  * escaped, so each `<style>`, `<script>`, `<img` and `<form` in the text is ours, and each
@@ -38,6 +38,7 @@ const SCRIPT = /<script>([\s\S]*?)<\/script>/
 const FETCHED = /<form\b[^>]*?\sdata-passkey-options="([^"]*)"/g
 const IMAGE_SOURCES = /<img\b[^>]*?\ssrc="([^"]*)"/g
 const FORM_ACTIONS = /<form\b[^>]*?\saction="([^"]*)"/g
+const ICONS = /<link rel="icon" href="([^"]*)"/g
 
 /**
  * What a CSP source may be built from. The URL parser keeps `;`, `,`, `"` and `*` in a host
@@ -96,7 +97,9 @@ function formAction(actions: string[], targets: FormTargets): string | undefined
 export function pageCsp(html: string, targets: FormTargets = []): string {
   const style = html.match(STYLE)
   const script = html.match(SCRIPT)
-  const images = sources(attributeValues(html, IMAGE_SOURCES))
+  const icons = attributeValues(html, ICONS)
+  // The inline icon (layout's `data:` URL, the only `data:` the pages write) needs `data:`; a logo its origin.
+  const images = sources([...attributeValues(html, IMAGE_SOURCES), ...icons], icons.some((href) => href.startsWith("data:image/")) ? ["data:"] : [])
   const fetched = sources(attributeValues(html, FETCHED))
   return [
     "default-src 'none'",

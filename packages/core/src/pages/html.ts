@@ -4,7 +4,7 @@
  * page layout. Pages are built only through `html`, so forgetting to escape is not possible.
  */
 import type { Theme } from "../types.js"
-import { themeCss } from "./theme.js"
+import { cssColor, themeCss } from "./theme.js"
 
 const ESCAPES: Readonly<Record<string, string>> = {
   "&": "&amp;",
@@ -97,6 +97,22 @@ function brand(theme: Theme): SafeHtml | undefined {
   return html`<div class="brand">${img}${name ? html`<span class="app-name">${name}</span>` : ""}</div>`
 }
 
+/** A rounded square with a keyhole, in `color`: the pages' icon when the theme has no logo. */
+function inlineIcon(color: string): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="${color}"/>` +
+    `<circle cx="16" cy="13" r="5" fill="#fff"/><path d="M14 16h4l1.5 9h-7z" fill="#fff"/></svg>`
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`
+}
+
+/**
+ * The page's icon, declared so the browser does not ask the app for `/favicon.ico` (which it may
+ * not have): the theme's logo when it is a safe URL, else an inline one in the brand colour. The
+ * page's CSP allows it (`headers.ts` reads this `<link>` back).
+ */
+function icon(theme: Theme): SafeHtml {
+  return html`<link rel="icon" href="${safeUrl(theme.logo) ?? inlineIcon(cssColor(theme.brandColor) ?? "#2563eb")}">`
+}
+
 export interface LayoutParams {
   title: string
   theme: Theme
@@ -123,6 +139,7 @@ export function layout({ title, theme = {}, body, css = [], script }: LayoutPara
 <meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex, nofollow">
 <title>${appName(theme) ? `${title} · ${appName(theme)}` : title}</title>
+${icon(theme)}
 <style>${style}</style>
 </head>
 <body>

@@ -30,8 +30,8 @@ export interface SignInPageParams {
   /** Error type from `?error=`; selects a fixed message, never shown itself. */
   error?: string
   /**
-   * `?code=`: shown for a `CredentialsSignin` error in its short shape, and picks the text of an
-   * `EmailSignInError` (refused address or failed send).
+   * `?code=`: picks the text of an `EmailSignInError` (refused address or failed send) or a
+   * `RateLimited` (too many attempts or the store failing); never shown itself.
    */
   code?: string
   /** Pre-fills the e-mail field. */
@@ -43,12 +43,6 @@ export interface SignInPageParams {
 const INPUT_TYPES = new Set([
   "text", "password", "email", "tel", "number", "url", "search", "date", "datetime-local", "month", "time", "week",
 ])
-
-/**
- * A `code` is shown only in this shape: short, one token, no dots or spaces. The query string is
- * the attacker's to write, and a free-form code would let them put any sentence on our page.
- */
-const DISPLAYABLE_CODE = /^[a-z0-9_-]{1,32}$/i
 
 const hasInputs = (provider: SignInPageProvider | undefined) =>
   provider?.type === "email" || provider?.type === "credentials"
@@ -163,11 +157,14 @@ function providerList(providers: SignInPageProvider[], ctx: Context): SafeHtml {
 ${items}</div>`
 }
 
+/**
+ * The reason of a failed attempt, in words. The code (`?code=`) stays in the URL and the server
+ * log, where support reads it; on the page it would be jargon ("credentials") to the user.
+ */
 function errorAlert(error: string | undefined, code: string | undefined): SafeHtml | undefined {
   if (!error) return undefined
-  const showCode = error === "CredentialsSignin" && typeof code === "string" && DISPLAYABLE_CODE.test(code)
   return html`<div class="alert" role="alert">
-<p>${errorText(error, code).message}</p>${showCode ? html`\n<p>Error code: ${code}</p>` : ""}
+<p>${errorText(error, code).message}</p>
 </div>
 `
 }

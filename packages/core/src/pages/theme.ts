@@ -69,6 +69,8 @@ const BASE = [
     "background:var(--bg);color:var(--text);" +
     'font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}',
   ".page{width:100%;max-width:24rem;padding:2rem 1rem;display:flex;flex-direction:column;align-items:center;gap:1.5rem}",
+  // Wider on a desktop screen, so "Sign in with Email and password" stays on one line.
+  "@media (min-width:40rem){.page{max-width:28rem}}",
   ".brand{display:flex;align-items:center;gap:.75rem;width:max-content;max-width:100%}",
   ".logo{max-width:9rem;max-height:4.5rem}",
   ".brand:has(.app-name) .logo{height:3rem;width:auto}",
@@ -88,6 +90,7 @@ const BASE = [
     "border:1px solid var(--btn-border,var(--btn-bg,var(--brand)))}",
   ".button:hover{filter:brightness(1.1)}",
   ".button img{width:1.25rem;height:1.25rem}",
+  ".button span{text-align:center}",
   ".neutral{--btn-bg:var(--card);--btn-fg:var(--text);--btn-border:var(--input-border)}",
   ":focus-visible{outline:3px solid var(--focus);outline-offset:2px}",
   ".divider{display:flex;align-items:center;gap:.75rem;color:var(--muted);font-size:.875rem}",

@@ -8,7 +8,7 @@ import { Client, config } from "../helpers/harness.js"
 import { emailSetup, requestLink } from "../flows/email/helpers.js"
 
 const PATHS = ["/auth/signin", "/auth/signout", "/auth/error?error=AccessDenied", "/auth/verify-request"]
-const DIRECTIVES = ["default-src", "style-src", "form-action", "base-uri", "frame-ancestors"]
+const DIRECTIVES = ["default-src", "style-src", "img-src", "form-action", "base-uri", "frame-ancestors"]
 
 function directiveNames(res: Response): string[] {
   return res.headers.get("content-security-policy")!.split(";").map((d) => d.trim().split(/\s+/)[0]!)
@@ -46,6 +46,8 @@ describe("the policy is not the request's to write", () => {
       expect(directiveNames(res).every((name) => DIRECTIVES.includes(name))).toBe(true)
       expect(csp).not.toMatch(/unsafe-inline|\*/)
       expect(csp.match(/frame-ancestors/g)).toEqual(["frame-ancestors"])
+      // The page's inline icon is the only image: nothing of the host reaches img-src.
+      expect(csp).toContain("img-src data:;")
       expect(csp).toContain("frame-ancestors 'none'")
     }
   })

@@ -115,6 +115,39 @@ describe("node:http", () => {
     }
   })
 
+  it("an app callback that throws or rejects answers a 500 (no message, no stack), logged through the config's logger; the server stays up", async () => {
+    const logged: unknown[][] = []
+    const cfg = config({ logger: { error: (...args: unknown[]) => void logged.push(args), warn: () => {}, debug: () => {} } })
+    const auth = toNodeHandler(cfg)
+    const origin = await listen(createServer((req, res) => auth(req, res, req.url === "/sync" ? () => { throw new TypeError("app bug: sync") } : async () => {
+      if (req.url === "/late") res.writeHead(200).write("partial")
+      throw new TypeError(`app bug: ${req.url}`)
+    })))
+    for (const path of ["/sync", "/async"]) {
+      const res = await fetch(`${origin}${path}`)
+      expect(res.status).toBe(500)
+      const body = await res.text()
+      expect(JSON.parse(body)).toEqual({ error: "InternalServerError" })
+      expect(body).not.toContain("app bug")
+    }
+    // Headers already sent: the response is ended as it is, the connection not left hanging.
+    expect(await (await fetch(`${origin}/late`)).text()).toBe("partial")
+    expect(logged.map(([code, err]) => [code, (err as Error).message])).toEqual([["UnknownError", "app bug: sync"], ["UnknownError", "app bug: /async"], ["UnknownError", "app bug: /late"]])
+    expect((await fetch(`${origin}/auth/csrf`)).status).toBe(200)
+  })
+
+  it("getSession on a broken configuration throws the configuration's error (what is missing), as the routes log it", async () => {
+    const { secret: _secret, ...withoutSecret } = config()
+    const previous = process.env.AUTH_SECRET
+    delete process.env.AUTH_SECRET
+    try {
+      const req = { headers: {}, socket: {} } as unknown as Parameters<typeof getSession>[0]
+      await expect(getSession(req, withoutSecret)).rejects.toMatchObject({ type: "MissingSecret", code: "SECRET_MISSING", message: expect.stringContaining("set AUTH_SECRET") })
+    } finally {
+      if (previous !== undefined) process.env.AUTH_SECRET = previous
+    }
+  })
+
   it("without next, a path outside basePath is a 404", async () => {
     const origin = await listen(createServer(toNodeHandler(config())))
     expect((await fetch(`${origin}/elsewhere`)).status).toBe(404)

@@ -56,8 +56,10 @@ describe("built-in pages are sent with frame protection and a restrictive policy
   ]
 
   it.each(pages)("%s", async (_name, fetchPage) => {
-    const { csp } = await expectPageHeaders(await fetchPage())
-    expect(csp.has("img-src")).toBe(false)
+    const { csp, html } = await expectPageHeaders(await fetchPage())
+    // No logo: the page's inline icon, and so data: images only.
+    expect(csp.get("img-src")).toEqual(["data:"])
+    expect(tags(html, "link").filter((l) => l.rel === "icon").map((l) => (l.href ?? "").slice(0, 19))).toEqual(["data:image/svg+xml,"])
   })
 
   it("pages without a form allow no form submission", async () => {
@@ -78,6 +80,8 @@ describe("img-src names what the page loads", () => {
   it.each(["/auth/signin", "/auth/signout", "/auth/error?error=AccessDenied", "/auth/verify-request"])("%s allows the theme logo", async (path) => {
     const { csp, html } = await expectPageHeaders(await new Client(config({ theme: { logo: LOGO } })).request(path))
     expect(tags(html, "img").map((img) => img.src)).toContain(LOGO)
+    // The logo is the page's icon too: no data: image, and no request for /favicon.ico.
+    expect(tags(html, "link").filter((l) => l.rel === "icon").map((l) => l.href)).toEqual([LOGO])
     expect(csp.get("img-src")).toEqual(["https://cdn.brand.example"])
   })
 

@@ -139,9 +139,11 @@ describe("renderSignInPage errors", () => {
     expect(page()).not.toContain('role="alert"')
   })
 
-  it("shows a short CredentialsSignin code, and no code of another shape", () => {
-    expect(bodyText(page({ error: "CredentialsSignin", code: "invalid_otp" }))).toContain("Error code: invalid_otp")
-    for (const code of [...XSS, "Call 555-0100 to unlock", "visit.evil.example", "a".repeat(33)]) {
+  it("shows no code, whatever its shape: the message says what happened, the code stays in the URL and the log", () => {
+    const shown = bodyText(page({ error: "CredentialsSignin", code: "credentials" }))
+    expect(shown).toContain("Sign in failed. Check the details you provided are correct.")
+    expect(shown).not.toMatch(/code|credentials/i)
+    for (const code of ["invalid_otp", ...XSS, "Call 555-0100 to unlock", "visit.evil.example", "a".repeat(33)]) {
       const html = page({ error: "CredentialsSignin", code })
       expect(bodyText(html)).not.toContain("Error code")
       expect(html).not.toContain(code)

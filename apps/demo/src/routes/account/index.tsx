@@ -393,7 +393,7 @@ export default component$(() => {
       <dl class="facts">
         <dt>Name</dt>
         <dd>{user?.name ?? "(none)"}</dd>
-        <dt>E-mail</dt>
+        <dt>Email</dt>
         <dd>{user?.email ?? "(none)"}</dd>
         <dt>Session expires</dt>
         <dd>

@@ -16,7 +16,7 @@ export const useLogin = routeAction$(
       await signIn(ev, { providerId: "password", options: { email: form.email, password: form.password }, redirectTo: form.redirectTo || "/" })
     } catch (err) {
       if (err instanceof CredentialsSignin) {
-        return ev.fail(401, { message: "That e-mail and password do not match an account.", code: err.code })
+        return ev.fail(401, { message: "That email and password do not match an account.", code: err.code })
       }
       // Too many attempts: the binding's sentence ("... try again in 40 seconds"), status 429.
       if (err instanceof RateLimited) return ev.fail(err.status, { message: rateLimitedMessage(err), code: err.code })
@@ -24,7 +24,7 @@ export const useLogin = routeAction$(
     }
   },
   zod$({
-    email: z.string().email("Enter an e-mail address."),
+    email: z.string().email("Enter an email address."),
     password: z.string().min(1, "Enter your password."),
     redirectTo: z.string().optional(),
   }),
@@ -42,10 +42,10 @@ export const useOAuthProviders = routeLoader$(async (ev) => {
 
 /** Messages for the `error` query parameter core adds when it sends a user back here. */
 const errorText: Record<string, string> = {
-  CredentialsSignin: "That e-mail and password do not match an account.",
+  CredentialsSignin: "That email and password do not match an account.",
   MissingCSRF: "The form expired. Please try again.",
   RateLimited: "Too many attempts. Please wait a little, then try again.",
-  OAuthAccountNotLinked: "This e-mail is already linked to another sign-in method.",
+  OAuthAccountNotLinked: "This email is already linked to another sign-in method.",
   AccessDenied: "Access was denied.",
   OAuthCallbackCancelled: "You cancelled the sign-in at the provider. Try again when you are ready.",
   WebAuthnVerificationError: "The passkey could not be used. Try again, or sign in another way.",
@@ -151,12 +151,12 @@ export default component$(() => {
       <p class="divider">or</p>
       <Form action={login} class="stack">
         <input type="hidden" name="redirectTo" value={callbackUrl} />
-        <label for="email">E-mail</label>
+        <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="username webauthn" required value={login.formData?.get("email") ?? ""} />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit" class="button primary" disabled={login.isRunning}>
-          Sign in with e-mail and password
+          Sign in with email and password
         </button>
       </Form>
       <p class="hint">
@@ -167,7 +167,7 @@ export default component$(() => {
       <Form action={signIn} class="stack">
         <input type="hidden" name="providerId" value="nodemailer" />
         <input type="hidden" name="redirectTo" value={callbackUrl} />
-        <label for="link-email">E-mail for a sign-in link</label>
+        <label for="link-email">Email for a sign-in link</label>
         <input id="link-email" name="options.email" type="email" autocomplete="email" required />
         <button type="submit" class="button">
           Email me a sign-in link

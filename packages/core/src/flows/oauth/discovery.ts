@@ -5,7 +5,7 @@
 import * as o from "oauth4webapi"
 import { OAuthSignInError } from "../../errors.js"
 import type { OAuthConfig } from "../../providers/types.js"
-import { httpOptions, isInsecureAllowed } from "./insecure.js"
+import { httpOptions, INSECURE_HINT, isInsecureAllowed, withInsecureHint } from "./insecure.js"
 import { acceptTenantTemplate, withTemplate } from "./tenant-issuer.js"
 
 /** How long discovered metadata is reused before it is fetched again. */
@@ -44,7 +44,7 @@ function issuerOfWellKnown(wellKnown: string): string {
 async function fetchWellKnown(provider: OAuthConfig, wellKnown: string, issuer: string): Promise<o.AuthorizationServer> {
   const url = new URL(wellKnown)
   if (url.protocol !== "https:" && !isInsecureAllowed(provider)) {
-    throw new OAuthSignInError(`"wellKnown" must be an https URL`, { code: "DISCOVERY_INSECURE", cause: { wellKnown } })
+    throw new OAuthSignInError(`"wellKnown" must be an https URL (${url.href} is not); ${INSECURE_HINT}`, { code: "DISCOVERY_INSECURE", cause: { wellKnown } })
   }
   const response = await fetch(url, { headers: { accept: "application/json" }, redirect: "manual" })
   return o.processDiscoveryResponse(new URL(issuer), response)
@@ -79,6 +79,13 @@ function cachedDiscovery(provider: OAuthConfig): Promise<o.AuthorizationServer> 
   return server
 }
 
+/** What the log says about a failed discovery: for a plain `http://` URL, the setting that allows it. */
+function failureMessage(provider: OAuthConfig, err: unknown): string {
+  const message = `Discovery of provider "${provider.id}" failed`
+  if (err instanceof OAuthSignInError && err.code === "DISCOVERY_INSECURE") return `${message}: ${err.message}`
+  return withInsecureHint(message, err)
+}
+
 /**
  * The provider's authorization server metadata. Explicit `authorization`/`token`/`userinfo` URLs
  * and `jwks_endpoint` win over discovered ones, so a preset can patch one endpoint of an issuer.
@@ -88,7 +95,7 @@ export async function authorizationServer(provider: OAuthConfig): Promise<o.Auth
   try {
     discovered = usesDiscovery(provider) ? await cachedDiscovery(provider) : undefined
   } catch (err) {
-    throw new OAuthSignInError(`Discovery of provider "${provider.id}" failed`, {
+    throw new OAuthSignInError(failureMessage(provider, err), {
       code: "DISCOVERY_FAILED",
       cause: { provider: provider.id, issuer: provider.issuer, wellKnown: provider.wellKnown, err: err as Error },
     })

@@ -5,6 +5,7 @@
  * cause of plain facts; the original error rides along as `cause.err` for the server log.
  */
 import * as o from "oauth4webapi"
+import { refusedHttpUrl, withInsecureHint } from "./insecure.js"
 import { AuthError, InvalidCheck, OAuthCallbackCancelled, OAuthCallbackError, type CallbackStep, type ErrorCode } from "../../errors.js"
 
 
@@ -34,7 +35,8 @@ function fromProcessingError(err: o.OperationProcessingError, step: CallbackStep
       cause: { check: "nonce", provider, err },
     })
   }
-  return new OAuthCallbackError(`${describe(step)} of provider "${provider}" is invalid: ${err.message}`, {
+  const message = refusedHttpUrl(err) === undefined ? `${describe(step)} of provider "${provider}" is invalid: ${err.message}` : withInsecureHint(`${describe(step)} of provider "${provider}" failed`, err)
+  return new OAuthCallbackError(message, {
     code: specificCode(err, step, compared) ?? `${step}_INVALID`,
     cause: { provider, step, oauthCode: err.code, ...(compared ? { claim: compared } : {}), err },
   })

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
-import { browserFor, callbackOf, locationOf, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
+import { browserFor, callbackOf, locationOf, signInAtLocalOP, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
 import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
 
 let op: LocalOP
@@ -52,6 +52,37 @@ describe("discovery", () => {
     expect(locationOf(step)).toMatch(/\/auth\/error\?error=Configuration$/)
     expect(errors[0]).toMatchObject({ type: "OAuthSignInError", code: "DISCOVERY_FAILED" })
     expect((errors[0]!.error as any).cause.err.code).toBe("OAUTH_HTTP_REQUEST_FORBIDDEN")
+    // The log names the URL and the setting that allows it for local development.
+    expect((errors[0]!.error as Error).message).toBe(
+      `Discovery of provider "op" failed: ${op.issuer}/ is not https (only requests to HTTPS are allowed); ` +
+        'for local development, put [allowInsecureOAuthRequests]: true (exported from "@authlib/core") on the provider config; production issuers must be https',
+    )
+  })
+
+  it("refuses an http:// wellKnown without the marker, naming the marker", async () => {
+    const step = await signInWith({ wellKnown: `${op.issuer}/.well-known/openid-configuration` })
+    expect(locationOf(step)).toMatch(/error=Configuration$/)
+    expect(errors[0]).toMatchObject({ type: "OAuthSignInError", code: "DISCOVERY_FAILED" })
+    expect((errors[0]!.error as Error).message).toBe(
+      `Discovery of provider "op" failed: "wellKnown" must be an https URL (${op.issuer}/.well-known/openid-configuration is not); ` +
+        'for local development, put [allowInsecureOAuthRequests]: true (exported from "@authlib/core") on the provider config; production issuers must be https',
+    )
+    expect((errors[0]!.error as any).cause.err).toMatchObject({ type: "OAuthSignInError", code: "DISCOVERY_INSECURE" })
+    expect((errors[0]!.error as any).cause.err.message).toContain("[allowInsecureOAuthRequests]: true")
+  })
+
+  it("refuses an http:// token endpoint without the marker at the callback, naming the marker", async () => {
+    const browser = browserFor(testConfig({ providers: [{
+      id: "op", name: "OP", type: "oauth", clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret,
+      authorization: `${op.issuer}/auth?scope=openid`, token: `${op.issuer}/token`, userinfo: `${op.issuer}/me`,
+    } as unknown as OAuthConfig] }, errors))
+    const step = await signInAtLocalOP(browser, "op", "alice")
+    expect(locationOf(step)).toMatch(/error=Configuration$/)
+    expect(errors[0]).toMatchObject({ type: "OAuthCallbackError", code: "TOKEN_RESPONSE_INVALID" })
+    expect((errors[0]!.error as Error).message).toBe(
+      `The token response of provider "op" failed: ${op.issuer}/token is not https (only requests to HTTPS are allowed); ` +
+        'for local development, put [allowInsecureOAuthRequests]: true (exported from "@authlib/core") on the provider config; production issuers must be https',
+    )
   })
 
   it("discovers from a wellKnown URL alone, deriving the issuer from it", async () => {
