@@ -162,6 +162,16 @@ export function addressKey(value: string): string | undefined {
   return bytes ? keyOf(bytes) : undefined
 }
 
+/**
+ * The network of a client key (see {@link addressKey}): "203.0.113.0/24" for an IPv4 key; an IPv6
+ * key is its /64 already. What the per-identifier limits keep apart (one household, office or
+ * cloud subnet is one network), and what a session records as the client's network.
+ */
+export function networkOfKey(key: string): string {
+  if (key.endsWith("/64")) return key
+  return `${key.slice(0, key.lastIndexOf("."))}.0/24`
+}
+
 /** Recent peers and their keys: a server sees the same addresses over and over (the limiter's budget). */
 const peerKeys = new Map<string, string | undefined>()
 const PEER_KEYS = 4096
