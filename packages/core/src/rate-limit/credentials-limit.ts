@@ -10,6 +10,8 @@
  *   twice the limit;
  * - without an identifier: a fixed counter per client, never none.
  *
+ * A success clears its own counter and the identifier's total (successful sign-ins never count),
+ * not the counters of other networks, where someone else may be guessing.
  * Failures also count per client (across identifiers). Synchronous with a synchronous store.
  */
 import { RateLimited } from "../errors.js"
@@ -45,6 +47,8 @@ class Attempt implements CredentialsAttempt {
     readonly key: string | undefined,
     /** Whether the identifier's total across networks counts this attempt too. */
     readonly total: boolean,
+    /** Whether a success sets a (new) device mark: not while the browser holds a fresh one. */
+    readonly mark: boolean,
   ) {}
 
   async failed(): Promise<void> {
@@ -58,25 +62,31 @@ class Attempt implements CredentialsAttempt {
   }
 
   succeeded(): void | Promise<void> {
-    // The total is not forgotten: a sign-in on one network gives no guesses back to the others.
-    if (this.key !== undefined) return forget(this.ctx, this.ctx.config.rateLimit!, this.key)
+    // The identifier's total goes too: successful sign-ins never count against it (an app that
+    // signs in often would otherwise find it full). Other networks' counters stay.
+    if (this.key === undefined) return
+    const limits = this.ctx.config.rateLimit!
+    const forgotten = forget(this.ctx, limits.rules["credentials.perIdentifier"], this.key)
+    const id = this.id
+    if (id === undefined || this.key.startsWith("client:")) return forgotten
+    if (isThenable(forgotten)) return forgotten.then(() => forget(this.ctx, limits.identifierTotals, id))
+    return forget(this.ctx, limits.identifierTotals, id)
   }
 
   markCookie(): Cookie | undefined {
-    if (this.id === undefined || this.key === undefined) return undefined
+    if (!this.mark || this.id === undefined) return undefined
     return deviceMarkCookie(this.id, this.ctx.config.secret[0]!, this.ctx.secure, Date.now())
   }
 }
 
 const NOTHING: CredentialsAttempt = { failed: async () => {}, succeeded: () => {}, markCookie: () => undefined }
 
-/** Forgets the counter `key` under every per-identifier rule; a store failure is logged (the sign-in has succeeded). */
-function forget(ctx: Context, limits: ResolvedRateLimit, key: string): void | Promise<void> {
-  const rules = limits.rules["credentials.perIdentifier"]
+/** Forgets the counter `key` under each of `rules`; a store failure is logged (the sign-in has succeeded). */
+function forget(ctx: Context, rules: readonly ResolvedRule[], key: string): void | Promise<void> {
   for (let i = 0; i < rules.length; i++) {
     let done: Awaitable<void>
     try {
-      done = limits.store.reset(rules[i]!.prefix + key)
+      done = ctx.config.rateLimit!.store.reset(rules[i]!.prefix + key)
     } catch (err) {
       return logError(ctx.config.logger, err)
     }
@@ -100,11 +110,11 @@ function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, id
   const id = identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined
   const client = perIdentifier || perClient ? clientOf(req, ctx) : undefined
   const failures = perClient ? client : undefined
-  if (!perIdentifier) return new Attempt(ctx, failures, id, undefined, false)
-  if (id === undefined) return new Attempt(ctx, failures, undefined, `client:${client ?? ""}`, false)
+  if (!perIdentifier) return new Attempt(ctx, failures, id, undefined, false, false)
+  if (id === undefined) return new Attempt(ctx, failures, undefined, `client:${client ?? ""}`, false, false)
   const mark = verifiedDeviceMark(req.cookies[deviceMarkCookieName(ctx.secure)], id, ctx.config.secret, Date.now())
-  if (mark !== undefined) return new Attempt(ctx, failures, id, `mark:${mark}`, false)
-  return new Attempt(ctx, failures, id, `net:${client === undefined ? "" : networkOfKey(client)}:${id}`, true)
+  if (mark !== undefined) return new Attempt(ctx, failures, id, `mark:${mark.id}`, false, mark.renew)
+  return new Attempt(ctx, failures, id, `net:${client === undefined ? "" : networkOfKey(client)}:${id}`, true, true)
 }
 
 /**

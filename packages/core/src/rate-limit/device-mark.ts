@@ -10,7 +10,7 @@
  * Everything here is synchronous (`@noble/hashes`): the check sits on the sign-in hot path.
  */
 import { hkdf } from "@noble/hashes/hkdf.js"
-import { hmac } from "@noble/hashes/hmac.js"
+import { hmac, type _HMAC } from "@noble/hashes/hmac.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { deviceMarkCookieName } from "../cookies/names.js"
 import type { Cookie } from "../cookies/serialize.js"
@@ -21,44 +21,68 @@ export const DEVICE_MARK_MAX_AGE = 30 * 24 * 60 * 60
 
 const encoder = new TextEncoder()
 const INFO = encoder.encode("authlib device mark v1")
-/** Longest cookie value looked at: a real mark is about 70 characters. */
+/** Longest cookie value looked at: a real mark is about 50 characters. */
 const MAX_MARK_LENGTH = 128
 
-/** Derived keys by secret: a secret's key is derived once per process. */
-const keys = new Map<string, Uint8Array>()
+type Hmac = _HMAC<ReturnType<typeof sha256.create>>
 
-function keyOf(secret: string): Uint8Array {
-  let key = keys.get(secret)
-  if (!key) {
+/** By secret: HMAC-SHA256 keyed once with the derived key (keying is two of a MAC's four compressions). */
+const keyed = new Map<string, Hmac>()
+/** Where a keyed state is copied for one MAC: reused, since a MAC is computed synchronously, start to end. */
+let scratch: Hmac | undefined
+
+function keyedHmac(secret: string): Hmac {
+  let base = keyed.get(secret)
+  if (!base) {
     // A separate key (HKDF-SHA256), so a mark's MAC can never be replayed as any other value made with the secret.
-    key = hkdf(sha256, encoder.encode(secret), undefined, INFO, 32)
-    if (keys.size >= 16) keys.clear()
-    keys.set(secret, key)
+    base = hmac.create(sha256, hkdf(sha256, encoder.encode(secret), undefined, INFO, 32))
+    if (keyed.size >= 16) keyed.clear()
+    keyed.set(secret, base)
   }
-  return key
+  return base
 }
 
-const macOf = (secret: string, expires: string, nonce: string, identifier: string) =>
-  base64url(hmac(sha256, keyOf(secret), encoder.encode(`${expires}.${nonce}.${identifier}`)))
+/** 128 bits of HMAC-SHA256: plenty for a MAC checked online, and a shorter cookie. */
+function macOf(secret: string, expires: string, nonce: string, identifier: string): string {
+  const mac = (scratch = keyedHmac(secret)._cloneInto(scratch))
+  return base64url(mac.update(encoder.encode(`${expires}.${nonce}.${identifier}`)).digest().subarray(0, 16))
+}
 
 /**
- * The nonce of a mark that is valid for `identifier` (already normalised) at `nowMs`, checked
+ * Mark ids only need to be distinct (the MAC, not the id, is what cannot be forged): a random
+ * prefix per process and a counter, instead of a `getRandomValues` call per sign-in.
+ */
+const PROCESS_PREFIX = randomToken(9)
+let issued = 0
+
+/** A mark that checked out: its id (the key of its counter) and whether it is due for renewal. */
+export interface DeviceMark {
+  readonly id: string
+  /** Past half its life, or made with an older secret: a successful sign-in renews it. */
+  readonly renew: boolean
+}
+
+/**
+ * The mark in `value` when it is valid for `identifier` (already normalised) at `nowMs`, checked
  * against every secret; undefined for anything else (absent, malformed, expired, another identifier).
  */
-export function verifiedDeviceMark(value: string | undefined, identifier: string, secrets: readonly string[], nowMs: number): string | undefined {
+export function verifiedDeviceMark(value: string | undefined, identifier: string, secrets: readonly string[], nowMs: number): DeviceMark | undefined {
   if (!value || value.length > MAX_MARK_LENGTH) return undefined
   const parts = value.split(".")
   if (parts.length !== 3) return undefined
   const [expires, nonce, mac] = parts as [string, string, string]
   if (!/^[0-9]{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs || nonce === "" || mac === "") return undefined
-  for (const secret of secrets) if (timingSafeEqual(mac, macOf(secret, expires, nonce, identifier))) return nonce
+  for (let i = 0; i < secrets.length; i++) {
+    if (!timingSafeEqual(mac, macOf(secrets[i]!, expires, nonce, identifier))) continue
+    return { id: nonce, renew: i > 0 || Number(expires) * 1000 - nowMs < (DEVICE_MARK_MAX_AGE * 1000) / 2 }
+  }
   return undefined
 }
 
 /** A new mark for `identifier` (normalised): HttpOnly, SameSite=Lax, `__Secure-` and Secure on https. */
 export function deviceMarkCookie(identifier: string, secret: string, secure: boolean, nowMs: number): Cookie {
   const expires = String(Math.floor(nowMs / 1000) + DEVICE_MARK_MAX_AGE)
-  const nonce = randomToken(16)
+  const nonce = PROCESS_PREFIX + (issued++).toString(36)
   return {
     name: deviceMarkCookieName(secure),
     value: `${expires}.${nonce}.${macOf(secret, expires, nonce, identifier)}`,

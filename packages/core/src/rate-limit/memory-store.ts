@@ -92,11 +92,19 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return size
   }
 
+  /** The last group looked up: a request's keys mostly share one (no slice, no lookup). */
+  #lastName = ""
+  #lastGroup: Group | undefined
+
   #group(key: string): Group {
     const colon = key.indexOf(":")
+    const last = this.#lastGroup
+    if (last && colon === this.#lastName.length && key.startsWith(this.#lastName)) return last
     const name = colon < 0 ? "" : key.slice(0, colon)
     let group = this.#groups.get(name)
     if (!group) this.#groups.set(name, (group = new Group()))
+    this.#lastName = name
+    this.#lastGroup = group
     return group
   }
 

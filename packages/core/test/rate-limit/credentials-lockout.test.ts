@@ -79,6 +79,11 @@ describe("credentials: the identifier's limit is no lockout", () => {
     expect(calls.length).toBeLessThanOrEqual(80)
   }, 30_000)
 
+  it("successful sign-ins never fill the identifier's total: 60 in a minute from 12 networks all get in", async () => {
+    const { cfg } = setup()
+    for (let i = 0; i < 60; i++) expect(signedIn(await new Client(cfg, ORIGIN, `192.0.${i % 12}.1`).signIn())).toBe(true)
+  })
+
   it("a device mark counts on its own: a browser holding one is not refused while the identifier's network counters are full", async () => {
     const { cfg, calls } = setup({ credentials: { perClient: false } })
     const browser = new Client(cfg, ORIGIN, "192.0.2.10")
@@ -108,8 +113,23 @@ describe("credentials: the identifier's limit is no lockout", () => {
     const forged = new Client(cfg, ORIGIN, "192.0.2.12")
     forged.jar.set("authlib.device-mark", mark.value.replace(/.$/, (c) => (c === "A" ? "B" : "A")))
     expect((await forged.signIn()).status).toBe(429)
-    // The real one still works.
-    expect(signedIn(await browser.signIn())).toBe(true)
+    // The real one still works; a fresh mark is not set again on each sign-in.
+    const again = await browser.signIn()
+    expect(signedIn(again)).toBe(true)
+    expect(setCookies(again).map((c) => c.name)).not.toContain("authlib.device-mark")
+  })
+
+  it("a mark made with an older secret still counts, and the next sign-in renews it with the new secret", async () => {
+    const { cfg } = setup({ credentials: { perClient: false } })
+    const browser = new Client(cfg, ORIGIN, "192.0.2.10")
+    await browser.signIn()
+    const rotated = { ...cfg, secret: ["a-brand-new-secret-0123456789-abcdefghijkl", cfg.secret as string] }
+    const after = new Client(rotated, ORIGIN, "192.0.2.10")
+    for (const [k, v] of browser.jar) after.jar.set(k, v)
+    for (let i = 0; i < 5; i++) await new Client(rotated, ORIGIN, "192.0.2.99").signIn("alice", WRONG)
+    const res = await after.signIn()
+    expect(signedIn(res)).toBe(true)
+    expect(setCookies(res).map((c) => c.name)).toContain("authlib.device-mark")
   })
 
   it("on https the mark is __Secure-authlib.device-mark and Secure", async () => {
