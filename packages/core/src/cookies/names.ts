@@ -31,7 +31,7 @@ export function defaultCookies(secure: boolean): CookiesOptions {
  * which `cookies` overrides): its attributes are fixed, HttpOnly, SameSite=Lax, Path=/.
  */
 export function deviceMarkCookieName(secure: boolean): string {
-  return `${secure ? "__Secure-" : ""}authlib.device-mark`
+  return secure ? "__Secure-authlib.device-mark" : "authlib.device-mark"
 }
 
 type CookieOverrides = NonNullable<AuthConfig["cookies"]>

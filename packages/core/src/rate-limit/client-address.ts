@@ -162,16 +162,6 @@ export function addressKey(value: string): string | undefined {
   return bytes ? keyOf(bytes) : undefined
 }
 
-/**
- * The network of a client key (see {@link addressKey}): "203.0.113.0/24" for an IPv4 key; an IPv6
- * key is its /64 already. What the per-identifier limits keep apart (one household, office or
- * cloud subnet is one network), and what a session records as the client's network.
- */
-export function networkOfKey(key: string): string {
-  if (key.endsWith("/64")) return key
-  return `${key.slice(0, key.lastIndexOf("."))}.0/24`
-}
-
 /** Recent peers and their keys: a server sees the same addresses over and over (the limiter's budget). */
 const peerKeys = new Map<string, string | undefined>()
 const PEER_KEYS = 4096
@@ -184,6 +174,26 @@ function peerKey(peer: string): string | undefined {
   if (peerKeys.size >= PEER_KEYS) peerKeys.clear()
   peerKeys.set(peer, key)
   return key
+}
+
+/** Recent client keys and their networks (bounded like `peerKeys`). */
+const networks = new Map<string, string>()
+
+/**
+ * The network of a client key (see {@link addressKey}): "203.0.113.0/24" for an IPv4 key; an IPv6
+ * key is its /64 already. What the per-identifier limits keep apart (one household, office or
+ * cloud subnet is one network), and what a session records as the client's network.
+ */
+export function networkOfKey(key: string): string {
+  if (key.endsWith("/64")) return key
+  // A server sees the same clients over and over: their networks are remembered like their keys.
+  let network = networks.get(key)
+  if (network === undefined) {
+    network = `${key.slice(0, key.lastIndexOf("."))}.0/24`
+    if (networks.size >= PEER_KEYS) networks.clear()
+    networks.set(key, network)
+  }
+  return network
 }
 
 function parseCidr(entry: string): Cidr | undefined {

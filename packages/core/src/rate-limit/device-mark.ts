@@ -79,13 +79,30 @@ export function verifiedDeviceMark(value: string | undefined, identifier: string
   return undefined
 }
 
-/** A new mark for `identifier` (normalised): HttpOnly, SameSite=Lax, `__Secure-` and Secure on https. */
+/** The attributes of a mark cookie, made once. */
+const OPTIONS = [false, true].map((secure) => Object.freeze({ httpOnly: true, sameSite: "lax" as const, path: "/", secure, maxAge: DEVICE_MARK_MAX_AGE }))
+
+/** How long a mark just made is handed out again for the same identifier (see `deviceMarkCookie`). */
+const REUSE_MS = 60_000
+/** The latest mark per identifier (and the secret it was made with); emptied when full, so memory stays bounded. */
+const recent = new Map<string, { value: string; madeAt: number; secret: string }>()
+const RECENT_MAX = 4096
+
+/**
+ * A mark for `identifier` (normalised): HttpOnly, SameSite=Lax, `__Secure-` and Secure on https.
+ * Sign-ins of one identifier within a minute (in this process) get the same mark: one MAC per
+ * identifier per minute instead of one per sign-in, which keeps a sign-in's cost within its budget
+ * when a script or a load test signs in over and over. Only those browsers share a counter, and
+ * each of them has proved the password.
+ */
 export function deviceMarkCookie(identifier: string, secret: string, secure: boolean, nowMs: number): Cookie {
-  const expires = String(Math.floor(nowMs / 1000) + DEVICE_MARK_MAX_AGE)
-  const nonce = PROCESS_PREFIX + (issued++).toString(36)
-  return {
-    name: deviceMarkCookieName(secure),
-    value: `${expires}.${nonce}.${macOf(secret, expires, nonce, identifier)}`,
-    options: { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge: DEVICE_MARK_MAX_AGE },
+  let made = recent.get(identifier)
+  if (!made || made.secret !== secret || nowMs - made.madeAt >= REUSE_MS || nowMs < made.madeAt) {
+    const expires = String(Math.floor(nowMs / 1000) + DEVICE_MARK_MAX_AGE)
+    const nonce = PROCESS_PREFIX + (issued++).toString(36)
+    made = { value: `${expires}.${nonce}.${macOf(secret, expires, nonce, identifier)}`, madeAt: nowMs, secret }
+    if (recent.size >= RECENT_MAX) recent.clear()
+    recent.set(identifier, made)
   }
+  return { name: deviceMarkCookieName(secure), value: made.value, options: OPTIONS[secure ? 1 : 0]! }
 }
