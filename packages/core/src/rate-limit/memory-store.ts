@@ -74,6 +74,9 @@ class Group {
  * keeps a limited request as fast as an unlimited one.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
+  /** Every counter by key: a hit on a known key is this one lookup, whatever its group. */
+  readonly #all = new Map<string, Counter>()
+  /** Per group, its counters in the order they came (eviction's order and budget). */
   readonly #groups = new Map<string, Group>()
   readonly #maxKeys: number
   readonly #now: () => number
@@ -87,38 +90,27 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** Counters held now, in every group (ended windows not yet dropped included). */
   get size(): number {
-    let size = 0
-    for (const group of this.#groups.values()) size += group.counters.size
-    return size
+    return this.#all.size
   }
 
-  /** The last group looked up: a request's keys mostly share one (no slice, no lookup). */
-  #lastName = ""
-  #lastGroup: Group | undefined
-
+  /** The group of a new key (only keys met for the first time need it). */
   #group(key: string): Group {
     const colon = key.indexOf(":")
-    const last = this.#lastGroup
-    if (last && colon === this.#lastName.length && key.startsWith(this.#lastName)) return last
     const name = colon < 0 ? "" : key.slice(0, colon)
     let group = this.#groups.get(name)
     if (!group) this.#groups.set(name, (group = new Group()))
-    this.#lastName = name
-    this.#lastGroup = group
     return group
   }
 
   hit(key: string, windowMs: number, cost = 1): RateLimitHit {
     const now = this.#now()
-    const group = this.#group(key)
-    const counter = group.counters.get(key)
+    const counter = this.#all.get(key)
     if (counter && counter.resetAt > now) {
       counter.count += cost
       return { count: counter.count, resetInMs: counter.resetAt - now }
     }
-    const owed = counter ? undefined : group.owed(key, now)
-    if (cost === 0) return owed ? { count: owed.count, resetInMs: owed.resetAt - now } : { count: 0, resetInMs: windowMs }
     if (counter) {
+      if (cost === 0) return { count: 0, resetInMs: windowMs }
       // A new window in place: no Map delete and insert per window (a sign-in resets and re-opens
       // its counters every time). The Map's order is then the order keys first came, which
       // eviction only uses after every ended window is gone.
@@ -127,18 +119,22 @@ export class MemoryRateLimitStore implements RateLimitStore {
       counter.inherited = 0
       return { count: cost, resetInMs: windowMs }
     }
+    const group = this.#group(key)
+    const owed = group.owed(key, now)
+    if (cost === 0) return owed ? { count: owed.count, resetInMs: owed.resetAt - now } : { count: 0, resetInMs: windowMs }
     this.#makeRoom(group, now)
     // A key whose slot holds an evicted count resumes from it, in that count's window (never longer than its own).
     const fresh: Counter = owed
       ? { count: owed.count + cost, resetAt: Math.min(owed.resetAt, now + windowMs), inherited: owed.count }
       : { count: cost, resetAt: now + windowMs, inherited: 0 }
     group.counters.set(key, fresh)
+    this.#all.set(key, fresh)
     return { count: fresh.count, resetInMs: fresh.resetAt - now }
   }
 
   reset(key: string): void {
     // Ended in place (see `hit`); dropped with the other ended windows when room is needed.
-    const counter = this.#group(key).counters.get(key)
+    const counter = this.#all.get(key)
     if (counter) counter.resetAt = 0
   }
 
@@ -150,12 +146,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
   #makeRoom(group: Group, now: number): void {
     const counters = group.counters
     if (counters.size < this.#maxKeys) return
-    for (const [key, counter] of counters) if (counter.resetAt <= now) counters.delete(key)
+    const all = this.#all
+    for (const [key, counter] of counters) if (counter.resetAt <= now) (counters.delete(key), all.delete(key))
     let excess = counters.size - Math.floor(this.#maxKeys * 0.9)
     if (excess <= 0) return
     for (const [key, counter] of counters) {
       group.evict(key, counter, now)
       counters.delete(key)
+      all.delete(key)
       if (--excess <= 0) break
     }
   }
