@@ -2,7 +2,8 @@
  * Where routes and flows count attempts. Every check counts BEFORE the work it guards (an attempt
  * over the limit never reaches `authorize` or the mailer), so N concurrent attempts against a limit
  * of L let exactly L through, on every instance that shares the store. A refusal is a `RateLimited`
- * error (429 with `Retry-After`); it never depends on whether an account exists.
+ * error (429 with `Retry-After`); it never depends on whether an account exists. Which counters a
+ * credentials attempt uses (networks, device marks) is credentials-limit.ts's business.
  */
 import { RateLimited } from "../errors.js"
 import type { AuthRequest, Context } from "../http/types.js"
