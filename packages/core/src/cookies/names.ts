@@ -26,6 +26,14 @@ export function defaultCookies(secure: boolean): CookiesOptions {
   }
 }
 
+/**
+ * The device-mark cookie (rate-limit/device-mark.ts). Not one of `CookiesOptions` (the spec's set,
+ * which `cookies` overrides): its attributes are fixed, HttpOnly, SameSite=Lax, Path=/.
+ */
+export function deviceMarkCookieName(secure: boolean): string {
+  return secure ? "__Secure-authlib.device-mark" : "authlib.device-mark"
+}
+
 type CookieOverrides = NonNullable<AuthConfig["cookies"]>
 
 /** Applies the user's overrides to the defaults; returns a new, frozen set. */

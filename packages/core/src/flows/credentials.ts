@@ -5,7 +5,9 @@
  */
 import { CredentialsSignin } from "../errors.js"
 import { userCodeError } from "../user-code.js"
-import { credentialsAttempt } from "../rate-limit/limiter.js"
+import { credentialsAttempt } from "../rate-limit/credentials-limit.js"
+import { normalizeIdentifier } from "../rate-limit/limiter.js"
+import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest } from "../http/types.js"
 import type { CredentialsConfig } from "../providers/types.js"
 import type { User } from "../types.js"
@@ -14,51 +16,82 @@ import type { Flow, FlowContext, FlowOutcome, SignInResult } from "./types.js"
 /** Form fields that belong to authlib, not to the provider's credentials. */
 const RESERVED = new Set(["csrfToken", "callbackUrl"])
 
+/** Why a body is refused before `authorize` (logged; the client sees the usual `CredentialsSignin`). */
+const refused = (why: string, provider: string) => new CredentialsSignin(why, { cause: { provider } })
+
 /**
  * The body's own fields minus the reserved ones, as own data properties: a `__proto__` field is
- * defined, never assigned, so it cannot set a prototype.
+ * defined, never assigned, so it cannot set a prototype. Every value must be a string, as a form
+ * sends it: a JSON array or object (`"email": ["victim"]`) would be counted as one thing by the
+ * limits and read as another by `authorize`, so it never reaches it.
  */
-function credentialsOf(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
+function credentialsOf(body: Readonly<Record<string, unknown>>, provider: string): Record<string, string> {
+  const out: Record<string, string> = {}
   for (const key of Object.keys(body)) {
     if (RESERVED.has(key)) continue
-    if (key === "__proto__") Object.defineProperty(out, key, { value: body[key], enumerable: true, writable: true, configurable: true })
-    else out[key] = body[key]
+    const value = body[key]
+    if (typeof value !== "string") throw refused(`credential "${key.slice(0, 50)}" is not a string`, provider)
+    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+    else out[key] = value
   }
   return out
 }
 
-/** Fields that usually name the account, in the order they are tried. */
+/** Fields that usually name the account. */
 const IDENTIFIER_FIELDS = ["email", "username", "identifier", "login", "user"]
 
+/** Per provider: the declared field that is its identifier (`null`: none declared), or `undefined` when it declares no fields. */
+const declaredFields = new WeakMap<CredentialsConfig, string | null | undefined>()
+
 /**
- * What the rate limits count attempts against: `rateLimit.credentials.identifier`, else the first
- * non-empty string of the usual fields, else of the first declared field that is not a password.
+ * The provider's identifier field: the first declared field with a usual name, else the first
+ * declared field that is not a password; `null` when it declares only passwords; undefined when
+ * it declares no field at all. Only a declared field counts, so a client cannot pick which field
+ * the limits look at while `authorize` reads another.
  */
-function identifierOf(provider: CredentialsConfig, credentials: Record<string, unknown>, pick: ((c: Readonly<Record<string, unknown>>) => string | undefined) | undefined): string | undefined {
+function identifierField(provider: CredentialsConfig): string | null | undefined {
+  if (declaredFields.has(provider)) return declaredFields.get(provider)
+  const declared = Object.entries(provider.credentials ?? {})
+  const usual = declared.find(([field]) => IDENTIFIER_FIELDS.includes(field))
+  const other = declared.find(([, input]) => (input as { type?: unknown } | undefined)?.type !== "password")
+  const field = declared.length === 0 ? undefined : (usual ?? other)?.[0] ?? null
+  declaredFields.set(provider, field)
+  return field
+}
+
+const nonEmpty = (value: string | undefined) => (value !== undefined && value.trim() !== "" ? value : undefined)
+
+/**
+ * What the rate limits count attempts against (undefined: the client's fixed key):
+ * `rateLimit.credentials.identifier`, else the provider's identifier field. A provider that
+ * declares no field gets the usual fields the body holds, which must then agree: otherwise
+ * `authorize` could read one while another was counted.
+ */
+function identifierOf(provider: CredentialsConfig, credentials: Record<string, string>, pick: ((c: Readonly<Record<string, unknown>>) => string | undefined) | undefined): string | undefined {
   if (pick) {
     const picked = pick(credentials)
-    return typeof picked === "string" ? picked : undefined
+    return typeof picked === "string" ? nonEmpty(picked) : undefined
   }
-  for (const field of IDENTIFIER_FIELDS) {
-    const value = Object.hasOwn(credentials, field) ? credentials[field] : undefined
-    if (typeof value === "string" && value.trim() !== "") return value
+  const field = identifierField(provider)
+  if (field !== undefined) return field === null ? undefined : nonEmpty(Object.hasOwn(credentials, field) ? credentials[field] : undefined)
+  let found: string | undefined
+  for (const name of IDENTIFIER_FIELDS) {
+    const value = nonEmpty(Object.hasOwn(credentials, name) ? credentials[name] : undefined)
+    if (value === undefined) continue
+    if (found !== undefined && normalizeIdentifier(found) !== normalizeIdentifier(value)) throw refused("the identifier fields disagree", provider.id)
+    found ??= value
   }
-  for (const [field, input] of Object.entries(provider.credentials ?? {})) {
-    if ((input as { type?: unknown } | undefined)?.type === "password") continue
-    const value = Object.hasOwn(credentials, field) ? credentials[field] : undefined
-    if (typeof value === "string" && value.trim() !== "") return value
-  }
-  return undefined
+  return found
 }
 
 /** The signed-in user (an id made up when `authorize` gave none) and its `credentials` account. */
-function signInResult(provider: CredentialsConfig, authorized: User, credentials: Record<string, unknown>): SignInResult {
+function signInResult(provider: CredentialsConfig, authorized: User, credentials: Record<string, unknown>, mark: Cookie | undefined): SignInResult {
   const id = authorized.id == null || authorized.id === "" ? crypto.randomUUID() : String(authorized.id)
   return {
     user: { ...authorized, id },
     account: { provider: provider.id, providerAccountId: id, type: "credentials" },
     credentials,
+    ...(mark ? { cookies: [mark] } : {}),
   }
 }
 
@@ -66,7 +99,7 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
   callbackMethods: ["POST"],
   callbackCsrf: true,
   async callback(req: AuthRequest, ctx: FlowContext<CredentialsConfig>): Promise<FlowOutcome> {
-    const credentials = credentialsOf(req.body)
+    const credentials = credentialsOf(req.body, ctx.provider.id)
     const limits = ctx.config.rateLimit
     // Synchronous with the memory store: no await on the common path (see rate-limit/limiter.ts).
     let attempt = credentialsAttempt(req, ctx, limits ? identifierOf(ctx.provider, credentials, limits.identifierOf) : undefined)
@@ -87,6 +120,6 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
     }
     const forgotten = attempt.succeeded()
     if (forgotten) await forgotten
-    return { signIn: signInResult(ctx.provider, authorized, credentials) }
+    return { signIn: signInResult(ctx.provider, authorized, credentials, attempt.markCookie()) }
   },
 }

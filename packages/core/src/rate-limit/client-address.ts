@@ -176,6 +176,26 @@ function peerKey(peer: string): string | undefined {
   return key
 }
 
+/** Recent client keys and their networks (bounded like `peerKeys`). */
+const networks = new Map<string, string>()
+
+/**
+ * The network of a client key (see {@link addressKey}): "203.0.113.0/24" for an IPv4 key; an IPv6
+ * key is its /64 already. What the per-identifier limits keep apart (one household, office or
+ * cloud subnet is one network), and what a session records as the client's network.
+ */
+export function networkOfKey(key: string): string {
+  if (key.endsWith("/64")) return key
+  // A server sees the same clients over and over: their networks are remembered like their keys.
+  let network = networks.get(key)
+  if (network === undefined) {
+    network = `${key.slice(0, key.lastIndexOf("."))}.0/24`
+    if (networks.size >= PEER_KEYS) networks.clear()
+    networks.set(key, network)
+  }
+  return network
+}
+
 function parseCidr(entry: string): Cidr | undefined {
   const slash = entry.indexOf("/")
   const text = slash < 0 ? entry : entry.slice(0, slash)

@@ -34,17 +34,22 @@ export interface RateLimitOptions {
   failOpen?: boolean
   credentials?: {
     /**
-     * Attempts per identifier (the submitted user name or e-mail, NFKC and lower-cased), counted
-     * before `authorize` runs; a successful sign-in clears them. Default 5 per minute and 20 per
-     * hour: a growing wait, never longer than an hour.
+     * Attempts per identifier (the submitted user name or e-mail, NFKC and lower-cased) and client
+     * network (IPv4 /24, IPv6 /64), counted before `authorize` runs; a successful sign-in clears
+     * that network's count. Across all networks an identifier gets twice each limit, so one
+     * network cannot use up the others' allowance and guessing from many stays bounded. A browser
+     * holding a device mark for the identifier (set by a successful sign-in) counts on its own.
+     * Default 5 per minute and 20 per hour: a growing wait, never longer than an hour.
      */
     perIdentifier?: RateLimitRules
     /** Failed attempts per client, across identifiers. Default 30 per 10 minutes. */
     perClient?: RateLimitRules
     /**
-     * Picks the identifier from the submitted credentials. Default: the first non-empty string of
-     * `email`, `username`, `identifier`, `login`, `user`, then the first declared credential field
-     * that is not a password.
+     * Picks the identifier from the submitted credentials (answer a string it holds; anything else
+     * counts the attempt under the client's key). Default: the provider's declared credential
+     * field named `email`, `username`, `identifier`, `login` or `user` (the first declared), else
+     * its first declared field that is not `type: "password"`; a provider that declares none
+     * counts the first of those five names present, and refuses a body where they disagree.
      */
     identifier?: (credentials: Readonly<Record<string, unknown>>) => string | undefined
   }
@@ -110,6 +115,8 @@ export interface ResolvedRateLimit {
   readonly trust: ProxyTrust | undefined
   readonly failOpen: boolean
   readonly rules: Readonly<Record<RateLimitGroup, readonly ResolvedRule[]>>
+  /** `credentials.perIdentifier` across networks: each rule at twice its limit (prefix `...:total:`). */
+  readonly identifierTotals: readonly ResolvedRule[]
   readonly identifierOf: ((credentials: Readonly<Record<string, unknown>>) => string | undefined) | undefined
   readonly maxLiveTokens: number | undefined
 }
@@ -176,11 +183,13 @@ export function resolveRateLimit(options: RateLimitOptions | false | undefined):
   const rules = {} as Record<RateLimitGroup, readonly ResolvedRule[]>
   for (const group of Object.keys(DEFAULTS) as RateLimitGroup[]) rules[group] = resolveRules(o, group)
   const live = o.email?.maxLiveTokens
+  const identifierTotals = rules["credentials.perIdentifier"].map((r) => Object.freeze({ limit: r.limit * 2, windowMs: r.windowMs, prefix: `${r.prefix}total:` }))
   return Object.freeze({
     store: o.store ?? defaultMemoryStore(),
     trust: trustOf(o.trustedProxies),
     failOpen: o.failOpen === true,
     rules: Object.freeze(rules),
+    identifierTotals: Object.freeze(identifierTotals),
     identifierOf: o.credentials?.identifier,
     maxLiveTokens: live === false ? undefined : (live ?? DEFAULT_MAX_LIVE_TOKENS),
   })

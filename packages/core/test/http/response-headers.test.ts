@@ -4,13 +4,14 @@ import { Client, config, ORIGIN } from "../helpers/harness.js"
 const NO_STORE = "private, no-cache, no-store"
 
 describe("response headers", () => {
-  it("a sign-in redirect carries Location, one Set-Cookie and Cache-Control", async () => {
+  it("a sign-in redirect carries Location, the device mark and session cookies, and Cache-Control", async () => {
     const res = await new Client(config()).signIn()
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe(`${ORIGIN}/`)
     expect(res.headers.get("cache-control")).toBe(NO_STORE)
-    expect(res.headers.getSetCookie()).toHaveLength(1)
-    expect(res.headers.getSetCookie()[0]).toMatch(/^authlib\.session-token=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/)
+    expect(res.headers.getSetCookie()).toHaveLength(2)
+    expect(res.headers.getSetCookie()[0]).toMatch(/^authlib\.device-mark=[^;]+; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/)
+    expect(res.headers.getSetCookie()[1]).toMatch(/^authlib\.session-token=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/)
   })
 
   it("with a callback-url cookie, it is the destination and is cleared: both cookies are sent", async () => {
@@ -21,8 +22,8 @@ describe("response headers", () => {
       form: { csrfToken, username: "alice", password: "wonderland" },
     })
     const cookies = res.headers.getSetCookie()
-    expect(cookies.map((c) => c.split("=")[0])).toEqual(["authlib.session-token", "authlib.callback-url"])
-    expect(cookies[1]).toContain("Max-Age=0")
+    expect(cookies.map((c) => c.split("=")[0])).toEqual(["authlib.device-mark", "authlib.session-token", "authlib.callback-url"])
+    expect(cookies[2]).toContain("Max-Age=0")
     expect(res.headers.get("cache-control")).toBe(NO_STORE)
     expect(res.headers.get("location")).toBe(`${ORIGIN}/x`)
   })
@@ -39,7 +40,7 @@ describe("response headers", () => {
     expect(res.headers.get("location")).toBeNull()
     expect(res.headers.get("cache-control")).toBe(NO_STORE)
     expect(await res.json()).toEqual({ url: `${ORIGIN}/dash` })
-    expect(res.headers.getSetCookie()[0]).toMatch(/^authlib\.session-token=/)
+    expect(res.headers.getSetCookie()[1]).toMatch(/^authlib\.session-token=/)
   })
 
   it("a page is HTML with Cache-Control and its CSRF cookie", async () => {

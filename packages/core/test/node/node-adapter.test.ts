@@ -158,14 +158,15 @@ describe("node:http", () => {
     const csrf = await fetch(`${origin}/auth/csrf`)
     const { csrfToken } = (await csrf.json()) as { csrfToken: string }
     const csrfCookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!
-    // A sign-in that also clears the remembered callback URL answers two cookies.
+    // A sign-in that also clears the remembered callback URL answers three cookies (with the device mark).
     const res = await raw(origin, "/auth/callback/credentials", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin, cookie: `${csrfCookie}; authlib.callback-url=${encodeURIComponent(origin)}` },
       body: new URLSearchParams({ csrfToken, username: "alice", password: "wonderland" }).toString(),
     })
     const lines = res.rawHeaders.flatMap((h, i) => (i % 2 === 0 && h.toLowerCase() === "set-cookie" ? [res.rawHeaders[i + 1]!] : []))
-    expect(lines).toHaveLength(2)
+    expect(lines).toHaveLength(3)
+    expect(lines.some((l) => l.startsWith("authlib.device-mark="))).toBe(true)
     expect(lines.some((l) => l.startsWith("authlib.session-token="))).toBe(true)
     expect(lines.some((l) => l.startsWith("authlib.callback-url=;"))).toBe(true)
   })

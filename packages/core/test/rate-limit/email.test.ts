@@ -117,3 +117,16 @@ describe("e-mail: live links per address", () => {
     expect(adapter.tokens.filter((t) => t.identifier === "carol@example.com")).toHaveLength(1)
   })
 })
+
+describe("e-mail: plus-addresses", () => {
+  it("inbox+1@, inbox+2@, ... share the mailbox's allowance; the mail goes to the address as typed", async () => {
+    const { client, outbox } = setup({ email: { perClient: false } })
+    expect((await requestLink(client, "Inbox+1@example.com")).status).toBe(302)
+    for (let i = 2; i <= 12; i++) expect((await requestLink(client, `inbox+${i}@example.com`)).status).toBe(429)
+    expect((await requestLink(client, "inbox@example.com")).status).toBe(429)
+    expect(outbox.sent).toHaveLength(1)
+    expect(outbox.sent[0]!.identifier).toBe("inbox+1@example.com")
+    // Another mailbox at the same domain has its own allowance.
+    expect((await requestLink(client, "other+1@example.com")).status).toBe(302)
+  })
+})

@@ -80,7 +80,7 @@ describe("signing in with an Auth.js cookie still in the browser", () => {
     client.jar.set("authjs.session-token", await authjsCookie("authjs.session-token", { ...payload, name: "Someone Else" }))
     const res = await client.signIn()
     expect(setCookies(res).find((c) => c.name === "authjs.session-token")).toMatchObject({ maxAge: 0 })
-    expect([...client.jar.keys()]).toEqual(["authlib.csrf-token", "authlib.session-token"])
+    expect([...client.jar.keys()]).toEqual(["authlib.csrf-token", "authlib.device-mark", "authlib.session-token"])
     expect(await client.session()).toMatchObject({ user: { name: alice.name } })
   })
 })
