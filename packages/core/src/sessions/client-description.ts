@@ -4,7 +4,7 @@
  * network. Both are chosen from fixed vocabularies or rebuilt from parsed numbers, never copied
  * from the request, so a stored value is always short and display-safe whatever a client sends.
  */
-import { clientKeyOf } from "../rate-limit/client-address.js"
+import { clientKeyOf, networkOfKey } from "../rate-limit/client-address.js"
 import type { AuthRequest, Context } from "../http/types.js"
 
 /** Only the start of the header is read: every token below sits in its first few hundred characters. */
@@ -56,7 +56,6 @@ export function describeClient(userAgent: string | null): string | null {
 export function clientNetworkOf(req: AuthRequest, ctx: Context): string | null {
   const key = clientKeyOf(req.clientAddress, req.headers, ctx.config.rateLimit?.trust)
   if (key === undefined) return null
-  if (key.endsWith("/64")) return key
-  const octets = key.split(".")
-  return octets.length === 4 ? `${octets[0]}.${octets[1]}.${octets[2]}.0/24` : null
+  // The same network the limiter keys an identifier's attempts by (an IPv4 /24, an IPv6 /64).
+  return key.endsWith("/64") || key.split(".").length === 4 ? networkOfKey(key) : null
 }
