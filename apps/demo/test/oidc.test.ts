@@ -60,11 +60,12 @@ describe("sign-in with the Demo IdP (local OpenID provider, authorization code +
     await page.getByLabel("Password").fill("idp-demo")
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("button", { name: "Cancel" }).click()
-    await page.waitForURL((url) => url.origin === demo.server.origin && url.pathname.startsWith("/auth/error"))
+    // Back on the demo's own sign-in page (pages.error), where the user started, not core's error page.
+    await page.waitForURL((url) => url.origin === demo.server.origin && url.pathname === "/sign-in/")
     expect(new URL(page.url()).searchParams.get("error")).toBe("OAuthCallbackCancelled")
-    // It reads as cancelled (not "you do not have permission") and offers to try again.
-    await page.getByRole("heading", { name: "Sign-in cancelled" }).waitFor()
-    expect(await page.getByRole("link", { name: "Try again" }).count()).toBe(1)
+    // It reads as cancelled (not "you do not have permission"), with the ways to try again beside it.
+    expect(await page.getByRole("alert").textContent()).toBe("You cancelled the sign-in at the provider. Try again when you are ready.")
+    expect(await page.getByRole("button", { name: "Continue with Demo IdP" }).count()).toBe(1)
     expect((await demo.browser.context.cookies(demo.server.origin)).some((c) => c.name === "authlib.session-token")).toBe(false)
     await screenshot(page, "idp-cancelled")
     await page.close()

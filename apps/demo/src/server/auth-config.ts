@@ -3,8 +3,9 @@
  * defaults for everything (database, mail server), so the demo runs with nothing configured.
  *
  * `AUTH_SESSION_STRATEGY`: `jwt` (default: an encrypted cookie) or `database` (a session record in
- * PGlite, the cookie holding only its token). The app's own sign-in page is /sign-in/; core's
- * built-in pages stay reachable under /auth (sign-in, sign-out, error, verify-request).
+ * PGlite, the cookie holding only its token). The app's own sign-in page is /sign-in/, where every
+ * sign-in error lands too (`pages.error`); core's built-in sign-in, sign-out and verify-request
+ * pages stay reachable under /auth.
  */
 import type { QwikAuthConfig } from "@authlib/qwik"
 import { allowInsecureOAuthRequests, type Provider } from "@authlib/core"
@@ -123,6 +124,10 @@ async function build(env: Env): Promise<QwikAuthConfig> {
       passkeyProvider(env),
       ...realProviders(env),
     ],
+    // One sign-in UI: every sign-in error (a cancelled IdP sign-in, an account linked another way, a
+    // refused passkey, a used link) lands on the demo's own sign-in page, which says what happened.
+    // The built-in sign-in page stays reachable at /auth/signin to show it.
+    pages: { error: "/sign-in/" },
     // The built-in pages under /auth carry the demo's name, logo and colour.
     theme: { name: "authlib demo", logo: "/favicon.svg", brandColor: "#3b5bdb" },
   }

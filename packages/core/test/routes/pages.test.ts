@@ -67,6 +67,12 @@ describe("GET /auth/error and /auth/verify-request", () => {
     expect(await res.text()).not.toContain("<img src=x>")
   })
 
+  it("the error page's way back is the app's own sign-in page when pages.signIn is set (one sign-in UI), else the built-in one", async () => {
+    const link = async (cfg: ReturnType<typeof config>) => /<a class="button" href="([^"]+)"/.exec(await (await new Client(cfg).request("/auth/error?error=OAuthAccountNotLinked")).text())?.[1]
+    expect(await link(config({ pages: { signIn: "/sign-in/" } }))).toBe(`${ORIGIN}/sign-in/`)
+    expect(await link(config())).toBe(`${ORIGIN}/auth/signin`)
+  })
+
   it("pages.error redirects there with the type", async () => {
     const res = await new Client(config({ pages: { error: "/problem" } })).request("/auth/error?error=AccessDenied")
     expect(res.headers.get("location")).toBe(`${ORIGIN}/problem?error=AccessDenied`)

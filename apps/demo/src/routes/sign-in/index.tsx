@@ -49,6 +49,10 @@ const errorText: Record<string, string> = {
   AccessDenied: "Access was denied.",
   OAuthCallbackCancelled: "You cancelled the sign-in at the provider. Try again when you are ready.",
   WebAuthnVerificationError: "The passkey could not be used. Try again, or sign in another way.",
+  Verification: "That sign-in link was already used or has expired. Ask for a new one below.",
+  EmailSignInError: "The sign-in link could not be sent. Please try again.",
+  OAuthCallbackError: "The sign-in at the provider did not complete. Please try again.",
+  Configuration: "Sign-in is not available right now. Please try again later.",
 }
 
 /**
