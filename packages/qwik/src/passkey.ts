@@ -127,6 +127,24 @@ async function json(res: Response): Promise<Record<string, unknown> | null> {
   return (await res.json().catch(() => null)) as Record<string, unknown> | null
 }
 
+/**
+ * Tells the browser's passkey manager that the server no longer knows the passkey the user picked
+ * (WebAuthn Level 3 `PublicKeyCredential.signalUnknownCredential`, where the browser has it), so it
+ * stops offering it. Best effort: a browser without it, or a refusal, changes nothing.
+ */
+async function signalUnknown(options: unknown, data: unknown): Promise<void> {
+  const signal = (globalThis as { PublicKeyCredential?: { signalUnknownCredential?: (o: { rpId: string; credentialId: string }) => Promise<void> } }).PublicKeyCredential
+    ?.signalUnknownCredential
+  const rpId = (options as { rpId?: unknown } | null)?.rpId
+  const credentialId = (data as { id?: unknown } | null)?.id
+  if (typeof signal !== "function" || typeof rpId !== "string" || typeof credentialId !== "string") return
+  try {
+    await signal.call(PublicKeyCredential, { rpId, credentialId })
+  } catch {
+    // Only a hint to the browser.
+  }
+}
+
 async function ceremony(action: "register" | "authenticate", options: PasskeyOptions, autofill: boolean): Promise<PasskeyResult> {
   const browser = await loadBrowser()
   if (!browser?.browserSupportsWebAuthn()) return failure("PasskeyError", "PASSKEYS_UNSUPPORTED")
@@ -161,7 +179,9 @@ async function ceremony(action: "register" | "authenticate", options: PasskeyOpt
     if (typeof next !== "string") return failure("PasskeyError", "REQUEST_FAILED")
     const target = new URL(next, location.href)
     const error = target.searchParams.get("error")
-    if (error) return failure(error, target.searchParams.get("code") ?? undefined)
+    const code = target.searchParams.get("code") ?? undefined
+    if (code === "CREDENTIAL_UNKNOWN") await signalUnknown(body.options, data)
+    if (error) return failure(error, code)
     if (options.redirect !== false) location.assign(target.href)
     return { ok: true, url: target.href }
   } catch {

@@ -117,6 +117,25 @@ describe("@authlib/qwik/passkey", () => {
     expect(await (await fakeFetch("/auth/session")).json()).toMatchObject({ user: { name: "Ada" } })
   })
 
+  it("a passkey the server no longer knows: says so, and signals the browser (signalUnknownCredential) to stop offering it", async () => {
+    const signals: Array<{ rpId: string; credentialId: string }> = []
+    ;(globalThis as unknown as { PublicKeyCredential: Record<string, unknown> }).PublicKeyCredential.signalUnknownCredential = async (o: { rpId: string; credentialId: string }) => void signals.push(o)
+    try {
+      await signInWithPassword()
+      await registerPasskey({ callbackUrl: `${ORIGIN}/account` })
+      // The passkey is deleted on the server (another device, or an admin); the browser still has it.
+      const adapter = config.adapter as unknown as { listAuthenticatorsByUserId(id: string): Promise<Array<{ credentialID: string }>>; deleteAuthenticator(id: string): Promise<unknown> }
+      const [stored] = await adapter.listAuthenticatorsByUserId("ada")
+      await adapter.deleteAuthenticator(stored!.credentialID)
+      jar.clear()
+      const result = await signInWithPasskey({ callbackUrl: `${ORIGIN}/welcome` })
+      expect(result).toMatchObject({ failed: true, code: "CREDENTIAL_UNKNOWN", formErrors: ["This passkey is not registered here. Sign in another way, then add it."] })
+      expect(signals).toEqual([{ rpId: "localhost", credentialId: device.credentials[0]!.id.toString("base64url") }])
+    } finally {
+      delete (globalThis as unknown as { PublicKeyCredential: Record<string, unknown> }).PublicKeyCredential.signalUnknownCredential
+    }
+  })
+
   it("a refused passkey comes back in the failure shape with core's code; nothing navigates", async () => {
     await signInWithPassword()
     await registerPasskey({ redirect: false })

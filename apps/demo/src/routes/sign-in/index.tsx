@@ -67,7 +67,11 @@ const PasskeySignIn = component$((props: { callbackUrl: string }) => {
     host.value = location.hostname
     if (location.hostname !== "localhost") return
     // Autofill is an offer: when it cannot run (no passkeys here, a request cancelled), the button stays.
-    void startPasskeyAutofill({ callbackUrl: props.callbackUrl })
+    // A passkey the user picked that the server refused (deleted here, say) is said, not swallowed;
+    // the helper has already told the browser to stop offering an unknown one.
+    void startPasskeyAutofill({ callbackUrl: props.callbackUrl }).then((result) => {
+      if ("failed" in result && result.error !== "PasskeyError") error.value = result.formErrors[0] ?? "The passkey could not be used."
+    })
   })
   return (
     <div class="stack">
