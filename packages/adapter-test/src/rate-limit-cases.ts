@@ -156,12 +156,18 @@ function readCases(windowMs: number): RateLimitCase[] {
     {
       name: "cost 0 on an unknown key answers { count: 0, resetInMs: windowMs } and opens no window",
       async run(store) {
-        const key = freshKey("read-unknown")
-        expect(await store.hit(key, windowMs, 0)).toStrictEqual({ count: 0, resetInMs: windowMs })
-        await sleep(windowMs / 2)
-        expect(await store.hit(key, windowMs, 0)).toStrictEqual({ count: 0, resetInMs: windowMs })
-        // Had the reads opened a window, it would now be half over.
-        expectFreshWindow(await store.hit(key, windowMs), 1, windowMs)
+        for (let attempt = 1; ; attempt++) {
+          const key = freshKey("read-unknown")
+          const started = Date.now()
+          expect(await store.hit(key, windowMs, 0)).toStrictEqual({ count: 0, resetInMs: windowMs })
+          await sleep(windowMs / 2)
+          // On a loaded machine the pause can outlast the window and hide one the read opened: again.
+          if (Date.now() - started >= windowMs * 0.9 && attempt < 5) continue
+          expect(await store.hit(key, windowMs, 0)).toStrictEqual({ count: 0, resetInMs: windowMs })
+          // Had the reads opened a window, it would now be half over.
+          expectFreshWindow(await store.hit(key, windowMs), 1, windowMs)
+          return
+        }
       },
     },
   ]

@@ -6,12 +6,13 @@
 import type { QRL } from "@builder.io/qwik"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { cookieHeader } from "./cookies.js"
-import { DEFAULT_BASE_PATH, loadConfig, type QwikAuthConfig, type QwikAuthConfigFn } from "./env.js"
+import { isAuthPath, normalizeBasePath } from "@authlib/core/internal"
+import { loadConfig, type QwikAuthConfig, type QwikAuthConfigFn } from "./env.js"
 import type { GetSessionResult } from "./types.js"
 
 export interface AuthContext {
   readonly config: QwikAuthConfig
-  /** `config.basePath` without a trailing slash. */
+  /** `config.basePath` normalised as core does (`""` at the root, no trailing slash). */
   readonly basePath: string
   /** The session read of this request, once something has asked for it. */
   session?: GetSessionResult
@@ -25,7 +26,7 @@ export async function authContext(ev: RequestEventCommon, configQrl: QRL<QwikAut
   if (!pending) {
     pending = loadConfig(configQrl, ev).then((config) => ({
       config,
-      basePath: (config.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, ""),
+      basePath: normalizeBasePath(config.basePath),
     }))
     ev.sharedMap.set(CONTEXT_KEY, pending)
   }
@@ -53,10 +54,8 @@ export function requestOptions(ev: RequestEventCommon): { clientAddress?: string
   return typeof ip === "string" && ip !== "" ? { clientAddress: ip } : {}
 }
 
-/** Whether `pathname` is `basePath` or below it. */
-export function isUnderBasePath(pathname: string, basePath: string): boolean {
-  return pathname === basePath || pathname.startsWith(`${basePath}/`)
-}
+/** Whether `pathname` is authlib's under the context's (normalised) `basePath`: core's one rule. */
+export const isUnderBasePath: (pathname: string, basePath: string) => boolean = isAuthPath
 
 /**
  * Headers of the incoming request copied onto core's in-process request as they came (absent

@@ -2,6 +2,7 @@
  * The configuration, per request: the user's function of the request event, then the environment
  * (Qwik's `ev.env` getter) for whatever it left unset.
  */
+import { DEFAULT_BASE_PATH } from "@authlib/core/internal"
 import { setEnvDefaults as coreSetEnvDefaults, type AuthConfig } from "@authlib/core"
 import type { QRL } from "@builder.io/qwik"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
@@ -12,8 +13,6 @@ export type QwikAuthConfig = Omit<AuthConfig, "raw">
 /** What `QwikAuth$` receives: a function of the request event returning the configuration. */
 export type QwikAuthConfigFn = (ev: RequestEventCommon) => QwikAuthConfig | Promise<QwikAuthConfig>
 
-/** Where the binding mounts core when neither the config nor `WEBAUTH_URL` says otherwise. */
-export const DEFAULT_BASE_PATH = "/auth"
 
 /**
  * Fills `config` from Qwik's environment getter (`ev.env`): `AUTH_SECRET` (and `AUTH_SECRET_1..3`),

@@ -4,6 +4,7 @@
  * runs here, once: a fatal misconfiguration is logged once and kept as `error`, so every request
  * answers `Configuration` without repeating the work.
  */
+import { normalizeBasePath } from "./base-path.js"
 import { decode, encode } from "@authlib/jwt"
 import type { JWT } from "@authlib/jwt"
 import { createLogger, logError } from "../logger.js"
@@ -76,11 +77,6 @@ function compiledPatterns(sources: readonly string[] | undefined): OriginPattern
   return out
 }
 
-function basePathOf(config: AuthConfig): string {
-  const base = (config.basePath ?? "/auth").replace(/\/+$/, "")
-  return base.startsWith("/") || base === "" ? base : `/${base}`
-}
-
 function buildConfig(config: AuthConfig): ResolvedConfig {
   const logger = createLogger(config.logger, config.debug)
   const session = sessionOptions(config)
@@ -89,7 +85,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
   const providerById = new Map(providers.map((p) => [p.id, p]))
   const cookieSets = new Map<boolean, CookiesOptions>()
   const resolved: ResolvedConfig = {
-    basePath: basePathOf(config),
+    basePath: normalizeBasePath(config.basePath),
     appUrl: appUrlOf(config.url),
     secret: Object.freeze(secrets),
     session,

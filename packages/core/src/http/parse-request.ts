@@ -2,6 +2,7 @@
  * Request -> AuthRequest. Never throws: malformed input comes back as an error value the dispatcher
  * answers with a 4xx JSON body. Limits: headers 16 KiB in total (Node's own default), body 64 KiB.
  */
+import { ACTIONS } from "../config/base-path.js"
 import { InvalidRequest, MethodNotAllowed, UnknownAction } from "../errors.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
 import type { AuthError, ErrorCode } from "../errors.js"
@@ -9,7 +10,6 @@ import type { AuthAction, AuthRequest } from "./types.js"
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
 
 
-const ACTIONS = new Set<string>(["providers", "csrf", "session", "signin", "callback", "signout", "verify-request", "error", "webauthn-options", "passkeys", "sessions"])
 const WITH_PROVIDER = new Set<string>(["signin", "callback", "webauthn-options"])
 
 const bad = (message: string, code: ErrorCode<"InvalidRequest">, status = 400) => new InvalidRequest(message, { code, status })

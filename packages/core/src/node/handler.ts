@@ -9,6 +9,7 @@ import type { AuthConfig } from "../types.js"
 import { RequestConversionError, sendWebResponse, toWebRequest, type NodeRequest } from "./convert.js"
 import { withEnvDefaults } from "./env.js"
 import { guardApp } from "./guard.js"
+import { isAuthPath, normalizeBasePath } from "../config/base-path.js"
 
 export interface NodeHandlerOptions {
   /** Bytes of request body read at most. Default: core's limit (64 KiB). */
@@ -17,12 +18,6 @@ export interface NodeHandlerOptions {
 
 /** A Node request handler; `next` is Connect/Express's, called for requests that are not authlib's. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void
-
-const DEFAULT_BASE_PATH = "/auth"
-
-function underBasePath(path: string, basePath: string): boolean {
-  return path === basePath || path.startsWith(`${basePath}/`)
-}
 
 function refuse(res: ServerResponse, err: RequestConversionError): void {
   const body = JSON.stringify({ error: "InvalidRequest", code: err.code, message: err.message })
@@ -40,14 +35,14 @@ function refuse(res: ServerResponse, err: RequestConversionError): void {
  */
 export function toNodeHandler(appConfig: AuthConfig, options: NodeHandlerOptions = {}): NodeHandler {
   const config = withEnvDefaults(appConfig)
-  const basePath = (config.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, "") || DEFAULT_BASE_PATH
+  const basePath = normalizeBasePath(config.basePath)
   const origin = config.url ? new URL(String(config.url)).origin : undefined
   return (req, res, appNext) => {
     // The app's callback runs guarded: an error it throws (or a promise it rejects, such as
     // `getSession` on a broken configuration) answers 500 and is logged; it never reaches the process.
     const next = appNext && guardApp(appNext, res, config)
     const path = ((req as NodeRequest).originalUrl ?? req.url ?? "/").split("?")[0]!
-    if (!underBasePath(path, basePath)) {
+    if (!isAuthPath(path, basePath)) {
       if (next) return next()
       res.writeHead(404, { "content-type": "text/plain" })
       res.end("Not found")

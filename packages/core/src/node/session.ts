@@ -7,6 +7,7 @@
  * missing and how to set it) when the configuration is broken; inside `toNodeHandler`'s app
  * callback that becomes a 500 answer, never a crash.
  */
+import { normalizeBasePath } from "../config/base-path.js"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Auth } from "../index.js"
 import type { AuthConfig, Session } from "../types.js"
@@ -20,7 +21,7 @@ export async function getSession(req: IncomingMessage, appConfig: AuthConfig, re
   // not a bare "answered 500".
   const { error } = resolveConfig(config)
   if (error) throw error
-  const basePath = (config.basePath ?? "/auth").replace(/\/+$/, "") || "/auth"
+  const basePath = normalizeBasePath(config.basePath)
   const origin = config.url ? new URL(String(config.url)).origin : `http://${req.headers.host ?? "localhost"}`
   const headers = new Headers()
   for (const name of ["cookie", "host", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "forwarded", "authorization"]) {
