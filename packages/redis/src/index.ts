@@ -6,3 +6,5 @@
 export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from "./rate-limit-store.js"
 export { AuthlibRedisError, type AuthlibRedisErrorCode } from "./errors.js"
 export type { RedisClientLike } from "./client.js"
+export { withRedisCache, type RedisCacheOptions } from "./cache/with-redis-cache.js"
+export type { RedisCacheLogger } from "./cache/health.js"

@@ -1,0 +1,101 @@
+/**
+ * Whether the cache may be trusted right now. Redis may have missed a write's invalidation while it
+ * was unreachable (or slow, or restarted from a snapshot), so after any sign of trouble the cache is
+ * not read until a new era has been written: every entry filled before names the old era and reads
+ * as a miss. Until then reads and writes go to the database alone.
+ *
+ * Signs of trouble: the client's `error` or `end` event, a client that is not ready, a command that
+ * failed or timed out. The new era is written as soon as Redis answers again (retried in the
+ * background every `retryMs`), not on the next request, so an instance that saw Redis go away
+ * fences the old entries even when no request reaches it.
+ */
+import type { Commands } from "../client.js"
+
+/** Where the cache reports trouble and recovery: core's `logger` or `console` fit. */
+export interface RedisCacheLogger {
+  warn(code: string, ...message: unknown[]): void
+  error(code: string, ...message: unknown[]): void
+}
+
+export class CacheHealth {
+  /** True while the cache must not be read: an era must be written first. */
+  #suspect = true
+  /** True once trouble was logged, until the recovery is logged. */
+  #episode = false
+  #recovering: Promise<boolean> | undefined
+  #timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(
+    private readonly commands: Commands,
+    private readonly eraKey: string,
+    private readonly logger: RedisCacheLogger,
+    private readonly retryMs: number,
+  ) {
+    commands.client.on?.("error", (err: unknown) => this.trouble(err))
+    commands.client.on?.("end", () => this.trouble(new Error("the Redis connection ended")))
+  }
+
+  /**
+   * Whether the cache may be used now. On the first call, and after trouble, writes a new era first
+   * (answering false when that fails). Never throws.
+   */
+  async usable(): Promise<boolean> {
+    if (!this.commands.ready) {
+      this.trouble(new Error("the Redis client is not ready"))
+      return false
+    }
+    if (!this.#suspect) return true
+    return this.recover()
+  }
+
+  /** Marks the cache untrusted (logged once per episode) and starts the background recovery. */
+  trouble(err: unknown): void {
+    this.#suspect = true
+    if (!this.#episode) {
+      this.#episode = true
+      this.safeLog("warn", "the Redis cache is unavailable: sessions and users are read from the database until it answers again", err)
+    }
+    this.schedule()
+  }
+
+  /** Writes a new era; on success the cache is trusted again. Concurrent callers share one attempt. */
+  recover(): Promise<boolean> {
+    this.#recovering ??= this.commands
+      .send(["SET", this.eraKey, crypto.randomUUID()])
+      .then(
+        () => {
+          if (this.#episode) this.safeLog("warn", "the Redis cache answers again: a new era was written, entries from before it are ignored")
+          this.#episode = false
+          this.#suspect = false
+          clearTimeout(this.#timer)
+          this.#timer = undefined
+          return true
+        },
+        () => {
+          this.schedule()
+          return false
+        },
+      )
+      .finally(() => (this.#recovering = undefined))
+    return this.#recovering
+  }
+
+  private schedule(): void {
+    if (this.#timer !== undefined) return
+    const timer = setTimeout(() => {
+      this.#timer = undefined
+      if (this.#suspect && this.commands.ready) void this.recover()
+      else if (this.#suspect) this.schedule()
+    }, this.retryMs)
+    timer.unref?.()
+    this.#timer = timer
+  }
+
+  private safeLog(level: "warn" | "error", ...message: unknown[]): void {
+    try {
+      this.logger[level]("AuthlibRedisError", ...message)
+    } catch {
+      // A broken logger must not break the cache, which must not break sign-in.
+    }
+  }
+}
