@@ -18,8 +18,8 @@ export interface RedisCacheLogger {
 }
 
 export class CacheHealth {
-  /** True while the cache must not be read: an era must be written first. */
-  #suspect = true
+  /** True while the cache must not be read: an era must be written first (after trouble, not at start: this instance has missed nothing yet). */
+  #suspect = false
   /** True once trouble was logged, until the recovery is logged. */
   #episode = false
   #recovering: Promise<boolean> | undefined

@@ -110,6 +110,12 @@ export function appConfig(adapter: Adapter, over: Partial<AuthConfig> = {}): Aut
 export class Browser {
   readonly jar = new Map<string, string>()
 
+  /** Takes `other`'s cookies (a copy of a stolen or kept cookie, to replay after a sign-out). */
+  copy(other: Browser): this {
+    for (const [k, v] of other.jar) this.jar.set(k, v)
+    return this
+  }
+
   async request(on: Instance, path: string, init: RequestInit & { form?: Record<string, string> } = {}): Promise<Response> {
     const { form, ...rest } = init
     const headers = new Headers(rest.headers)
