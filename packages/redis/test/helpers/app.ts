@@ -34,7 +34,10 @@ export function counted<A extends Adapter>(adapter: A): { adapter: A; calls: Rec
     if (typeof fn !== "function") continue
     out[name] = (...args: unknown[]) => {
       calls[name] = (calls[name] ?? 0) + 1
-      return (fn as (...a: unknown[]) => unknown).apply(adapter, args)
+      const result = (fn as (...a: unknown[]) => unknown).apply(adapter, args)
+      // `<name>:answered`: calls that answered a record (for a conditional write, the ones that wrote).
+      void Promise.resolve(result).then((r) => r && (calls[`${name}:answered`] = (calls[`${name}:answered`] ?? 0) + 1), () => {})
+      return result
     }
   }
   return { adapter: out as A, calls }
