@@ -49,9 +49,9 @@ if (bin === null) {
   }
 
   /** Starts `read` on the reader, runs `write` once the read has loaded, then lets the read finish. */
-  async function interleave<T>(method: string, read: () => Promise<T>, write: () => Promise<unknown>): Promise<T> {
+  async function interleave<T>(method: string, read: () => T | PromiseLike<T>, write: () => unknown): Promise<T> {
     const gate = gates[method]!.arm()
-    const pending = read()
+    const pending = Promise.resolve(read())
     await gate.loaded
     await write()
     gate.release()

@@ -37,7 +37,7 @@ const UNCACHED = new Set<string>([
 ])
 
 /** Runs `write`, then (even when it threw: it may have committed) `invalidate`. */
-async function then<T>(write: () => Promise<T>, invalidate: (result: T | undefined) => Promise<void>): Promise<T> {
+async function afterWrite<T>(write: () => Promise<T>, invalidate: (result: T | undefined) => Promise<void>): Promise<T> {
   let result: T | undefined
   try {
     result = await write()
@@ -50,14 +50,14 @@ async function then<T>(write: () => Promise<T>, invalidate: (result: T | undefin
 const sessionWrite: Wrap = (inner, cache) => async (...args: never[]) => {
   const first = args[0] as unknown
   const hash = typeof first === "string" ? first : (first as { sessionToken?: unknown } | null)?.sessionToken
-  return then(async () => inner(...args), async () => (typeof hash === "string" ? cache.dropSession(hash) : cache.renew()))
+  return afterWrite(async () => inner(...args), async () => (typeof hash === "string" ? cache.dropSession(hash) : cache.renew()))
 }
 
 const userWrite =
   (idOf: (args: unknown[], result: unknown) => unknown): Wrap =>
   (inner, cache) =>
   async (...args: never[]) =>
-    then(async () => inner(...args), async (result) => {
+    afterWrite(async () => inner(...args), async (result) => {
       const id = idOf(args, result)
       return typeof id === "string" ? cache.dropUser(id) : cache.renew()
     })
@@ -146,7 +146,7 @@ export function withRedisCache<A extends Adapter>(adapter: A, options: RedisCach
     const wrap = WRAPS[name]
     if (wrap) wrapped[name] = wrap(inner, cache)
     else if (UNCACHED.has(name)) wrapped[name] = inner
-    else wrapped[name] = async (...args: never[]) => then(async () => inner(...args), () => cache.renew())
+    else wrapped[name] = async (...args: never[]) => afterWrite(async () => inner(...args), () => cache.renew())
   }
   return wrapped as A
 }

@@ -10,15 +10,15 @@ import { withRedisCache, type RedisCacheOptions } from "../../src/index.js"
 export const SECRET = "redis-cache-tests-secret-0123456789-abcdefghijklmnop"
 export const ORIGIN = "http://localhost:3000"
 
-export type Client = ReturnType<typeof createClient>
-
 /** A connected node-redis client whose errors are expected (servers are stopped on purpose). */
-export async function connectClient(url: string): Promise<Client> {
+export async function connectClient(url: string) {
   const client = createClient({ url, socket: { reconnectStrategy: 50, connectTimeout: 2_000 } })
   client.on("error", () => {})
   await client.connect()
   return client
 }
+
+export type Client = Awaited<ReturnType<typeof connectClient>>
 
 /** Closes a client whether or not its server is still up. */
 export async function closeClient(client: Client): Promise<void> {
