@@ -14,14 +14,21 @@ export function encode(value: unknown): string {
 
 /** The value `encode` wrote, its tagged `Date`s revived. */
 export function decode<T>(text: string): T {
-  return JSON.parse(text, (_key, v: unknown) => {
-    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
-      const keys = Object.keys(v)
-      if (keys.length === 1 && keys[0] === "$date") {
-        const iso = (v as { $date: unknown }).$date
-        return new Date(typeof iso === "string" ? iso : Number.NaN)
-      }
-    }
-    return v
-  }) as T
+  return revive(JSON.parse(text)) as T
+}
+
+/** Revives tagged dates in place (a walk after `JSON.parse` costs a fraction of a reviver function). */
+function revive(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = revive(value[i])
+    return value
+  }
+  const record = value as Record<string, unknown>
+  if ("$date" in record && Object.keys(record).length === 1) return new Date(typeof record.$date === "string" ? record.$date : Number.NaN)
+  for (const key in record) {
+    const v = record[key]
+    if (v !== null && typeof v === "object") record[key] = revive(v)
+  }
+  return record
 }

@@ -4,7 +4,7 @@
  * not read until a new era has been written: every entry filled before names the old era and reads
  * as a miss. Until then reads and writes go to the database alone.
  *
- * Signs of trouble: the client's `error` or `end` event, a client that is not ready, a command that
+ * Signs of trouble: the client's `error` event, a client that is not ready, a command that
  * failed or timed out. The new era is written as soon as Redis answers again (retried in the
  * background every `retryMs`), not on the next request, so an instance that saw Redis go away
  * fences the old entries even when no request reaches it.
@@ -31,20 +31,25 @@ export class CacheHealth {
     private readonly logger: RedisCacheLogger,
     private readonly retryMs: number,
   ) {
+    // `error` comes with every lost connection (node-redis and ioredis then reconnect). Not `end`:
+    // that is the app closing its client, and the next read finds it not ready anyway.
     commands.client.on?.("error", (err: unknown) => this.trouble(err))
-    commands.client.on?.("end", () => this.trouble(new Error("the Redis connection ended")))
+  }
+
+  /** Whether the cache may be used now without writing an era first (the common case, synchronous). */
+  usable(): boolean {
+    return !this.#suspect && this.commands.ready
   }
 
   /**
-   * Whether the cache may be used now. On the first call, and after trouble, writes a new era first
-   * (answering false when that fails). Never throws.
+   * After `usable()` said no: whether a new era could be written now (then the cache may be used).
+   * False at once while the client is not ready. Never throws.
    */
-  async usable(): Promise<boolean> {
+  async recovered(): Promise<boolean> {
     if (!this.commands.ready) {
       this.trouble(new Error("the Redis client is not ready"))
       return false
     }
-    if (!this.#suspect) return true
     return this.recover()
   }
 

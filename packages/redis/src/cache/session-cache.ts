@@ -10,6 +10,14 @@ import { decode, encode } from "./codec.js"
 import type { CacheHealth } from "./health.js"
 import { FILL_SESSION, FILL_USER, READ_SESSION, READ_USER } from "./scripts.js"
 
+/**
+ * A value no other read, instance or process uses: a random prefix per process and a counter
+ * (leases and era candidates only need to be unique, and a UUID per read costs more than the rest of a hit).
+ */
+const processId = crypto.randomUUID()
+let counter = 0
+const unique = () => `${processId}:${(counter++).toString(36)}`
+
 export type Found = { session: AdapterSession; user: AdapterUser }
 
 /** Times of the cache, in milliseconds. */
@@ -54,17 +62,17 @@ export class SessionCache {
 
   /** `getSessionAndUser` through the cache: a hit, or `load()` and a fill under the lease taken before it. */
   async session(hash: string, load: () => Promise<Found | null>): Promise<Found | null> {
-    if (!(await this.health.usable())) return load()
-    const lease = crypto.randomUUID()
+    if (!this.health.usable() && !(await this.health.recovered())) return load()
+    const lease = unique()
     const keys = [this.key("s", hash), this.era, this.key("l", hash), this.inflight]
-    const reply = await this.attempt(() => this.commands.run(READ_SESSION, keys, [this.key("u", ""), lease, String(this.times.leaseMs), crypto.randomUUID()]))
+    const reply = await this.attempt(() => this.commands.run(READ_SESSION, keys, [this.key("u", ""), lease, String(this.times.leaseMs), unique()]))
     const [kind, a, b] = Array.isArray(reply) ? (reply as RedisReply[]) : []
     if (kind === "hit" && typeof a === "string" && typeof b === "string") return { session: decode(a), user: decode(b) }
     if (kind === "none") return null
     const found = await load()
     if (kind !== "miss" || typeof a !== "string") return found
     const uid = found?.user.id ?? ""
-    const argv = [lease, a, found ? "found" : "none", uid, found ? encode(found.session) : "", found ? encode(found.user) : "", String(this.sessionTtl(found)), String(this.times.ttlMs), crypto.randomUUID()]
+    const argv = [lease, a, found ? "found" : "none", uid, found ? encode(found.session) : "", found ? encode(found.user) : "", String(this.sessionTtl(found)), String(this.times.ttlMs), unique()]
     await this.attempt(() => this.commands.run(FILL_SESSION, [...keys, this.key("u", uid)], argv))
     return found
   }
@@ -78,15 +86,15 @@ export class SessionCache {
 
   /** One field of a user's entry (`user` for `getUser`, `epoch` for `getUserSessionEpoch`) through the cache. */
   async user<T>(id: string, field: "user" | "epoch", load: () => Promise<T | null>): Promise<T | null> {
-    if (!(await this.health.usable())) return load()
-    const lease = crypto.randomUUID()
+    if (!this.health.usable() && !(await this.health.recovered())) return load()
+    const lease = unique()
     const keys = [this.key("u", id), this.era, this.inflight]
-    const reply = await this.attempt(() => this.commands.run(READ_USER, keys, [field, lease, String(this.times.leaseMs), crypto.randomUUID()]))
+    const reply = await this.attempt(() => this.commands.run(READ_USER, keys, [field, lease, String(this.times.leaseMs), unique()]))
     const [kind, value] = Array.isArray(reply) ? (reply as RedisReply[]) : []
     if (kind === "hit" && typeof value === "string") return value === "null" ? null : decode<T>(value)
     const loaded = await load()
     if (kind !== "miss" || typeof value !== "string") return loaded
-    const argv = [lease, value, field, loaded === null ? "null" : encode(loaded), String(this.times.ttlMs), String(this.times.negativeTtlMs), crypto.randomUUID()]
+    const argv = [lease, value, field, loaded === null ? "null" : encode(loaded), String(this.times.ttlMs), String(this.times.negativeTtlMs), unique()]
     await this.attempt(() => this.commands.run(FILL_USER, keys, argv))
     return loaded
   }
