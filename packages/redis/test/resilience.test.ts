@@ -127,4 +127,29 @@ if (bin === null) {
       await c.close()
     }
   })
+
+  test("Redis too slow (CLIENT PAUSE): reads answer from the database after timeoutMs, a sign-out meanwhile holds afterwards", async () => {
+    const c = await cluster(bin)
+    const admin = await connectClient(c.server.url)
+    try {
+      const user = await makeUser(c.db)
+      const [kept, ended] = [await c.session(user), await c.session(user)]
+      for (const app of c.apps) for (const s of [kept, ended]) expect(await app.getSessionAndUser!(s.sessionToken)).not.toBeNull()
+      // Paused for a minute, longer than the test may take: only answering without Redis lets it pass.
+      await admin.sendCommand(["CLIENT", "PAUSE", "60000", "WRITE"]) // scripts and DEL wait; UNPAUSE does not
+      // The cache's commands wait (timeoutMs 250): each call answers from the database.
+      await c.apps[0]!.deleteSession!(ended.sessionToken)
+      expect(await c.apps[1]!.getSessionAndUser!(ended.sessionToken)).toBeNull()
+      expect((await c.apps[1]!.getSessionAndUser!(kept.sessionToken))?.user.id).toBe(user.id)
+      expect(c.logs.some((m) => /unavailable/.test(m))).toBe(true)
+      await admin.sendCommand(["CLIENT", "UNPAUSE"])
+      for (const app of c.apps) {
+        expect(await app.getSessionAndUser!(ended.sessionToken)).toBeNull()
+        expect((await app.getSessionAndUser!(kept.sessionToken))?.user.id).toBe(user.id)
+      }
+    } finally {
+      await closeClient(admin)
+      await c.close()
+    }
+  })
 }
