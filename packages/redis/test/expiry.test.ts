@@ -58,6 +58,18 @@ if (bin === null) {
       expect(await a.getUserSessionEpoch!(id)).toBe(0)
     })
 
+    test("an entry expiring in Redis signs nobody out: the next read comes from the database and fills again", async () => {
+      const db = MemoryAdapter(createMemoryStore())
+      const a = withRedisCache(db, { client, logger: quiet, ttl: 1 })
+      const user = await makeUser(db)
+      const s = await db.createSession!({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 86_400_000) })
+      expect(await a.getSessionAndUser!(s.sessionToken)).not.toBeNull()
+      await new Promise((r) => setTimeout(r, 1_100))
+      expect(await client.exists(`authlib:c:s:${s.sessionToken}`)).toBe(0)
+      expect((await a.getSessionAndUser!(s.sessionToken))?.user.id).toBe(user.id)
+      expect(await client.exists(`authlib:c:s:${s.sessionToken}`)).toBe(1)
+    })
+
     test("negativeTtl above 60 seconds is refused", () => {
       expect(() => withRedisCache(MemoryAdapter(), { client, negativeTtl: 61 })).toThrow(/negativeTtl/)
     })
