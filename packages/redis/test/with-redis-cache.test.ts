@@ -76,6 +76,19 @@ if (bin === null) {
       }
     })
 
+    test("a corrupt entry (something else wrote under the prefix) reads as a miss: the database answers, nothing is thrown", async () => {
+      const db = MemoryAdapter(createMemoryStore())
+      const cached = withRedisCache(db, { client, logger: quiet, prefix: "corrupt:" })
+      const user = await makeUser(db)
+      const s = await db.createSession!({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) })
+      await cached.getSessionAndUser!(s.sessionToken)
+      await cached.getUser!(user.id)
+      await client.hSet(`corrupt:s:${s.sessionToken}`, "session", "{not json")
+      await client.hSet(`corrupt:u:${user.id}`, "user", "{not json")
+      expect((await cached.getSessionAndUser!(s.sessionToken))?.user.id).toBe(user.id)
+      expect((await cached.getUser!(user.id))?.id).toBe(user.id)
+    })
+
     test("sessions are stored under the hash core hands over, never anything else of the cookie", async () => {
       const db = MemoryAdapter(createMemoryStore())
       const cached = withRedisCache(db, { client, logger: quiet, prefix: "t:" })

@@ -67,7 +67,10 @@ export class SessionCache {
     const keys = [this.key("s", hash), this.era, this.key("l", hash), this.inflight]
     const reply = await this.attempt(() => this.commands.run(READ_SESSION, keys, [this.key("u", ""), lease, String(this.times.leaseMs), unique()]))
     const [kind, a, b] = Array.isArray(reply) ? (reply as RedisReply[]) : []
-    if (kind === "hit" && typeof a === "string" && typeof b === "string") return { session: decode(a), user: decode(b) }
+    if (kind === "hit" && typeof a === "string" && typeof b === "string") {
+      const hit = this.decoded(() => ({ session: decode<Found["session"]>(a), user: decode<Found["user"]>(b) }))
+      if (hit) return hit
+    }
     if (kind === "none") return null
     const found = await load()
     if (kind !== "miss" || typeof a !== "string") return found
@@ -75,6 +78,19 @@ export class SessionCache {
     const argv = [lease, a, found ? "found" : "none", uid, found ? encode(found.session) : "", found ? encode(found.user) : "", String(this.sessionTtl(found)), String(this.times.ttlMs), unique()]
     await this.attempt(() => this.commands.run(FILL_SESSION, [...keys, this.key("u", uid)], argv))
     return found
+  }
+
+  /**
+   * A cached value read back; one that does not parse (written by something else under our
+   * prefix?) is reported and read as a miss (the database answers), never thrown to core.
+   */
+  private decoded<T>(read: () => T): T | undefined {
+    try {
+      return read()
+    } catch (err) {
+      this.health.trouble(err)
+      return undefined
+    }
   }
 
   /** A positive entry lives `ttlMs` at most, and never past the session's own expiry. */
@@ -91,10 +107,14 @@ export class SessionCache {
     const keys = [this.key("u", id), this.era, this.inflight]
     const reply = await this.attempt(() => this.commands.run(READ_USER, keys, [field, lease, String(this.times.leaseMs), unique()]))
     const [kind, value] = Array.isArray(reply) ? (reply as RedisReply[]) : []
-    if (kind === "hit" && typeof value === "string") return value === "null" ? null : decode<T>(value)
+    if (kind === "hit" && typeof value === "string") {
+      if (value === "null") return null
+      const hit = this.decoded(() => decode<T>(value))
+      if (hit !== undefined) return hit
+    }
     const loaded = await load()
     if (kind !== "miss" || typeof value !== "string") return loaded
-    const argv = [lease, value, field, loaded === null ? "null" : encode(loaded), String(this.times.ttlMs), String(this.times.negativeTtlMs), unique()]
+    const argv = [lease, value, field, loaded == null ? "null" : encode(loaded), String(this.times.ttlMs), String(this.times.negativeTtlMs), unique()]
     await this.attempt(() => this.commands.run(FILL_USER, keys, argv))
     return loaded
   }
