@@ -22,7 +22,9 @@ export class CacheHealth {
   #suspect = false
   /** True once trouble was logged, until the recovery is logged. */
   #episode = false
-  #recovering: Promise<boolean> | undefined
+  /** Counts signs of trouble: an era written before the latest one does not fence it. */
+  #troubles = 0
+  #recovering: { seq: number; done: Promise<boolean> } | undefined
   #timer: ReturnType<typeof setTimeout> | undefined
 
   constructor(
@@ -55,6 +57,7 @@ export class CacheHealth {
 
   /** Marks the cache untrusted (logged once per episode) and starts the background recovery. */
   trouble(err: unknown): void {
+    this.#troubles++
     this.#suspect = true
     if (!this.#episode) {
       this.#episode = true
@@ -63,26 +66,40 @@ export class CacheHealth {
     this.schedule()
   }
 
-  /** Writes a new era; on success the cache is trusted again. Concurrent callers share one attempt. */
-  recover(): Promise<boolean> {
-    this.#recovering ??= this.commands
-      .send(["SET", this.eraKey, crypto.randomUUID()])
-      .then(
-        () => {
-          if (this.#episode) this.safeLog("warn", "the Redis cache answers again: a new era was written, entries from before it are ignored")
-          this.#episode = false
-          this.#suspect = false
-          clearTimeout(this.#timer)
-          this.#timer = undefined
-          return true
-        },
-        () => {
+  /**
+   * Writes a new era; on success the cache is trusted again, unless trouble came after the era was
+   * sent (an invalidation missed after it needs an era after it: another attempt follows).
+   * Concurrent callers share an attempt started after their last trouble; `fresh` always starts
+   * one (after a write the cache does not know, the era must come after that write).
+   */
+  recover(fresh = false): Promise<boolean> {
+    const seq = this.#troubles
+    if (!fresh && this.#recovering && this.#recovering.seq === seq) return this.#recovering.done
+    const done = this.commands.send(["SET", this.eraKey, crypto.randomUUID()]).then(
+      () => {
+        if (this.#troubles !== seq) {
           this.schedule()
           return false
-        },
-      )
-      .finally(() => (this.#recovering = undefined))
-    return this.#recovering
+        }
+        if (this.#episode) this.safeLog("warn", "the Redis cache answers again: a new era was written, entries from before it are ignored")
+        this.#episode = false
+        this.#suspect = false
+        clearTimeout(this.#timer)
+        this.#timer = undefined
+        return true
+      },
+      (err: unknown) => {
+        // Trouble in its own right (a renewal after an unknown write failed: entries may be stale).
+        this.trouble(err)
+        return false
+      },
+    )
+    const attempt = { seq, done }
+    this.#recovering = attempt
+    void done.finally(() => {
+      if (this.#recovering === attempt) this.#recovering = undefined
+    })
+    return done
   }
 
   private schedule(): void {

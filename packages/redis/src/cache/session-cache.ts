@@ -135,7 +135,7 @@ export class SessionCache {
 
   /** After a write this cache does not know: a new era, so no entry from before it is read again. */
   async renew(): Promise<void> {
-    if (this.commands.ready) await this.health.recover()
+    if (this.commands.ready) await this.health.recover(true)
     else this.health.trouble(new Error("the Redis client is not ready"))
   }
 
