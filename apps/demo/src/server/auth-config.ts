@@ -8,7 +8,7 @@
  * pages stay reachable under /auth.
  */
 import type { QwikAuthConfig } from "@authlib/qwik"
-import { allowInsecureOAuthRequests, type Provider } from "@authlib/core"
+import { allowInsecureOAuthRequests, type Provider, type RateLimitStore } from "@authlib/core"
 import Credentials from "@authlib/providers/credentials"
 import GitHub from "@authlib/providers/github"
 import GitLab from "@authlib/providers/gitlab"
@@ -100,10 +100,29 @@ function idpUsable(env: Env): boolean {
   return !appUrl || isLoopbackHost(new URL(appUrl).hostname)
 }
 
+// --- Redis (REDIS_URL) -------------------------------------------------------------------------
+/**
+ * With `REDIS_URL`, sessions and users are cached in Redis in front of the database
+ * (`withRedisCache`) and rate limits are counted there (`RedisRateLimitStore`); without it nothing
+ * changes (memory or PostgreSQL counters, no cache). The client module loads only when asked for.
+ */
+async function withRedis<A extends DemoDatabase["adapter"]>(env: Env, adapter: A, rateLimitStore: RateLimitStore | undefined) {
+  const url = env.get("REDIS_URL")
+  if (!url) return { adapter, rateLimitStore }
+  const [{ createClient }, { RedisRateLimitStore, withRedisCache }] = await Promise.all([import("redis"), import("@authlib/redis")])
+  const client = createClient({ url })
+  client.on("error", (err: unknown) => console.warn("[demo] Redis:", err))
+  await client.connect()
+  console.info("[demo] REDIS_URL: sessions cached and rate limits counted in Redis")
+  return { adapter: withRedisCache(adapter, { client }), rateLimitStore: new RedisRateLimitStore({ client }) }
+}
+// -----------------------------------------------------------------------------------------------
+
 async function build(env: Env): Promise<QwikAuthConfig> {
   const withIdp = idpUsable(env)
   if (!withIdp) console.warn("[demo] WEBAUTH_URL is not on loopback: the Demo IdP (127.0.0.1 only) is left out")
-  const [{ adapter, rateLimitStore }, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env) : undefined])
+  const [database, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env) : undefined])
+  const { adapter, rateLimitStore } = await withRedis(env, database.adapter, database.rateLimitStore)
   await storeDemoUsers(adapter)
   return {
     secret: demoSecret(env),
@@ -114,7 +133,7 @@ async function build(env: Env): Promise<QwikAuthConfig> {
     // Every session read checks the user's session epoch, so that "sign out everywhere" ends JWT
     // sessions at once here (the default checks when the cookie is re-issued, once a day).
     session: { strategy: sessionStrategy(env), checkRevocation: "every-request" },
-    // authlib's default limits; shared through PostgreSQL when DATABASE_URL is set (database.ts).
+    // authlib's default limits; shared through Redis with REDIS_URL, else PostgreSQL with DATABASE_URL (database.ts).
     rateLimit: rateLimitStore ? { store: rateLimitStore } : {},
     experimental: { enableWebAuthn: true },
     providers: [

@@ -1,0 +1,140 @@
+/**
+ * What the Redis session cache buys (issue 25): `GET /auth/session` with database sessions on a
+ * PostgreSQL server (`XataAdapter` over node-postgres), the database alone against
+ * `withRedisCache` (a cache hit), beside the JWT path (no adapter read), in-process (`Auth()`, one
+ * request at a time) and over HTTP (`@authlib/core/node`, autocannon). The SQL statements and the
+ * Redis commands per request are counted on the way out of the process.
+ *
+ * Needs `redis-server` and PostgreSQL (`DATABASE_URL`, or the server binaries: a throwaway cluster
+ * is started, as in the tests). Both run on the same machine, on loopback: a networked database
+ * adds its round trip to the database-only row, which makes the cache look better, not worse.
+ */
+import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { cpus } from "node:os"
+import autocannon from "autocannon"
+import pg from "pg"
+import { createClient } from "redis"
+import { Auth, type Adapter, type AuthConfig } from "@authlib/core"
+import { toNodeHandler } from "@authlib/core/node"
+import { encode } from "@authlib/jwt"
+import { withRedisCache } from "@authlib/redis"
+import { XataAdapter, migrate } from "@authlib/xata-adapter"
+import { findRedisServer, startRedisServer } from "../packages/redis/test/helpers/redis-server.js"
+import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
+import type { BenchModule } from "./lib-bench.js"
+import { fmt, measure, printFigures } from "./lib-measure.js"
+
+const secret = "bench-secret-bench-secret-bench-secret-0123"
+const origin = "http://localhost:3000"
+const quiet = { error() {}, warn() {}, debug() {} }
+const DB_ONLY = "database only (PostgreSQL)"
+const CACHED = "Redis cache hit"
+const JWT = "JWT (no adapter read)"
+
+const redisSession: BenchModule = {
+  name: "redis-session",
+  async run(options) {
+    const bin = findRedisServer()
+    // The servers run on every core, as on machines of their own: the bench process alone is pinned.
+    const postgres = await unpinned(() => startPostgres())
+    if (!bin || !postgres) {
+      console.log("SKIPPED: needs redis-server and PostgreSQL (DATABASE_URL or the server binaries)")
+      return
+    }
+    const redisServer = await unpinned(() => startRedisServer(bin))
+    const schema = pgSchema(postgres.url, "bench_redis")
+    await schema.create()
+    await migrate(schema.pool)
+    const redis = createClient({ url: redisServer.url })
+    await redis.connect()
+    const counts = { sql: 0, redis: 0 }
+    const pool = schema.pool
+    const countingPool = { query: (...args: unknown[]) => (counts.sql++, (pool.query as (...a: unknown[]) => unknown)(...args)), connect: () => pool.connect() }
+    const countingRedis = {
+      sendCommand: (args: string[]) => (counts.redis++, redis.sendCommand(args)),
+      get isReady() {
+        return redis.isReady
+      },
+      on: (event: string, listener: (...args: unknown[]) => void) => redis.on(event, listener),
+    }
+    const db = XataAdapter(countingPool as unknown as pg.Pool)
+    const user = await db.createUser({ id: "u-bench", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null })
+    const token = "bench-session-token-0123456789abcdefghijklmnop"
+    await db.createSession({ sessionToken: createHash("sha256").update(token).digest("base64url"), userId: user.id, expires: new Date(Date.now() + 30 * 86_400_000) })
+    const databaseConfig = (adapter: Adapter): AuthConfig => ({ providers: [], secret, trustHost: true, logger: quiet, adapter, session: { strategy: "database" } })
+    const jwtToken = await encode({ token: { sub: user.id, name: user.name, email: user.email }, secret, salt: "authlib.session-token" })
+    const configs: Record<string, { config: AuthConfig; cookie: string }> = {
+      [DB_ONLY]: { config: databaseConfig(db), cookie: `authlib.session-token=${token}` },
+      [CACHED]: { config: databaseConfig(withRedisCache(db, { client: countingRedis })), cookie: `authlib.session-token=${token}` },
+      [JWT]: { config: { providers: [], secret, trustHost: true, logger: quiet, session: { strategy: "jwt" } }, cookie: `authlib.session-token=${jwtToken}` },
+    }
+    const read = (name: string) => async () => {
+      const { config, cookie } = configs[name]!
+      const res = await Auth(new Request(`${origin}/auth/session`, { headers: { cookie } }), config)
+      const body = (await res.json()) as { user?: { name?: string } } | null
+      if (body?.user?.name !== user.name) throw new Error(`bench: ${name} answered ${JSON.stringify(body)}`)
+    }
+    // Round trips per request, counted over 100 requests after a first (filling) one.
+    const perRequest: Record<string, string> = {}
+    for (const name of Object.keys(configs)) {
+      await read(name)()
+      counts.sql = counts.redis = 0
+      for (let i = 0; i < 100; i++) await read(name)()
+      perRequest[name] = `${fmt(counts.sql / 100, 2)} SQL, ${fmt(counts.redis / 100, 2)} Redis`
+    }
+    const tasks = Object.fromEntries(Object.keys(configs).map((name) => [`GET /session, ${name}`, read(name)]))
+    const figures = await measure(tasks, options)
+    printFigures("GET /session in-process, one request at a time (latency in microseconds)", figures)
+    const f = (name: string) => figures.get(`GET /session, ${name}`)!
+    console.table(Object.keys(configs).map((name) => ({ path: name, "round trips per request": perRequest[name] })))
+    console.log(`\nin-process: database only / cache hit ${fmt(f(DB_ONLY).mean / f(CACHED).mean, 2)}x (p50 ${fmt(f(DB_ONLY).p50 / f(CACHED).p50, 2)}x), target >= 2; ` +
+      `cache hit / JWT ${fmt(f(CACHED).mean / f(JWT).mean, 2)}x (p50 ${fmt(f(CACHED).p50 / f(JWT).p50, 2)}x), target <= 1.5`)
+    const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 6)
+    const rps: Record<string, number> = {}
+    for (let round = 0; round < 2; round++) {
+      for (const [name, { config, cookie }] of Object.entries(configs)) rps[name] = Math.max(rps[name] ?? 0, await overHttp(config, cookie, round === 0 ? 1 : seconds / 2))
+    }
+    console.log(`\nGET /session over HTTP (@authlib/core/node, autocannon, 10 connections, best of a 1 s and a ${seconds / 2} s run)`)
+    console.table(Object.entries(rps).map(([name, r]) => ({ path: name, "req/s": fmt(r, 0), "x database only": fmt(r / rps[DB_ONLY]!, 2) })))
+    console.log(`over HTTP: cache hit / database only ${fmt(rps[CACHED]! / rps[DB_ONLY]!, 2)}x req/s (target >= 2); JWT / cache hit ${fmt(rps[JWT]! / rps[CACHED]!, 2)}x (target <= 1.5)`)
+    await redis.quit()
+    await schema.drop()
+    postgres.stop()
+    await redisServer.stop()
+  },
+}
+
+/**
+ * Runs `start` with this process unpinned, so that the servers it starts (children inherit the CPU
+ * affinity) are not squeezed onto the bench's core; pins back to core 0 afterwards.
+ */
+async function unpinned<T>(start: () => Promise<T>): Promise<T> {
+  if (!process.env.AUTHLIB_BENCH_PINNED) return start()
+  const all = `0-${cpus().length - 1}`
+  spawnSync("taskset", ["-a", "-p", "-c", all, String(process.pid)], { stdio: "ignore" })
+  try {
+    return await start()
+  } finally {
+    spawnSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" })
+  }
+}
+
+async function overHttp(config: AuthConfig, cookie: string, seconds: number): Promise<number> {
+  const handler = toNodeHandler(config)
+  const server: Server = createServer((req, res) => handler(req, res))
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  try {
+    const result = await autocannon({ url: `http://127.0.0.1:${port}/auth/session`, connections: 10, duration: seconds, headers: { cookie } })
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`bench: HTTP run had ${result.non2xx} non-2xx and ${result.errors} errors`)
+    return result.requests.average
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
+
+export default redisSession
