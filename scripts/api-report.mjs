@@ -102,5 +102,19 @@ for (const name of readdirSync(join(root, "packages"))) {
     console.log(`wrote ${relative(root, file)}`)
   }
 }
+// An entry names what it exports: `export *` would let any new export of a module slip onto the surface.
+for (const name of readdirSync(join(root, "packages"))) {
+  const src = join(root, "packages", name, "src")
+  if (!existsSync(src)) continue
+  const pkgFile = join(root, "packages", name, "package.json")
+  const listed = existsSync(pkgFile) ? entries(join(root, "packages", name), JSON.parse(readFileSync(pkgFile, "utf8"))).map(([, f]) => f) : []
+  const indexes = readdirSync(src).filter((f) => /^index[.\w-]*\.tsx?$/.test(f)).map((f) => join(src, f))
+  for (const file of new Set([...listed, ...indexes])) {
+    if (/^export \* from /m.test(readFileSync(file, "utf8"))) {
+      differ++
+      console.error(`${relative(root, file)} has \`export * from\`: name the exports`)
+    }
+  }
+}
 if (differ) process.exit(1)
-if (check) console.log("api report: every package's exports match its api-report.md")
+if (check) console.log("api report: every package's exports match its api-report.md; no entry exports *")

@@ -18,7 +18,8 @@
  *   leave the user signed in.
  */
 import type { AdapterAccount } from "./adapters.js"
-import { InvalidProvider, MissingAdapterMethods, RefreshTokenError, SessionRequired } from "./errors.js"
+import { InvalidProvider, RefreshTokenError, SessionRequired } from "./errors.js"
+import { optionalPort, port } from "./config/ports.js"
 import type { Context } from "./http/types.js"
 import { REFRESH_TIMEOUT_MS, refreshTokens } from "./flows/oauth/refresh.js"
 import type { OAuthConfig } from "./providers/types.js"
@@ -54,7 +55,9 @@ export interface GetAccessTokenOptions {
   onInvalidGrant?: "mark" | "sign-out"
 }
 
-const NEEDED = ["listAccountsByUserId", "updateAccount"] as const
+/** Provider tokens on account rows (checked when `getAccessToken` is called, see `accessTokenResult`). */
+const PURPOSE = { what: "getAccessToken", otherwise: "or JWT sessions with session.providerTokens" }
+const accounts = (ctx: Context) => port(ctx.config.adapter, "accountTokens", PURPOSE)
 
 /** Refreshes in flight in this process, by account: concurrent callers share one. */
 const inFlight = new Map<string, Promise<AdapterAccount>>()
@@ -69,8 +72,7 @@ function fresh(account: AdapterAccount, minValidity: number): boolean {
 }
 
 async function accountOf(ctx: Context, userId: string, providerId: string): Promise<AdapterAccount> {
-  const accounts = await ctx.config.adapter!.listAccountsByUserId!(userId)
-  const account = accounts.find((a) => a.provider === providerId)
+  const account = (await accounts(ctx).listAccountsByUserId(userId)).find((a) => a.provider === providerId)
   if (!account) throw new RefreshTokenError(`The signed-in user has no "${providerId}" account`, { code: "ACCOUNT_NOT_LINKED", cause: { provider: providerId } })
   return account
 }
@@ -100,7 +102,7 @@ const keyOf = (account: AdapterAccount) => ({ provider: account.provider, provid
 async function awaitLease(ctx: Context, account: AdapterAccount): Promise<AdapterAccount> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
-    const current = await ctx.config.adapter!.getAccount!(account.providerAccountId, account.provider)
+    const current = await accounts(ctx).getAccount(account.providerAccountId, account.provider)
     if (!current) throw new RefreshTokenError(`The "${account.provider}" account was unlinked during a refresh`, { code: "ACCOUNT_NOT_LINKED", cause: { provider: account.provider } })
     const lease = parseLease(current.refresh_token)
     if (!lease || lease.until <= Date.now()) return current
@@ -113,7 +115,7 @@ async function awaitLease(ctx: Context, account: AdapterAccount): Promise<Adapte
  * wait for its tokens. Resolves the stored account afterwards.
  */
 async function refreshAndStore(ctx: Context, provider: OAuthConfig, account: AdapterAccount, minValidity: number): Promise<AdapterAccount> {
-  const adapter = ctx.config.adapter!
+  const adapter = accounts(ctx)
   // Tokens another instance stored meanwhile are taken as they are, even when they too expire
   // within `minValidity` (a provider's lifetime can be shorter): refreshing them again would only
   // spend the provider's next refresh token.
@@ -128,10 +130,10 @@ async function refreshAndStore(ctx: Context, provider: OAuthConfig, account: Ada
     }
     const original = held ? held.token : current.refresh_token!
     const lease = `${LEASE_PREFIX}${Date.now() + LEASE_MS}:${crypto.randomUUID()}:${original}`
-    const claimed = await adapter.updateAccount!({ ...keyOf(current), refresh_token: lease }, { refresh_token: current.refresh_token ?? null })
+    const claimed = await adapter.updateAccount({ ...keyOf(current), refresh_token: lease }, { refresh_token: current.refresh_token ?? null })
     if (!claimed) {
       // Another instance claimed it (or stored new tokens) first: look again.
-      const again = await adapter.getAccount!(current.providerAccountId, current.provider)
+      const again = await adapter.getAccount(current.providerAccountId, current.provider)
       if (!again) throw new RefreshTokenError(`The "${provider.id}" account was unlinked during a refresh`, { code: "ACCOUNT_NOT_LINKED", cause: { provider: provider.id } })
       if (renewed(again) && !parseLease(again.refresh_token)) return again
       current = again
@@ -142,13 +144,13 @@ async function refreshAndStore(ctx: Context, provider: OAuthConfig, account: Ada
       next = await refreshTokens(provider, original)
     } catch (err) {
       // Give the refresh token back (spent or not, it is the provider's to judge next time).
-      await Promise.resolve(adapter.updateAccount!({ ...keyOf(current), refresh_token: original }, { refresh_token: lease })).catch(() => null)
+      await Promise.resolve(adapter.updateAccount({ ...keyOf(current), refresh_token: original }, { refresh_token: lease })).catch(() => null)
       throw err
     }
-    const stored = await adapter.updateAccount!({ ...keyOf(current), ...next }, { refresh_token: lease })
+    const stored = await adapter.updateAccount({ ...keyOf(current), ...next }, { refresh_token: lease })
     if (stored) return stored
     // The lease ran out and another instance took over: its tokens are the current ones.
-    const after = await adapter.getAccount!(current.providerAccountId, current.provider)
+    const after = await adapter.getAccount(current.providerAccountId, current.provider)
     if (after?.access_token && !parseLease(after.refresh_token)) return after
     throw new RefreshTokenError(`The "${provider.id}" account changed while its token was refreshed`, { code: "REFRESH_FAILED", cause: { provider: provider.id } })
   }
@@ -248,13 +250,10 @@ export function accessTokenResult(request: Request, config: AuthConfig, provider
     if (!provider || (provider.type !== "oauth" && provider.type !== "oidc"))
       throw new InvalidProvider(`"${providerId}" is not an OAuth or OIDC provider of this configuration`, { code: "UNKNOWN_PROVIDER", cause: { provider: providerId } })
     const minValidity = options.minValidity ?? 60
-    const adapter = ctx.config.adapter
-    const missing = [...NEEDED, "getAccount" as const].filter((m) => typeof adapter?.[m] !== "function")
     const strategy = sessionStrategy(ctx.config)
-    if (missing.length > 0 && ctx.config.session.providerTokens && strategy.providerTokens)
+    if (!optionalPort(ctx.config.adapter, "accountTokens") && ctx.config.session.providerTokens && strategy.providerTokens)
       return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, options)
-    if (missing.length)
-      throw new MissingAdapterMethods(`getAccessToken needs an adapter with ${missing.join(", ")}, or JWT sessions with session.providerTokens`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+    accounts(ctx) // refused here (MissingAdapterMethods) before the session is read
     const { userId } = await requirePrincipal(req, ctx, "Sign in to use a provider's access token")
     try {
       return { token: await accessToken(ctx, userId, provider as OAuthConfig, minValidity), cookies: [] }

@@ -5,7 +5,8 @@
  * functions they check no CSRF token: call them from protected endpoints.
  */
 import type { Adapter, AdapterAccount } from "./adapters.js"
-import { AccountManagementError, MissingAdapterMethods } from "./errors.js"
+import { AccountManagementError } from "./errors.js"
+import { adapterMethods, type AdapterMethods } from "./config/ports.js"
 import type { AuthRequest, Context } from "./http/types.js"
 import { serverCall } from "./server-call.js"
 import { hasWayIn, removeWayIn, signInMethods, type SignInMethod } from "./passkeys/ways-in.js"
@@ -25,10 +26,8 @@ export interface LinkedAccount {
   unlinkable: boolean
 }
 
-async function me(req: AuthRequest, ctx: Context, needed: readonly ("listAccountsByUserId" | "unlinkAccount")[]): Promise<{ userId: string; adapter: Adapter }> {
-  const adapter = ctx.config.adapter
-  const missing = needed.filter((m) => typeof adapter?.[m] !== "function")
-  if (missing.length || !adapter) throw new MissingAdapterMethods(`Managing linked accounts needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+async function me<const K extends "listAccountsByUserId" | "unlinkAccount">(req: AuthRequest, ctx: Context, needed: readonly K[]): Promise<{ userId: string; adapter: AdapterMethods<K> & Adapter }> {
+  const adapter = adapterMethods(ctx.config.adapter, needed, "Managing linked accounts")
   const { userId } = await requirePrincipal(req, ctx, "Sign in to manage your sign-in methods")
   return { userId, adapter }
 }

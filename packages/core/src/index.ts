@@ -58,10 +58,41 @@ export async function Auth(request: Request, config: AuthConfig, options?: AuthR
   }
 }
 
-export * from "./types.js"
-export * from "./adapters.js"
-export * from "./providers/types.js"
-export * from "./errors.js"
+export type {
+  Account, AuthConfig, AuthRequestOptions, AuthorizationDetails, Awaitable, CallbacksOptions,
+  CookieOption, CookiesOptions, DefaultSession, EventCallbacks, JWT, JWTOptions, JsonValue,
+  LoggerInstance, PagesOptions, Profile, Session, SessionOptions, Theme, User
+} from "./types.js"
+export type {
+  Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession, AdapterUser,
+  SessionMetadata, VerificationToken
+} from "./adapters.js"
+export type {
+  AccountCallback, AppProvider, AuthorizationEndpointHandler, CommonProviderOptions,
+  CredentialInput, CredentialsConfig, CredentialsProviderId, EmailConfig, EmailProviderFields,
+  EmailProviderId, EmailProviderSendVerificationRequestParams, EmailProviderType, EmailUserConfig,
+  EndpointHandler, OAuth2Config, OAuthChecks, OAuthClientOverrides, OAuthConfig, OAuthConfigInternal,
+  OAuthProviderButtonStyles, OAuthProviderFields, OAuthProviderId, OAuthProviderType, OAuthUserConfig,
+  OIDCChecks, OIDCConfig, OIDCUserConfig, ProfileCallback, Provider, ProviderConfig, ProviderType,
+  ProviderUser, SimpleWebAuthnServer, TokenEndpointHandler, TokenSet, UserinfoEndpointHandler,
+  WebAuthnAuthenticatorSelection, WebAuthnConfig, WebAuthnCredentialInput, WebAuthnProviderType,
+  WebAuthnRelyingParty, WebAuthnUserInfo
+} from "./providers/types.js"
+export {
+  APP_DEFINED_CODES, AccessDenied, AccountManagementError, AdapterError, AuthError, CallbackError,
+  CallbackRouteError, CataloguedError, Configuration, CredentialsSignin, DuplicateProviderId, ERROR_CODES,
+  EmailSignInError, EventError, ExperimentalFeatureNotEnabled, InvalidCallbackUrl, InvalidCheck,
+  InvalidEmailAddress, InvalidEndpoints, InvalidProvider, InvalidRequest, JWTSessionError,
+  MethodNotAllowed, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSalt,
+  MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
+  OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, RefreshTokenError,
+  SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
+  Verification, WebAuthnVerificationError, isClientSafe
+} from "./errors.js"
+export type {
+  AnyAuthError, AuthErrorOptions, CallbackStep, CataloguedErrorOptions, CataloguedType, CheckName,
+  ErrorCause, ErrorCode, ErrorType
+} from "./errors.js"
 export { listPasskeys, renamePasskey, deletePasskey } from "./passkey-functions.js"
 export { getAccessToken } from "./access-token.js"
 export { listSessions, revokeSession, revokeOtherSessions, revokeUserSessions, signOutEverywhere } from "./session-functions.js"

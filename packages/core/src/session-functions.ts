@@ -13,7 +13,8 @@
 import type { AdapterSession } from "./adapters.js"
 import { resolveConfig } from "./config/resolve.js"
 import { serializeCookie } from "./cookies/serialize.js"
-import { MissingAdapterMethods, SessionManagementError, SessionRequired } from "./errors.js"
+import { SessionManagementError, SessionRequired } from "./errors.js"
+import { port, type PortMethods } from "./config/ports.js"
 import type { AuthRequest, Context } from "./http/types.js"
 import { sha256 } from "./security/random.js"
 import { serverCall } from "./server-call.js"
@@ -50,27 +51,26 @@ export interface SessionRevocation {
   setCookie: string[]
 }
 
-const NEEDED = ["listSessionsByUserId", "deleteSessionsByUserId", "deleteSession"] as const
 
 /** The opaque id of a stored session: never its token or the stored hash. */
 function idOf(sessionToken: string, secret: string): string {
   return sha256(`authlib-session-id\u0000${sessionToken}\u0000${secret}`).slice(0, 24)
 }
 
-/** The request's own stored session, through the principal (database strategy). */
+/** The request's own stored session, through the principal (database strategy), and the session-listing port. */
 interface Me {
   userId: string
   sessionToken: string
+  sessions: PortMethods<"sessionListing">
 }
 
 async function current(req: AuthRequest, ctx: Context): Promise<Me> {
   if (!sessionStrategy(ctx.config).storesSessions) throw new SessionManagementError("JWT sessions are not stored: they cannot be listed or ended one by one", { code: "DATABASE_SESSIONS_ONLY" })
-  const missing = NEEDED.filter((m) => typeof ctx.config.adapter?.[m] !== "function")
-  if (missing.length) throw new MissingAdapterMethods(`Managing sessions needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+  const sessions = port(ctx.config.adapter, "sessionListing", "Managing sessions")
   const { userId, storedSessionKey } = await requirePrincipal(req, ctx, "Sign in to manage your sessions")
   // Set under a strategy that stores sessions; a principal without one is no stored session.
   if (storedSessionKey === null) throw new SessionRequired("Sign in to manage your sessions", { code: "SESSION_MISSING" })
-  return { userId, sessionToken: storedSessionKey }
+  return { userId, sessionToken: storedSessionKey, sessions }
 }
 
 const live = (s: AdapterSession) => new Date(s.expires).getTime() > Date.now()
@@ -93,7 +93,7 @@ function infoOf(s: AdapterSession, me: Me, ctx: Context): SessionInfo {
 /** The request user's live sessions, most recently used first (the route and the server function share it). */
 export async function listOwnSessions(req: AuthRequest, ctx: Context): Promise<SessionInfo[]> {
   const me = await current(req, ctx)
-  const sessions = (await ctx.config.adapter!.listSessionsByUserId!(me.userId)).filter(live)
+  const sessions = (await me.sessions.listSessionsByUserId(me.userId)).filter(live)
   return sessions.map((s) => infoOf(s, me, ctx)).sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime())
 }
 
@@ -102,9 +102,9 @@ export async function revokeOwnSession(req: AuthRequest, ctx: Context, input: { 
   if (typeof input?.id !== "string" || input.id === "") throw new SessionManagementError("Name the session to end", { code: "SESSION_ID_MISSING" })
   const me = await current(req, ctx)
   const secret = ctx.config.secret[0]!
-  const target = (await ctx.config.adapter!.listSessionsByUserId!(me.userId)).find((s) => idOf(s.sessionToken, secret) === input.id)
+  const target = (await me.sessions.listSessionsByUserId(me.userId)).find((s) => idOf(s.sessionToken, secret) === input.id)
   if (!target) throw new SessionManagementError("No such session", { code: "SESSION_UNKNOWN" })
-  await ctx.config.adapter!.deleteSession!(target.sessionToken)
+  await me.sessions.deleteSession(target.sessionToken)
 }
 
 /** Runs a strategy's revocation for a server function (cookies as objects, for bindings). */

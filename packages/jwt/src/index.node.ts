@@ -6,7 +6,16 @@ import { createJwtFunctions } from "./api.js"
 import type { JwtFunctions } from "./api.js"
 import { nodeCrypto } from "./crypto/node.js"
 
-export * from "./index.js"
+// The shared API, named (encode, decode, getToken and verifySignature are this entry's own, below).
+export {
+  AuthError, COOKIE_ATTRIBUTES_SIZE, COOKIE_MAX_SIZE, DEFAULT_MAX_AGE, JWTSessionError, MissingSalt, MissingSecret,
+  SESSION_COOKIE_NAME, joinCookieChunks, splitCookieValue, staleCookieNames,
+} from "./index.js"
+export type {
+  AuthErrorOptions, Awaitable, CookieChunk, CookieRecord, DefaultJWT, ErrorCause, GetTokenParams, GetTokenResult, JWT,
+  JWTDecodeParams, JWTEncodeParams, JWTOptions, JWTSessionErrorCode, JwtFunctions, LoggerInstance, SignatureAlgorithm,
+  SplitCookieOptions, VerifySignature, VerifySignatureParams,
+} from "./index.js"
 
 const node = createJwtFunctions(nodeCrypto)
 

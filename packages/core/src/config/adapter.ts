@@ -56,7 +56,3 @@ export function wrapAdapter(adapter: Adapter, logger: LoggerInstance): Adapter {
   return Object.freeze(wrapped) as Adapter
 }
 
-/** The methods of `wanted` that `adapter` lacks. */
-export function missingMethods(adapter: Adapter | undefined, wanted: readonly string[]): string[] {
-  return wanted.filter((m) => typeof (adapter as Record<string, unknown> | undefined)?.[m] !== "function")
-}

@@ -12,13 +12,13 @@ import {
   DuplicateProviderId,
   ExperimentalFeatureNotEnabled,
   MissingAdapter,
-  MissingAdapterMethods,
   MissingAuthorize,
   MissingSecret,
   UntrustedHost,
 } from "../errors.js"
 import type { AuthConfig } from "../types.js"
-import { VERIFICATION_METHODS, WEBAUTHN_METHODS, missingMethods } from "./adapter.js"
+import { VERIFICATION_METHODS, WEBAUTHN_METHODS } from "./adapter.js"
+import { missingError, missingMethods, PORTS } from "./ports.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import type { ResolvedConfig } from "./types.js"
 import { hasFlow } from "../flows/index.js"
@@ -65,7 +65,7 @@ function checkOAuthProvider(p: Provider): AuthError | undefined {
 /** An e-mail provider needs an adapter that can store tokens and users, a sender, and a sane link lifetime. */
 function checkEmailProvider(resolved: ResolvedConfig, p: Provider): AuthError | undefined {
   const missing = missingMethods(resolved.adapter, VERIFICATION_METHODS)
-  if (missing.length) return new MissingAdapterMethods(`E-mail provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
+  if (missing.length) return missingError(missing, { what: `E-mail provider "${p.id}"`, facts: { provider: p.id } })
   const { sendVerificationRequest, maxAge } = p as { sendVerificationRequest?: unknown; maxAge?: unknown }
   if (typeof sendVerificationRequest !== "function")
     return new Configuration(`E-mail provider "${p.id}" has no "sendVerificationRequest" function`, { code: "EMAIL_SENDER_MISSING", cause: { provider: p.id } })
@@ -81,7 +81,7 @@ function checkEmailProvider(resolved: ResolvedConfig, p: Provider): AuthError | 
  */
 function checkWebAuthnProvider(resolved: ResolvedConfig, p: WebAuthnConfig): AuthError | undefined {
   const missing = missingMethods(resolved.adapter, WEBAUTHN_METHODS)
-  if (missing.length) return new MissingAdapterMethods(`Passkey provider "${p.id}" needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { provider: p.id, missing } })
+  if (missing.length) return missingError(missing, { what: `Passkey provider "${p.id}"`, facts: { provider: p.id } })
   if (typeof p.simpleWebAuthn !== "function")
     return new Configuration(`Passkey provider "${p.id}" has no "simpleWebAuthn" loader: build it with Passkey() from @authlib/providers/passkey`, { code: "WEBAUTHN_MODULE_MISSING", cause: { provider: p.id } })
   if (p.getRelyingParty) return undefined
@@ -98,7 +98,7 @@ function checkSessions(resolved: ResolvedConfig): AuthError | undefined {
   if (!resolved.adapter) return new MissingAdapter(`session strategy "${name}" needs an "adapter" (or set session.strategy to "jwt")`, { code: "ADAPTER_MISSING" })
   const missing = missingMethods(resolved.adapter, needed)
   if (missing.length === 0) return undefined
-  return new MissingAdapterMethods(`session strategy "${name}" needs adapter methods: ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+  return missingError(missing, `session strategy "${name}"`)
 }
 
 /** RFC 6265 cookie-name (an HTTP token). */
@@ -119,7 +119,7 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
   const { checkRevocation } = resolved.session
   if (checkRevocation !== "on-reissue" && checkRevocation !== "every-request")
     problems.push(new Configuration(`"session.checkRevocation" must be "on-reissue" or "every-request", not ${JSON.stringify(checkRevocation)}`, { code: "SESSION_OPTION_INVALID" }))
-  const noEpochs = missingMethods(resolved.adapter, ["getUserSessionEpoch", "incrementUserSessionEpoch"])
+  const noEpochs = missingMethods(resolved.adapter, PORTS.sessionEpochs)
   // Said at start-up: otherwise every read would skip a check the app believes it has.
   if (checkRevocation === "every-request" && !sessionStrategy(resolved).storesSessions && noEpochs.length > 0)
     problems.push(

@@ -2,6 +2,7 @@
  * Deleting a passkey must leave its owner a way to sign in (see `ways-in.ts`), unless the app allows
  * otherwise, also when two removals race; and the passkey's `webauthn` account goes with it.
  */
+import { adapterMethods } from "../config/ports.js"
 import type { AdapterAccount, AdapterAuthenticator } from "../adapters.js"
 import { PasskeyManagementError } from "../errors.js"
 import type { Context } from "../http/types.js"
@@ -51,7 +52,7 @@ async function accountKeys(ctx: Context, providers: readonly WebAuthnConfig[], u
   if (accounts) return accounts.filter((a) => a.type === "webauthn" && a.providerAccountId === providerAccountId)
   const keys: Array<{ provider: string; providerAccountId: string }> = []
   for (const p of providers) {
-    const owner = await ctx.config.adapter!.getUserByAccount!({ provider: p.id, providerAccountId })
+    const owner = await adapterMethods(ctx.config.adapter, ["getUserByAccount"], "Deleting a passkey").getUserByAccount({ provider: p.id, providerAccountId })
     if (owner?.id === userId) keys.push({ provider: p.id, providerAccountId })
   }
   return keys
@@ -63,7 +64,7 @@ async function accountKeys(ctx: Context, providers: readonly WebAuthnConfig[], u
  * passkey is already gone: a failure here is logged, not answered.
  */
 export async function unlinkPasskeyAccount(ctx: Context, providers: readonly WebAuthnConfig[], userId: string, deleted: AdapterAuthenticator, others: readonly AdapterAuthenticator[], accounts: readonly AdapterAccount[] | undefined): Promise<void> {
-  const unlink = ctx.config.adapter!.unlinkAccount
+  const unlink = ctx.config.adapter?.unlinkAccount
   if (!unlink || others.some((a) => a.providerAccountId === deleted.providerAccountId)) return
   try {
     for (const { provider, providerAccountId } of await accountKeys(ctx, providers, userId, deleted, accounts)) await unlink({ provider, providerAccountId })

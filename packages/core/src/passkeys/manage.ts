@@ -10,7 +10,8 @@
  * exactly as an unknown id. The adapter writes are keyed by credential id, after that check.
  */
 import type { Adapter, AdapterAuthenticator } from "../adapters.js"
-import { MissingAdapterMethods, PasskeyManagementError, UnknownAction, type ErrorCode } from "../errors.js"
+import { PasskeyManagementError, UnknownAction, type ErrorCode } from "../errors.js"
+import { adapterMethods, type AdapterMethods } from "../config/ports.js"
 import { credentialIdToStored } from "../flows/webauthn/encoding.js"
 import type { AuthRequest, Context } from "../http/types.js"
 import type { WebAuthnConfig } from "../providers/types.js"
@@ -27,24 +28,21 @@ export const PASSKEY_METHODS = {
 
 type Operation = keyof typeof PASSKEY_METHODS
 
-interface Start {
+interface Start<K extends keyof Adapter> {
   providers: WebAuthnConfig[]
-  adapter: Adapter
+  adapter: AdapterMethods<K>
   userId: string
 }
 
 const refuse = (code: ErrorCode<"PasskeyManagementError">, message: string, cause: Record<string, unknown> = {}) =>
   new PasskeyManagementError(message, { code, cause })
 
-async function start(req: AuthRequest, ctx: Context, operation: Operation): Promise<Start> {
+async function start<O extends Operation>(req: AuthRequest, ctx: Context, operation: O): Promise<Start<(typeof PASSKEY_METHODS)[O][number]>> {
   const providers = ctx.config.providers.filter((p): p is WebAuthnConfig => p.type === "webauthn")
   if (providers.length === 0) throw new UnknownAction('Managing passkeys needs a passkey provider (type "webauthn")', { code: "ACTION_UNAVAILABLE" })
-  const adapter = ctx.config.adapter
-  const missing = PASSKEY_METHODS[operation].filter((m) => typeof adapter?.[m] !== "function")
-  if (missing.length > 0)
-    throw new MissingAdapterMethods(`Passkey management (${operation}) needs an adapter with ${missing.join(", ")}`, { code: "ADAPTER_METHODS_MISSING", cause: { missing } })
+  const adapter = adapterMethods(ctx.config.adapter, PASSKEY_METHODS[operation], `Passkey management (${operation})`) as unknown as AdapterMethods<(typeof PASSKEY_METHODS)[O][number]>
   const { userId } = await requirePrincipal(req, ctx, "Sign in to manage passkeys")
-  return { providers, adapter: adapter!, userId }
+  return { providers, adapter, userId }
 }
 
 function idOf(input: unknown): string {
@@ -65,7 +63,7 @@ const unknown = (id: string) => refuse("PASSKEY_UNKNOWN", "No passkey of yours h
 /** The signed-in user's passkeys, in the adapter's order. */
 export async function listOwnPasskeys(req: AuthRequest, ctx: Context): Promise<PasskeyInfo[]> {
   const { adapter, userId } = await start(req, ctx, "list")
-  return (await adapter.listAuthenticatorsByUserId!(userId)).map(passkeyInfo)
+  return (await adapter.listAuthenticatorsByUserId(userId)).map(passkeyInfo)
 }
 
 /** Renames one of the signed-in user's passkeys; resolves it as renamed. */
@@ -74,8 +72,8 @@ export async function renameOwnPasskey(req: AuthRequest, ctx: Context, input: { 
   const id = idOf(input.id)
   const name = cleanPasskeyName(input.name)
   if (name === undefined) throw refuse("PASSKEY_NAME_INVALID", `"name" must be text of 1 to ${MAX_PASSKEY_NAME_LENGTH} visible characters`)
-  const target = pick(await adapter.listAuthenticatorsByUserId!(userId), id)
-  const renamed = await adapter.updateAuthenticator!(target.credentialID, { name })
+  const target = pick(await adapter.listAuthenticatorsByUserId(userId), id)
+  const renamed = await adapter.updateAuthenticator(target.credentialID, { name })
   if (!renamed) throw unknown(id)
   return passkeyInfo(renamed)
 }
@@ -87,7 +85,7 @@ export async function renameOwnPasskey(req: AuthRequest, ctx: Context, input: { 
 export async function deleteOwnPasskey(req: AuthRequest, ctx: Context, input: { id?: unknown }): Promise<PasskeyInfo> {
   const { providers, adapter, userId } = await start(req, ctx, "delete")
   const id = idOf(input.id)
-  const owned = await adapter.listAuthenticatorsByUserId!(userId)
+  const owned = await adapter.listAuthenticatorsByUserId(userId)
   const target = pick(owned, id)
   const others = owned.filter((a) => a !== target)
   const accounts = await assertAnotherWayIn(ctx, providers, userId, others)

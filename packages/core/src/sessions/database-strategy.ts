@@ -4,6 +4,7 @@
  * `updateAge`; an expired session is deleted and reads as no session. Signing in again ends the
  * session the browser held (OWASP ASVS 5.0 7.2.4).
  */
+import { port } from "../config/ports.js"
 import type { JWT } from "@authlib/jwt"
 import type { Adapter, AdapterSession, AdapterUser } from "../adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
@@ -22,6 +23,9 @@ import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
 import type { NewSession, Principal, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
+
+/** The session record's methods (checked at start-up for this strategy, see `adapterMethods`). */
+const storedSessions = (ctx: Context) => port(ctx.config.adapter, "storedSessions", "Database sessions")
 
 function sessionCookie(token: string, expires: Date, ctx: Context): Cookie {
   const option = ctx.cookies.sessionToken
@@ -50,7 +54,7 @@ async function createSession(req: AuthRequest, userId: string, ctx: Context): Pr
     session.clientDescription = describeClient(req.headers.get("user-agent"))
     session.clientNetwork = clientNetworkOf(req, ctx)
   }
-  await config.adapter!.createSession!(session)
+  await storedSessions(ctx).createSession(session)
   return sessionCookie(token, expires, ctx)
 }
 
@@ -81,10 +85,11 @@ type Found = { session: AdapterSession; user: AdapterUser }
 /** The stored session of `token` and its user, unless unknown or expired (an expired one is deleted). */
 async function lookUp(token: string, ctx: Context): Promise<Found | null> {
   const hash = sha256(token)
-  const found = await ctx.config.adapter!.getSessionAndUser!(hash)
+  const sessions = storedSessions(ctx)
+  const found = await sessions.getSessionAndUser(hash)
   if (!found) return null
   if (new Date(found.session.expires).getTime() > Date.now()) return found
-  await ctx.config.adapter!.deleteSession!(hash)
+  await sessions.deleteSession(hash)
   return null
 }
 
@@ -105,10 +110,10 @@ async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
   if (new Date(found.session.expires).getTime() > dueBefore) return unchanged
   const sessionToken = sha256(token)
   const expires = new Date(now + options.maxAge * 1000)
-  if (adapter!.extendSession) {
-    if (!(await adapter!.extendSession({ sessionToken, expires }, new Date(dueBefore)))) return unchanged
+  if (adapter?.extendSession) {
+    if (!(await adapter.extendSession({ sessionToken, expires }, new Date(dueBefore)))) return unchanged
   } else {
-    await adapter!.updateSession!({ sessionToken, expires })
+    await storedSessions(ctx).updateSession({ sessionToken, expires })
   }
   return { session: { ...found.session, expires }, cookies: [sessionCookie(token, expires, ctx)] }
 }
@@ -122,7 +127,7 @@ async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promis
   const previous = tokenOf(req, ctx)
   if (previous) {
     try {
-      await ctx.config.adapter!.deleteSession!(sha256(previous.token))
+      await storedSessions(ctx).deleteSession(sha256(previous.token))
     } catch (err) {
       logError(ctx.config.logger, err)
     }
@@ -161,7 +166,7 @@ async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
   const current = tokenOf(req, ctx)
   if (!current) return { session: null }
   try {
-    return { session: await ctx.config.adapter!.deleteSession!(sha256(current.token)) }
+    return { session: await storedSessions(ctx).deleteSession(sha256(current.token)) }
   } catch (err) {
     logError(ctx.config.logger, err)
     return { session: null }
@@ -201,7 +206,7 @@ async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[
   if (!keepsSessionMetadata(ctx)) return []
   try {
     const current = await principal(req, ctx)
-    if (current?.storedSessionKey) await ctx.config.adapter!.updateSession!({ sessionToken: current.storedSessionKey, error: "RefreshTokenError" })
+    if (current?.storedSessionKey) await storedSessions(ctx).updateSession({ sessionToken: current.storedSessionKey, error: "RefreshTokenError" })
   } catch (err) {
     logError(ctx.config.logger, err)
   }

@@ -18,7 +18,7 @@ import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import type { CallbacksOptions, Session } from "../types.js"
 import { runUserCode } from "../user-code.js"
 import { publicUser } from "./public-user.js"
-import { assertRevocable, bumpEpoch, keepsEpochs, signInFirst } from "./revocation.js"
+import { assertRevocable, bumpEpoch, epochs, keepsEpochs, signInFirst } from "./revocation.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { SessionManagementError } from "../errors.js"
 import type { NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
@@ -129,8 +129,9 @@ const EPOCH_CLAIM = "sessionEpoch"
 
 /** The user's current epoch, or null (no such adapter, no subject, or a user it does not know). */
 async function currentEpoch(token: JWT, ctx: Context): Promise<number | null> {
-  if (!keepsEpochs(ctx) || typeof token.sub !== "string") return null
-  const epoch = await ctx.config.adapter!.getUserSessionEpoch!(token.sub)
+  const port = epochs(ctx)
+  if (!port || typeof token.sub !== "string") return null
+  const epoch = await port.getUserSessionEpoch(token.sub)
   return typeof epoch === "number" ? epoch : null
 }
 

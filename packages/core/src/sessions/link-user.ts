@@ -5,7 +5,8 @@
  * linkAccount. An e-mail link that proves a never-verified address first removes what was linked
  * without it (`unverified-links.ts`).
  */
-import type { AdapterAccount, AdapterUser } from "../adapters.js"
+import { adapterMethods } from "../config/ports.js"
+import type { Adapter, AdapterAccount, AdapterUser } from "../adapters.js"
 import { OAuthAccountNotLinked } from "../errors.js"
 import { emitEvent } from "../events.js"
 import type { Context } from "../http/types.js"
@@ -29,16 +30,19 @@ function newUser(user: User, emailVerified: Date | null): AdapterUser {
 /** The date an OAuth/OIDC provider vouched for the address (`buildSignIn` sets it), else null. */
 const vouchedAt = (user: User): Date | null => (user.emailVerified instanceof Date ? user.emailVerified : null)
 
+/** Auth.js's user and account methods this step uses (each configured sign-in type checks its own at start-up). */
+const users = <const K extends keyof Adapter>(ctx: Context, ...methods: K[]) => adapterMethods(ctx.config.adapter, methods, "Storing users")
+
 async function link(ctx: Context, user: AdapterUser, result: SignInResult): Promise<AdapterAccount> {
   const account = { ...result.account, userId: user.id } as AdapterAccount
-  await ctx.config.adapter!.linkAccount!(account)
-  if (result.authenticator) await ctx.config.adapter!.createAuthenticator!({ ...result.authenticator, userId: user.id })
+  await users(ctx, "linkAccount").linkAccount(account)
+  if (result.authenticator) await users(ctx, "createAuthenticator").createAuthenticator({ ...result.authenticator, userId: user.id })
   await emitEvent(ctx, "linkAccount", { user, account, profile: result.user })
   return account
 }
 
 async function create(ctx: Context, result: SignInResult, emailVerified: Date | null): Promise<PersistedUser> {
-  const user = await ctx.config.adapter!.createUser!(newUser(result.user, emailVerified))
+  const user = await users(ctx, "createUser").createUser(newUser(result.user, emailVerified))
   await emitEvent(ctx, "createUser", { user })
   return { user, account: await link(ctx, user, result), isNewUser: true }
 }
@@ -48,7 +52,7 @@ async function create(ctx: Context, result: SignInResult, emailVerified: Date | 
  * The e-mail flow has already looked the user and the account's owner up (`emailUser`).
  */
 async function persistEmail(ctx: Context, result: SignInResult): Promise<PersistedUser> {
-  const adapter = ctx.config.adapter!
+  const adapter = users(ctx, "getUserByAccount", "getUserByEmail", "updateUser")
   const email = result.user.email ?? result.account.providerAccountId
   const { user: stored, accountOwner: owner } = result.emailUser ?? (await findEmailUser(adapter, result.account, email))
   if (!stored) return create(ctx, { ...result, user: { ...result.user, email } }, new Date())
@@ -56,7 +60,7 @@ async function persistEmail(ctx: Context, result: SignInResult): Promise<Persist
   if (!user.emailVerified) {
     // The proof wins over whatever came in without one (account pre-hijacking).
     await removeUnverifiedLinks(ctx, user, email)
-    user = await adapter.updateUser!({ id: user.id, emailVerified: new Date() })
+    user = await adapter.updateUser({ id: user.id, emailVerified: new Date() })
     await emitEvent(ctx, "updateUser", { user })
   }
   const account = owner ? ({ ...result.account, userId: owner.id } as AdapterAccount) : await link(ctx, user, result)
@@ -77,7 +81,7 @@ function mayLinkByEmail(result: SignInResult, existing: AdapterUser): boolean {
 async function byEmail(ctx: Context, result: SignInResult): Promise<PersistedUser | undefined> {
   const email = result.user.email
   if (!email) return undefined
-  const existing = await ctx.config.adapter!.getUserByEmail!(email)
+  const existing = await users(ctx, "getUserByEmail").getUserByEmail(email)
   if (!existing) return undefined
   // A credentials account is vouched for by the application's own `authorize`.
   if (result.account.type !== "credentials" && !mayLinkByEmail(result, existing))
@@ -97,14 +101,13 @@ export async function persistUser(ctx: Context, result: SignInResult, currentUse
   // A passkey sign-in: the flow found the owner through the stored credential (its account's user).
   if (result.account.type === "webauthn" && !result.authenticator && result.knownUserId !== undefined && result.account.userId === result.knownUserId)
     return { user: result.user as AdapterUser, account: result.account as AdapterAccount, isNewUser: false }
-  const adapter = ctx.config.adapter!
-  const owner = await adapter.getUserByAccount!(result.account)
+  const owner = await users(ctx, "getUserByAccount").getUserByAccount(result.account)
   if (owner) {
     if (currentUserId && currentUserId !== owner.id)
       throw new OAuthAccountNotLinked("This account is linked to another user", { code: "ACCOUNT_OWNED_BY_OTHER_USER", cause: { provider: result.account.provider } })
     return { user: owner, account: { ...result.account, userId: owner.id } as AdapterAccount, isNewUser: false }
   }
-  const current = currentUserId ? await adapter.getUser!(currentUserId) : null
+  const current = currentUserId ? await users(ctx, "getUser").getUser(currentUserId) : null
   if (current) return { user: current, account: await link(ctx, current, result), isNewUser: false }
   // An OAuth/OIDC user is stored verified only when its provider vouched for the address.
   const emailVerified = result.account.type === "oauth" || result.account.type === "oidc" ? vouchedAt(result.user) : null

@@ -3,23 +3,27 @@
  * JWT sessions, see `jwt-strategy.ts`) and the adapter checks. Database sessions are deleted; JWT
  * sessions are not stored, so the epoch is their only handle.
  */
-import { MissingAdapterMethods, SessionManagementError, SessionRequired } from "../errors.js"
+import { SessionManagementError, SessionRequired } from "../errors.js"
+import { adapterMethods, optionalPort } from "../config/ports.js"
 import type { Adapter } from "../adapters.js"
 import type { Context } from "../http/types.js"
 
 /** Only the configuration is read, so the app-level `revokeUserSessions` needs no request. */
 type HasConfig = Pick<Context, "config">
 
-/** Whether the adapter keeps session epochs (`getUserSessionEpoch` and `incrementUserSessionEpoch`). */
+/** The adapter's session-epoch port, when it keeps epochs (`getUserSessionEpoch` and `incrementUserSessionEpoch`). */
+export const epochs = (ctx: HasConfig) => optionalPort(ctx.config.adapter, "sessionEpochs")
+
+/** Whether the adapter keeps session epochs. */
 export function keepsEpochs(ctx: HasConfig): boolean {
-  const adapter = ctx.config.adapter
-  return typeof adapter?.getUserSessionEpoch === "function" && typeof adapter.incrementUserSessionEpoch === "function"
+  return epochs(ctx) !== undefined
 }
 
 /** Moves the user's epoch on (ending their JWT sessions); the new epoch, or null without such an adapter or user. */
 export async function bumpEpoch(ctx: HasConfig, userId: string): Promise<number | null> {
-  if (!keepsEpochs(ctx)) return null
-  const epoch = await ctx.config.adapter!.incrementUserSessionEpoch!(userId)
+  const port = epochs(ctx)
+  if (!port) return null
+  const epoch = await port.incrementUserSessionEpoch(userId)
   return typeof epoch === "number" ? epoch : null
 }
 
@@ -34,10 +38,7 @@ export function assertRevocable(ctx: HasConfig): void {
 
 /** Ending stored sessions needs `deleteSessionsByUserId`: the method, or `MissingAdapterMethods`. */
 export function sessionDeleter(ctx: HasConfig): NonNullable<Adapter["deleteSessionsByUserId"]> {
-  const remove = ctx.config.adapter?.deleteSessionsByUserId
-  if (typeof remove !== "function")
-    throw new MissingAdapterMethods("Ending sessions needs an adapter with deleteSessionsByUserId", { code: "ADAPTER_METHODS_MISSING", cause: { missing: ["deleteSessionsByUserId"] } })
-  return remove
+  return adapterMethods(ctx.config.adapter, ["deleteSessionsByUserId"], "Ending sessions").deleteSessionsByUserId
 }
 
 /**
@@ -48,7 +49,8 @@ export function sessionDeleter(ctx: HasConfig): NonNullable<Adapter["deleteSessi
 export async function assertUserKnown(ctx: HasConfig, userId: string): Promise<void> {
   const adapter = ctx.config.adapter
   let known = true
-  if (keepsEpochs(ctx)) known = typeof (await adapter!.getUserSessionEpoch!(userId)) === "number"
+  const port = epochs(ctx)
+  if (port) known = typeof (await port.getUserSessionEpoch(userId)) === "number"
   else if (adapter?.getUser) known = (await adapter.getUser(userId)) != null
   if (!known) throw new SessionManagementError("No such user: nobody's sessions ended", { code: "USER_UNKNOWN", cause: { userId: userId.slice(0, 200) } })
 }

@@ -12,8 +12,8 @@
  * user, and the data the application keeps under its id, stays. See the README, "Account linking".
  */
 import type { AdapterUser } from "../adapters.js"
-import { missingMethods } from "../config/adapter.js"
-import { MissingAdapterMethods } from "../errors.js"
+import { missingError, missingMethods } from "../config/ports.js"
+import type { MissingAdapterMethods } from "../errors.js"
 import type { Context } from "../http/types.js"
 import { bumpEpoch } from "./revocation.js"
 import { sessionStrategy } from "./strategy.js"
@@ -25,10 +25,7 @@ function neededMethods(ctx: Context): string[] {
 }
 
 function refuse(missing: string[], userId: string): MissingAdapterMethods {
-  return new MissingAdapterMethods(
-    `An e-mail link proves the address of a user whose address was never verified; removing what was linked without it needs the adapter methods ${missing.join(", ")}`,
-    { code: "ADAPTER_METHODS_MISSING", cause: { missing, userId } },
-  )
+  return missingError(missing, { what: "An e-mail link proves the address of a user whose address was never verified; removing what was linked without it", facts: { userId } })
 }
 
 /**

@@ -8,6 +8,7 @@
  *   `useVerificationToken`, which hands a token to exactly one caller. An unknown, used, expired or
  *   other-address token is a `Verification` error and nothing is issued.
  */
+import { adapterMethods, type AdapterMethods } from "../../config/ports.js"
 import { Verification, type ErrorCode } from "../../errors.js"
 import type { AuthRequest } from "../../http/types.js"
 import { formTargets, pageHeaders, renderEmailConfirmPage } from "../../pages/index.js"
@@ -17,7 +18,7 @@ import type { Adapter } from "../../adapters.js"
 import type { Account } from "../../types.js"
 import type { EmailUserLookup, FlowContext, FlowOutcome } from "../types.js"
 import { identifierOf } from "./normalize-identifier.js"
-import { consumeToken, peekToken, tokenSecrets } from "./token.js"
+import { consumeToken, emailTokens, peekToken, tokenSecrets } from "./token.js"
 
 /**
  * The confirm page gets the headers of every built-in page (`pageHeaders`): it must not be framed
@@ -77,23 +78,22 @@ async function confirmPage(req: AuthRequest, ctx: FlowContext<EmailConfig>): Pro
  * user's account is linked, and an owner who holds the address is the user with it (addresses are
  * unique), so one read answers both. Otherwise the user is looked up by the address.
  */
-export async function findEmailUser(adapter: Adapter, account: Pick<Account, "provider" | "providerAccountId">, email: string): Promise<EmailUserLookup> {
-  const accountOwner = await adapter.getUserByAccount!(account)
+export async function findEmailUser(adapter: AdapterMethods<"getUserByAccount" | "getUserByEmail">, account: Pick<Account, "provider" | "providerAccountId">, email: string): Promise<EmailUserLookup> {
+  const accountOwner = await adapter.getUserByAccount(account)
   if (accountOwner && accountOwner.email === email) return { user: accountOwner, accountOwner }
-  return { user: await adapter.getUserByEmail!(email), accountOwner }
+  return { user: await adapter.getUserByEmail(email), accountOwner }
 }
 
 async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {
   const email = linkIdentifier(ctx, req.body.email)
   const token = linkToken(ctx, req.body.token)
-  const adapter = ctx.config.adapter!
-  const record = await consumeToken(adapter, tokenSecrets(ctx), email, token)
+  const record = await consumeToken(emailTokens(ctx), tokenSecrets(ctx), email, token)
   if (!record) throw invalidLink(ctx, "TOKEN_INVALID", "The sign-in link is unknown, was already used, or belongs to another address")
   // The adapter matched on both; an adapter that ignored the identifier must not widen the link.
   if (record.identifier !== email) throw invalidLink(ctx, "IDENTIFIER_MISMATCH", "The sign-in link belongs to another address")
   if (new Date(record.expires).getTime() <= Date.now()) throw invalidLink(ctx, "TOKEN_EXPIRED", "The sign-in link has expired")
   const account = { provider: ctx.provider.id, providerAccountId: email, type: "email" } as const
-  const emailUser = await findEmailUser(adapter, account, email)
+  const emailUser = await findEmailUser(adapterMethods(ctx.config.adapter, ["getUserByAccount", "getUserByEmail"], "E-mail sign-in"), account, email)
   // A copy for the `signIn` callback: what it does to its argument does not reach the stored user.
   return { signIn: { user: emailUser.user ? { ...emailUser.user } : { email }, account, emailUser } }
 }

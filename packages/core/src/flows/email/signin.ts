@@ -13,6 +13,7 @@
  * The link's origin is the context's: the configured application URL (`url` / `WEBAUTH_URL`) when
  * set. Without it the origin comes from the request's (trusted) Host, so a warning is logged once.
  */
+import { adapterMethods } from "../../config/ports.js"
 import type { LoggerInstance } from "@authlib/jwt"
 import { Configuration, EmailSignInError, InvalidEmailAddress } from "../../errors.js"
 import { userCodeError } from "../../user-code.js"
@@ -24,7 +25,7 @@ import { runSignInCallback } from "../../callbacks.js"
 import type { Account, User } from "../../types.js"
 import type { FlowContext } from "../types.js"
 import { identifierOf } from "./normalize-identifier.js"
-import { discardToken, newToken, retireOldTokens, storeToken } from "./token.js"
+import { discardToken, emailTokens, newToken, retireOldTokens, storeToken } from "./token.js"
 import { emailAttempt } from "../../rate-limit/limiter.js"
 
 const warned = new WeakSet<LoggerInstance>()
@@ -54,7 +55,7 @@ function requestFor(req: AuthRequest): Request {
 }
 
 async function ask(ctx: FlowContext<EmailConfig>, identifier: string): Promise<{ redirect?: string }> {
-  const existing = await ctx.config.adapter!.getUserByEmail!(identifier)
+  const existing = await adapterMethods(ctx.config.adapter, ["getUserByEmail"], "E-mail sign-in").getUserByEmail(identifier)
   const user: User = existing ?? { email: identifier }
   const account: Account = { provider: ctx.provider.id, providerAccountId: identifier, type: "email", ...(existing ? { userId: existing.id } : {}) }
   return runSignInCallback({ user, account, email: { verificationRequest: true } }, ctx)
@@ -67,7 +68,7 @@ async function send(ctx: FlowContext<EmailConfig>, params: EmailProviderSendVeri
     const { logger } = ctx.config
     logError(logger, err)
     // The mail may have left before the failure was noticed: its link must not work.
-    await discardToken(ctx.config.adapter!, stored).catch((discardErr: unknown) => logError(logger, discardErr))
+    await discardToken(emailTokens(ctx), stored).catch((discardErr: unknown) => logError(logger, discardErr))
     throw userCodeError("sendVerificationRequest", ctx.provider.id, err)
   }
 }

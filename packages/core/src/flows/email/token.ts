@@ -4,6 +4,7 @@
  * into working links. This is the construction `@auth/core` uses (hex digest of token then secret):
  * links issued just before a migration between the two keep working.
  */
+import { port, type PortMethods } from "../../config/ports.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import type { Adapter, VerificationToken } from "../../adapters.js"
@@ -52,6 +53,10 @@ export async function newToken(provider: EmailConfig): Promise<string> {
   return token
 }
 
+/** The single-use records' port (checked at start-up for every e-mail provider). */
+export type EmailTokens = PortMethods<"verificationTokens">
+export const emailTokens = (ctx: Pick<FlowContext<EmailConfig>, "config">): EmailTokens => port(ctx.config.adapter, "verificationTokens", "E-mail sign-in")
+
 /** Stores the hashed token; returns the stored record's key, for removing it again. */
 export async function storeToken(ctx: FlowContext<EmailConfig>, identifier: string, token: string): Promise<{ identifier: string; token: string; expires: Date }> {
   const record = {
@@ -59,7 +64,7 @@ export async function storeToken(ctx: FlowContext<EmailConfig>, identifier: stri
     token: hashToken(token, tokenSecrets(ctx)[0]!),
     expires: new Date(Date.now() + linkMaxAge(ctx.provider) * 1000),
   }
-  await ctx.config.adapter!.createVerificationToken!(record)
+  await emailTokens(ctx).createVerificationToken(record)
   return record
 }
 
@@ -70,10 +75,10 @@ export async function storeToken(ctx: FlowContext<EmailConfig>, identifier: stri
  */
 export async function retireOldTokens(ctx: FlowContext<EmailConfig>, identifier: string): Promise<void> {
   const keep = ctx.config.rateLimit?.maxLiveTokens
-  const adapter = ctx.config.adapter!
-  if (keep === undefined || !adapter.retireVerificationTokens) return
+  const retire = ctx.config.adapter?.retireVerificationTokens
+  if (keep === undefined || !retire) return
   try {
-    await adapter.retireVerificationTokens(identifier, keep)
+    await retire(identifier, keep)
   } catch (err) {
     logError(ctx.config.logger, err)
   }
@@ -83,10 +88,10 @@ export async function retireOldTokens(ctx: FlowContext<EmailConfig>, identifier:
  * Consumes the stored token of a presented link: tries each secret's hash until the adapter hands
  * a record over. The adapter guarantees that under concurrent calls only one caller receives it.
  */
-export async function consumeToken(adapter: Adapter, secrets: readonly string[], identifier: string, token: string): Promise<VerificationToken | null> {
+export async function consumeToken(tokens: EmailTokens, secrets: readonly string[], identifier: string, token: string): Promise<VerificationToken | null> {
   if (token === "" || token.length > MAX_TOKEN_LENGTH) return null
   for (const secret of secrets) {
-    const record = await adapter.useVerificationToken!({ identifier, token: hashToken(token, secret) })
+    const record = await tokens.useVerificationToken({ identifier, token: hashToken(token, secret) })
     if (record) return record
   }
   return null
@@ -108,6 +113,6 @@ export async function peekToken(adapter: Adapter, secrets: readonly string[], id
 }
 
 /** Removes a stored token whose mail never left. A failure here is reported, never swallowed. */
-export async function discardToken(adapter: Adapter, stored: { identifier: string; token: string }): Promise<void> {
-  await adapter.useVerificationToken!({ identifier: stored.identifier, token: stored.token })
+export async function discardToken(tokens: EmailTokens, stored: { identifier: string; token: string }): Promise<void> {
+  await tokens.useVerificationToken({ identifier: stored.identifier, token: stored.token })
 }

@@ -12,6 +12,7 @@
  *   when the provider allows it; a credential id that is already stored is refused. The
  *   authenticator is stored when its account is linked (`sessions/link-user.ts`).
  */
+import { passkeyStore } from "./store.js"
 import type { AdapterAuthenticator, AdapterUser } from "../../adapters.js"
 import { WebAuthnVerificationError, type ErrorCode } from "../../errors.js"
 import type { AuthRequest } from "../../http/types.js"
@@ -84,9 +85,9 @@ interface Ceremony {
 }
 
 async function authenticate({ ctx, credential, challenge, server, rp, requireUserVerification }: Ceremony): Promise<SignInResult> {
-  const adapter = ctx.config.adapter!
+  const adapter = passkeyStore(ctx)
   const credentialID = credentialIdToStored(credential.id)
-  const stored = credentialID ? await adapter.getAuthenticator!(credentialID) : null
+  const stored = credentialID ? await adapter.getAuthenticator(credentialID) : null
   // Options made for one user accept only that user's passkeys.
   if (!stored || (challenge.userId !== undefined && stored.userId !== challenge.userId))
     throw refuse(ctx, "CREDENTIAL_UNKNOWN", "This passkey is not registered here")
@@ -109,8 +110,8 @@ async function authenticate({ ctx, credential, challenge, server, rp, requireUse
     if (!result.verified) throw refuse(ctx, "SIGNATURE_INVALID", "The passkey signature does not verify")
     return result.authenticationInfo.newCounter
   })
-  await adapter.updateAuthenticatorCounter!(stored.credentialID, newCounter)
-  const user = await adapter.getUser!(stored.userId)
+  await adapter.updateAuthenticatorCounter(stored.credentialID, newCounter)
+  const user = await adapter.getUser(stored.userId)
   if (!user) throw refuse(ctx, "CREDENTIAL_UNKNOWN", "The passkey's user no longer exists", { credentialID })
   return {
     user,
@@ -122,7 +123,7 @@ async function authenticate({ ctx, credential, challenge, server, rp, requireUse
 async function registrant(ctx: FlowContext<WebAuthnConfig>, challenge: Challenge): Promise<AdapterUser | { name: string }> {
   const signedIn = await ctx.signedInUserId?.()
   if (challenge.userId !== undefined) {
-    const user = signedIn === challenge.userId ? await ctx.config.adapter!.getUser!(signedIn) : null
+    const user = signedIn === challenge.userId ? await passkeyStore(ctx).getUser(signedIn) : null
     if (!user) throw refuse(ctx, "REGISTRATION_REQUIRES_SESSION", "The passkey was started for a signed-in user who is no longer signed in")
     return user
   }
@@ -143,7 +144,7 @@ async function register({ ctx, credential, challenge, server, rp, requireUserVer
   const id = credentialIdToStored(info.credential.id)
   if (!id || id !== credentialIdToStored(credential.id)) throw refuse(ctx, "RESPONSE_INVALID", "The passkey response's id is not the id of the credential it signed")
   // Checked against the signed id: the JSON's `id` is the client's word and may name another credential.
-  if (await ctx.config.adapter!.getAuthenticator!(id)) throw refuse(ctx, "CREDENTIAL_ALREADY_REGISTERED", "This passkey is already registered")
+  if (await passkeyStore(ctx).getAuthenticator(id)) throw refuse(ctx, "CREDENTIAL_ALREADY_REGISTERED", "This passkey is already registered")
   const authenticator: Omit<AdapterAuthenticator, "userId"> = {
     credentialID: id,
     providerAccountId: id,

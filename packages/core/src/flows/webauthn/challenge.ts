@@ -5,6 +5,7 @@
  * `useVerificationToken`: an adapter hands a token to exactly one caller, so a challenge is
  * answered at most once, even when a cookie is copied or two instances race.
  */
+import { passkeyStore } from "./store.js"
 import { decode, encode } from "@authlib/jwt"
 import { expireCookie, type Cookie } from "../../cookies/serialize.js"
 import { WebAuthnVerificationError, type ErrorCode } from "../../errors.js"
@@ -76,7 +77,7 @@ export async function issueChallenge(ctx: FlowContext<WebAuthnConfig>, challenge
   const maxAge = challengeMaxAge(ctx.provider)
   const expires = new Date(Date.now() + maxAge * 1000)
   const identifier = identifierOf(challenge.provider, challenge.action === "register" ? challenge.userId : undefined)
-  await ctx.config.adapter!.createVerificationToken!({ identifier, token: sha256(challenge.challenge), expires })
+  await passkeyStore(ctx).createVerificationToken({ identifier, token: sha256(challenge.challenge), expires })
   await boundPending(ctx, identifier, identifier !== identifierOf(challenge.provider, undefined))
   const { name, options } = ctx.cookies.webauthnChallenge
   const value = await encode({ token: { ...challenge }, secret: ctx.config.secret as string[], salt: name, maxAge })
@@ -112,7 +113,7 @@ export async function consumeChallenge(req: AuthRequest, ctx: FlowContext<WebAut
   if (payload.provider !== provider) throw refuse("CHALLENGE_PROVIDER_MISMATCH", "The passkey challenge was issued for another provider", provider)
   if (payload.action !== action) throw refuse("CHALLENGE_ACTION_MISMATCH", `The passkey challenge was issued for "${String(payload.action)}", not "${action}"`, provider)
   const userId = action === "register" && typeof payload.userId === "string" ? payload.userId : undefined
-  const used = await ctx.config.adapter!.useVerificationToken!({ identifier: identifierOf(provider, userId), token: sha256(payload.challenge) })
+  const used = await passkeyStore(ctx).useVerificationToken({ identifier: identifierOf(provider, userId), token: sha256(payload.challenge) })
   if (!used) throw refuse("CHALLENGE_USED", "The passkey challenge was already answered", provider)
   // The record's expiry is exact (the cookie's allows for clock skew between instances).
   if (new Date(used.expires).getTime() <= Date.now()) throw refuse("CHALLENGE_EXPIRED", "The passkey challenge has expired", provider)

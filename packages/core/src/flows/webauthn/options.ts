@@ -9,6 +9,7 @@
  * | `register` | a passkey for the signed-in user | a new account if `allowNewAccounts`, else refused (`REGISTRATION_REQUIRES_SESSION`) |
  * | nothing | refused (`ACTION_REQUIRED`, as in Auth.js) | `getUserInfo` names a stored user: authenticate; a new one and `allowNewAccounts`: register; else authenticate |
  */
+import { passkeyStore } from "./store.js"
 import type { AdapterUser } from "../../adapters.js"
 import { WebAuthnVerificationError, type ErrorCode } from "../../errors.js"
 import type { AuthRequest, AuthResponse } from "../../http/types.js"
@@ -28,7 +29,7 @@ const refuse = (ctx: FlowContext<WebAuthnConfig>, code: ErrorCode<"WebAuthnVerif
 async function userInfo(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Promise<WebAuthnUserInfo | null> {
   const hook = ctx.provider.getUserInfo
   if (!hook) return null
-  const info = await runUserCode("provider", `${ctx.provider.id}.getUserInfo`, () => hook({ provider: ctx.provider, adapter: ctx.config.adapter! }, { query: req.query, headers: req.headers }))
+  const info = await runUserCode("provider", `${ctx.provider.id}.getUserInfo`, () => hook({ provider: ctx.provider, adapter: passkeyStore(ctx) }, { query: req.query, headers: req.headers }))
   return info && typeof info === "object" && info.user && typeof info.user === "object" ? info : null
 }
 
@@ -44,7 +45,7 @@ async function plan(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, signedIn
   if (asked === "authenticate") return { action: "authenticate" }
   if (signedInUserId !== undefined) {
     if (asked === undefined) throw refuse(ctx, "ACTION_REQUIRED", 'A signed-in user must ask for an action ("register" to add a passkey)')
-    const user = await ctx.config.adapter!.getUser!(signedInUserId)
+    const user = await passkeyStore(ctx).getUser(signedInUserId)
     if (!user)
       throw refuse(ctx, "USER_NOT_STORED", "A passkey belongs to a user the adapter stores; the signed-in user is not stored (credentials sign-ins under the jwt strategy are not): store your users with the adapter")
     return { action: "register", user }
@@ -64,7 +65,7 @@ async function plan(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, signedIn
 
 async function credentialsOf(ctx: FlowContext<WebAuthnConfig>, userId: string | undefined) {
   if (userId === undefined) return undefined
-  const stored = await ctx.config.adapter!.listAuthenticatorsByUserId!(userId)
+  const stored = await passkeyStore(ctx).listAuthenticatorsByUserId(userId)
   return stored.map((a) => {
     const transports = transportsOf(a.transports)
     return transports ? { id: storedIdToBase64url(a.credentialID), transports } : { id: storedIdToBase64url(a.credentialID) }
