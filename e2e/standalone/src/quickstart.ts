@@ -80,7 +80,8 @@ export interface GitHubCall {
 }
 
 /**
- * github.com's token endpoint and api.github.com's `GET /user`, as a GitHub OAuth app sees them:
+ * github.com's token endpoint and api.github.com's `GET /user` and `GET /user/emails` (which tells
+ * whether the address is verified), as a GitHub OAuth app sees them:
  * the code is exchanged only for the registered client (Basic or form credentials) with the PKCE
  * verifier matching the challenge the authorization request carried (`expect`).
  */
@@ -108,6 +109,9 @@ export async function startGitHubStandIn(app: { clientId: string; clientSecret: 
       }
       if (url === "https://api.github.com/user" && req.headers.authorization === "Bearer gho_quickstart") {
         return send(200, { id: 583231, login: "octocat", name: "The Octocat", email: "octocat@github.com", avatar_url: "https://avatars.githubusercontent.com/u/583231" })
+      }
+      if (url === "https://api.github.com/user/emails" && req.headers.authorization === "Bearer gho_quickstart") {
+        return send(200, [{ email: "octocat@github.com", primary: true, verified: true, visibility: "public" }])
       }
       send(404, { message: "Not Found" })
     })

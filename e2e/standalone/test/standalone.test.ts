@@ -37,7 +37,7 @@ const COMPILERS: [version: string, tsc: string][] = [
   ["5.9", join(repo, "node_modules", "typescript", "bin", "tsc")],
   ["7", join(here, "..", "node_modules", "typescript7", "bin", "tsc")],
 ]
-const PUBLISHED = ["jwt", "core", "providers", "xata-adapter", "adapter-test", "qwik"]
+const PUBLISHED = ["jwt", "core", "providers", "xata-adapter", "adapter-test", "qwik", "redis"]
 
 let registry: LocalRegistry
 let scratchRoot: string
@@ -377,7 +377,7 @@ describe("the root README's Express + GitHub quick start", () => {
       const page = await browser.follow(`${origin}/auth/callback/github?${back}`)
       expect(page.url).toBe(`${origin}/`)
       expect(JSON.parse(page.body)).toMatchObject({ user: { name: "The Octocat", email: "octocat@github.com" } })
-      expect(github.calls.map((c) => c.url)).toEqual(["https://github.com/login/oauth/access_token", "https://api.github.com/user"])
+      expect(github.calls.map((c) => c.url)).toEqual(["https://github.com/login/oauth/access_token", "https://api.github.com/user", "https://api.github.com/user/emails"])
       expect(server.output()).toBe(block("express-github/output").replaceAll("3000", String(port)))
     } finally {
       server.stop()
