@@ -22,24 +22,20 @@ function memoryDb(store: MemoryStore, connect: () => Promise<void>): TestDb {
   }
 }
 
-if (bin === null) {
-  test.skip("Redis: no redis-server (see the warning above)", () => {})
-} else {
-  let server: RedisServer | undefined
-  let client: Client | undefined
-  // The suite takes the adapter synchronously: the cache talks to the client once it is connected.
-  const lazy = { sendCommand: (args: string[]) => client!.sendCommand(args), get isReady() { return client?.isReady ?? false } }
-  const store = createMemoryStore()
-  runBasicTests({
-    adapter: withRedisCache(MemoryAdapter(store), { client: lazy }),
-    db: memoryDb(store, async () => {
-      server = await startRedisServer(bin)
-      client = await connectClient(server.url)
-    }),
-    testWebAuthnMethods: true,
-  })
-  afterAll(async () => {
-    if (client) await closeClient(client)
-    await server?.stop()
-  })
-}
+let server: RedisServer | undefined
+let client: Client | undefined
+// The suite takes the adapter synchronously: the cache talks to the client once it is connected.
+const lazy = { sendCommand: (args: string[]) => client!.sendCommand(args), get isReady() { return client?.isReady ?? false } }
+const store = createMemoryStore()
+runBasicTests({
+  adapter: withRedisCache(MemoryAdapter(store), { client: lazy }),
+  db: memoryDb(store, async () => {
+    server = await startRedisServer(bin)
+    client = await connectClient(server.url)
+  }),
+  testWebAuthnMethods: true,
+})
+afterAll(async () => {
+  if (client) await closeClient(client)
+  await server?.stop()
+})

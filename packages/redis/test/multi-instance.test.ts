@@ -62,71 +62,67 @@ class HttpBrowser {
   }
 }
 
-if (bin === null) {
-  test.skip("Redis: no redis-server (see the warning above)", () => {})
-} else {
-  let redis: RedisServer | undefined
-  let postgres: Postgres | null = null
-  let schema: PgSchema | undefined
-  let instances: Child[] = []
-  let email = ""
-  beforeAll(async () => {
-    ;[redis, postgres] = await Promise.all([startRedisServer(bin), startPostgres()])
-    if (!postgres) return
-    schema = pgSchema(postgres.url, "redis_multi")
-    await schema.create()
-    await migrate(schema.pool)
-    const id = crypto.randomUUID()
-    email = `${id}@example.com`
-    await XataAdapter(schema.pool).createUser!({ id, email, emailVerified: null, name: "Multi" })
-    instances = await Promise.all([0, 1, 2, 3].map(() => startInstance(schema!.url, redis!.url)))
-  }, 90_000)
-  afterAll(async () => {
-    await Promise.all(instances.map((c) => new Promise<void>((resolve) => (c.process.exitCode !== null ? resolve() : (c.process.once("exit", () => resolve()), c.process.kill("SIGTERM"))))))
-    await schema?.drop()
-    postgres?.stop()
-    await redis?.stop()
-  }, 60_000)
+let redis: RedisServer | undefined
+let postgres: Postgres | null = null
+let schema: PgSchema | undefined
+let instances: Child[] = []
+let email = ""
+beforeAll(async () => {
+  ;[redis, postgres] = await Promise.all([startRedisServer(bin), startPostgres()])
+  if (!postgres) return
+  schema = pgSchema(postgres.url, "redis_multi")
+  await schema.create()
+  await migrate(schema.pool)
+  const id = crypto.randomUUID()
+  email = `${id}@example.com`
+  await XataAdapter(schema.pool).createUser!({ id, email, emailVerified: null, name: "Multi" })
+  instances = await Promise.all([0, 1, 2, 3].map(() => startInstance(schema!.url, redis!.url)))
+}, 90_000)
+afterAll(async () => {
+  await Promise.all(instances.map((c) => new Promise<void>((resolve) => (c.process.exitCode !== null ? resolve() : (c.process.once("exit", () => resolve()), c.process.kill("SIGTERM"))))))
+  await schema?.drop()
+  postgres?.stop()
+  await redis?.stop()
+}, 60_000)
 
-  test("sign-in on one instance, read on the others; a sign-out on one is refused by the next request on every other", async (ctx) => {
-    if (!postgres) return ctx.skip()
-    const [a, b, c, d] = instances.map((i) => i.origin) as [string, string, string, string]
-    const browser = new HttpBrowser()
-    const signIn = await browser.post(a, "/auth/callback/password", { email, password: "correct" })
-    expect(signIn.status).toBe(302)
-    const token = browser.jar.get("authlib.session-token")
-    expect(token).toBeTruthy()
-    for (const origin of [b, c, d, b, c, d]) expect((await browser.session(origin))?.user.email).toBe(email)
-    const client = createClient({ url: redis!.url })
-    await client.connect()
-    try {
-      expect((await client.keys("authlib:c:s:*")).length).toBeGreaterThan(0) // served from the cache after the first read
-    } finally {
-      await client.quit()
-    }
-    const kept = new HttpBrowser()
-    kept.jar.set("authlib.session-token", token!)
-    expect((await browser.post(c, "/auth/signout", {})).status).toBe(302)
-    for (const origin of [a, b, d, c]) expect(await kept.session(origin)).toBeNull()
-  })
+test("sign-in on one instance, read on the others; a sign-out on one is refused by the next request on every other", async (ctx) => {
+  if (!postgres) return ctx.skip()
+  const [a, b, c, d] = instances.map((i) => i.origin) as [string, string, string, string]
+  const browser = new HttpBrowser()
+  const signIn = await browser.post(a, "/auth/callback/password", { email, password: "correct" })
+  expect(signIn.status).toBe(302)
+  const token = browser.jar.get("authlib.session-token")
+  expect(token).toBeTruthy()
+  for (const origin of [b, c, d, b, c, d]) expect((await browser.session(origin))?.user.email).toBe(email)
+  const client = createClient({ url: redis!.url })
+  await client.connect()
+  try {
+    expect((await client.keys("authlib:c:s:*")).length).toBeGreaterThan(0) // served from the cache after the first read
+  } finally {
+    await client.quit()
+  }
+  const kept = new HttpBrowser()
+  kept.jar.set("authlib.session-token", token!)
+  expect((await browser.post(c, "/auth/signout", {})).status).toBe(302)
+  for (const origin of [a, b, d, c]) expect(await kept.session(origin)).toBeNull()
+})
 
-  test("200 failed sign-ins for one identifier spread over the four instances: exactly 10 reach authorize", async (ctx) => {
-    if (!postgres) return ctx.skip()
-    const identifier = `${crypto.randomUUID()}@example.com`
-    const browsers = instances.map(() => new HttpBrowser())
-    const tokens = await Promise.all(instances.map(async (i, n) => ((await (await browsers[n]!.request(i.origin, "/auth/csrf")).json()) as { csrfToken: string }).csrfToken))
-    const before = await Promise.all(instances.map(async (i) => ((await (await fetch(`${i.origin}/stats`)).json()) as { reached: number }).reached))
-    const statuses: number[] = []
-    // 200 attempts, 20 in flight at a time, round-robin over the instances.
-    for (let round = 0; round < 10; round++) {
-      statuses.push(...(await Promise.all(Array.from({ length: 20 }, (_, k) => {
-        const n = k % 4
-        return browsers[n]!.request(instances[n]!.origin, "/auth/callback/password", { form: { csrfToken: tokens[n]!, email: identifier, password: "wrong" } }).then((r) => r.status)
-      }))))
-    }
-    const after = await Promise.all(instances.map(async (i) => ((await (await fetch(`${i.origin}/stats`)).json()) as { reached: number }).reached))
-    expect(after.reduce((s, n) => s + n, 0) - before.reduce((s, n) => s + n, 0)).toBe(10)
-    expect(statuses.filter((s) => s === 429)).toHaveLength(190)
-    expect(statuses.filter((s) => s !== 429 && s !== 302)).toEqual([])
-  })
-}
+test("200 failed sign-ins for one identifier spread over the four instances: exactly 10 reach authorize", async (ctx) => {
+  if (!postgres) return ctx.skip()
+  const identifier = `${crypto.randomUUID()}@example.com`
+  const browsers = instances.map(() => new HttpBrowser())
+  const tokens = await Promise.all(instances.map(async (i, n) => ((await (await browsers[n]!.request(i.origin, "/auth/csrf")).json()) as { csrfToken: string }).csrfToken))
+  const before = await Promise.all(instances.map(async (i) => ((await (await fetch(`${i.origin}/stats`)).json()) as { reached: number }).reached))
+  const statuses: number[] = []
+  // 200 attempts, 20 in flight at a time, round-robin over the instances.
+  for (let round = 0; round < 10; round++) {
+    statuses.push(...(await Promise.all(Array.from({ length: 20 }, (_, k) => {
+      const n = k % 4
+      return browsers[n]!.request(instances[n]!.origin, "/auth/callback/password", { form: { csrfToken: tokens[n]!, email: identifier, password: "wrong" } }).then((r) => r.status)
+    }))))
+  }
+  const after = await Promise.all(instances.map(async (i) => ((await (await fetch(`${i.origin}/stats`)).json()) as { reached: number }).reached))
+  expect(after.reduce((s, n) => s + n, 0) - before.reduce((s, n) => s + n, 0)).toBe(10)
+  expect(statuses.filter((s) => s === 429)).toHaveLength(190)
+  expect(statuses.filter((s) => s !== 429 && s !== 302)).toEqual([])
+})

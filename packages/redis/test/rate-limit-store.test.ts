@@ -11,105 +11,101 @@ import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
 
 const bin = inject("redisServer")
 
-if (bin === null) {
-  test.skip("Redis: no redis-server (see the warning above)", () => {})
-} else {
-  let server: RedisServer
-  const ready = (async () => {
-    server = await startRedisServer(bin)
-  })()
-  let connected: ReturnType<typeof createClient>
-  beforeAll(async () => {
+let server: RedisServer
+const ready = (async () => {
+  server = await startRedisServer(bin)
+})()
+let connected: ReturnType<typeof createClient>
+beforeAll(async () => {
+  await ready
+  connected = createClient({ url: server.url, socket: { reconnectStrategy: 50 } })
+  connected.on("error", () => {})
+  await connected.connect()
+})
+afterAll(async () => {
+  await connected?.quit().catch(() => {})
+  await server?.stop()
+})
+
+runRateLimitStoreTests({
+  name: "RedisRateLimitStore on redis-server",
+  store: async () => {
     await ready
-    connected = createClient({ url: server.url, socket: { reconnectStrategy: 50 } })
-    connected.on("error", () => {})
-    await connected.connect()
-  })
-  afterAll(async () => {
-    await connected?.quit().catch(() => {})
-    await server?.stop()
-  })
+    const c = createClient({ url: server.url })
+    c.on("error", () => {})
+    await c.connect()
+    afterAll(() => c.quit())
+    return new RedisRateLimitStore({ client: c })
+  },
+})
 
-  runRateLimitStoreTests({
-    name: "RedisRateLimitStore on redis-server",
-    store: async () => {
-      await ready
-      const c = createClient({ url: server.url })
-      c.on("error", () => {})
-      await c.connect()
-      afterAll(() => c.quit())
-      return new RedisRateLimitStore({ client: c })
-    },
+describe("RedisRateLimitStore", () => {
+  test("stores the key as its SHA-256, never the key itself (core's keys may hold an e-mail address)", async () => {
+    const store = new RedisRateLimitStore({ client: connected })
+    const key = `signin:email:${crypto.randomUUID()}@example.com`
+    await store.hit(key, 60_000)
+    const keys = (await connected.keys("authlib:rl:*")) as string[]
+    expect(keys).toContain(store.keyOf(key))
+    expect(keys.some((k) => k.includes("example.com"))).toBe(false)
+    expect(store.keyOf(key)).toMatch(/^authlib:rl:[0-9a-f]{64}$/)
   })
 
-  describe("RedisRateLimitStore", () => {
-    test("stores the key as its SHA-256, never the key itself (core's keys may hold an e-mail address)", async () => {
-      const store = new RedisRateLimitStore({ client: connected })
-      const key = `signin:email:${crypto.randomUUID()}@example.com`
-      await store.hit(key, 60_000)
-      const keys = (await connected.keys("authlib:rl:*")) as string[]
-      expect(keys).toContain(store.keyOf(key))
-      expect(keys.some((k) => k.includes("example.com"))).toBe(false)
-      expect(store.keyOf(key)).toMatch(/^authlib:rl:[0-9a-f]{64}$/)
-    })
-
-    test("one round trip per hit: a single script call (EVALSHA) per hit", async () => {
-      const sent: string[] = []
-      const counting = { sendCommand: (args: string[]) => (sent.push(args[0]!), connected.sendCommand(args)) }
-      const store = new RedisRateLimitStore({ client: counting })
-      const key = crypto.randomUUID()
-      await store.hit(key, 60_000) // loads the script if Redis did not know it yet
-      sent.length = 0
-      await store.hit(key, 60_000)
-      await store.hit(key, 60_000, 0)
-      expect(sent).toStrictEqual(["EVALSHA", "EVALSHA"])
-    })
-
-    test("rejects a bad window or cost without touching Redis", async () => {
-      const store = new RedisRateLimitStore({ client: connected })
-      await expect(store.hit("k", 0)).rejects.toMatchObject({ code: "INVALID_INPUT" })
-      await expect(store.hit("k", 1000, -1)).rejects.toMatchObject({ code: "INVALID_INPUT" })
-      await expect(store.hit("k", 1000, 1.5)).rejects.toBeInstanceOf(AuthlibRedisError)
-      expect(() => new RedisRateLimitStore({ client: {} as never })).toThrow(/sendCommand/)
-    })
-
-    test("Redis down: hits fail at once with UNAVAILABLE; core answers 503 to sign-ins (fail closed) or lets them through (failOpen)", async () => {
-      const own = await startRedisServer(bin)
-      const c = createClient({ url: own.url, socket: { reconnectStrategy: 50 } })
-      c.on("error", () => {})
-      await c.connect()
-      try {
-        const store = new RedisRateLimitStore({ client: c, timeoutMs: 500 })
-        expect((await store.hit("k", 60_000)).count).toBe(1)
-        await own.kill()
-        await waitUntil(() => !c.isReady)
-        await expect(store.hit("k", 60_000)).rejects.toMatchObject({ code: "UNAVAILABLE" })
-        let reached = 0
-        const config = (failOpen: boolean): AuthConfig => ({
-          secret: "redis-rate-limit-test-secret-0123456789abcdef",
-          trustHost: true,
-          session: { strategy: "jwt" },
-          logger: { error: () => {}, warn: () => {}, debug: () => {} },
-          rateLimit: { store, failOpen, credentials: { perIdentifier: { limit: 5, window: 60 }, perClient: false } },
-          providers: [{ id: "password", name: "Password", type: "credentials", credentials: { email: {} }, authorize: () => (reached++, null) }],
-        })
-        const closed = await signInAttempt(config(false))
-        expect(closed.status).toBe(503) // RateLimited / STORE_UNAVAILABLE
-        expect(reached).toBe(0)
-        const open = await signInAttempt(config(true))
-        expect(open.status).toBe(302)
-        expect(reached).toBe(1)
-        await own.start()
-        await waitUntil(() => c.isReady)
-        expect((await store.hit("k", 60_000)).count).toBe(1) // the restarted server kept nothing (no persistence)
-      } finally {
-        if (c.isReady) await c.quit()
-        else c.destroy()
-        await own.stop()
-      }
-    })
+  test("one round trip per hit: a single script call (EVALSHA) per hit", async () => {
+    const sent: string[] = []
+    const counting = { sendCommand: (args: string[]) => (sent.push(args[0]!), connected.sendCommand(args)) }
+    const store = new RedisRateLimitStore({ client: counting })
+    const key = crypto.randomUUID()
+    await store.hit(key, 60_000) // loads the script if Redis did not know it yet
+    sent.length = 0
+    await store.hit(key, 60_000)
+    await store.hit(key, 60_000, 0)
+    expect(sent).toStrictEqual(["EVALSHA", "EVALSHA"])
   })
-}
+
+  test("rejects a bad window or cost without touching Redis", async () => {
+    const store = new RedisRateLimitStore({ client: connected })
+    await expect(store.hit("k", 0)).rejects.toMatchObject({ code: "INVALID_INPUT" })
+    await expect(store.hit("k", 1000, -1)).rejects.toMatchObject({ code: "INVALID_INPUT" })
+    await expect(store.hit("k", 1000, 1.5)).rejects.toBeInstanceOf(AuthlibRedisError)
+    expect(() => new RedisRateLimitStore({ client: {} as never })).toThrow(/sendCommand/)
+  })
+
+  test("Redis down: hits fail at once with UNAVAILABLE; core answers 503 to sign-ins (fail closed) or lets them through (failOpen)", async () => {
+    const own = await startRedisServer(bin)
+    const c = createClient({ url: own.url, socket: { reconnectStrategy: 50 } })
+    c.on("error", () => {})
+    await c.connect()
+    try {
+      const store = new RedisRateLimitStore({ client: c, timeoutMs: 500 })
+      expect((await store.hit("k", 60_000)).count).toBe(1)
+      await own.kill()
+      await waitUntil(() => !c.isReady)
+      await expect(store.hit("k", 60_000)).rejects.toMatchObject({ code: "UNAVAILABLE" })
+      let reached = 0
+      const config = (failOpen: boolean): AuthConfig => ({
+        secret: "redis-rate-limit-test-secret-0123456789abcdef",
+        trustHost: true,
+        session: { strategy: "jwt" },
+        logger: { error: () => {}, warn: () => {}, debug: () => {} },
+        rateLimit: { store, failOpen, credentials: { perIdentifier: { limit: 5, window: 60 }, perClient: false } },
+        providers: [{ id: "password", name: "Password", type: "credentials", credentials: { email: {} }, authorize: () => (reached++, null) }],
+      })
+      const closed = await signInAttempt(config(false))
+      expect(closed.status).toBe(503) // RateLimited / STORE_UNAVAILABLE
+      expect(reached).toBe(0)
+      const open = await signInAttempt(config(true))
+      expect(open.status).toBe(302)
+      expect(reached).toBe(1)
+      await own.start()
+      await waitUntil(() => c.isReady)
+      expect((await store.hit("k", 60_000)).count).toBe(1) // the restarted server kept nothing (no persistence)
+    } finally {
+      if (c.isReady) await c.quit()
+      else c.destroy()
+      await own.stop()
+    }
+  })
+})
 
 async function commandCalls(c: ReturnType<typeof createClient>): Promise<{ total: number; evalsha: number }> {
   const info = (await c.info("commandstats")) as string

@@ -13,91 +13,87 @@ import { closeClient, connectClient, makeUser, type Client } from "./helpers/app
 const bin = inject("redisServer")
 const quiet = { warn: () => {}, error: () => {} }
 
-if (bin === null) {
-  test.skip("Redis: no redis-server (see the warning above)", () => {})
-} else {
-  let server: RedisServer
-  let client: Client
-  beforeAll(async () => {
-    server = await startRedisServer(bin)
-    client = await connectClient(server.url)
-  })
-  afterAll(async () => {
-    await closeClient(client)
-    await server.stop()
+let server: RedisServer
+let client: Client
+beforeAll(async () => {
+  server = await startRedisServer(bin)
+  client = await connectClient(server.url)
+})
+afterAll(async () => {
+  await closeClient(client)
+  await server.stop()
+})
+
+describe("withRedisCache", () => {
+  test("answers exactly the adapter's methods: none added (an Auth.js adapter without extendSession stays without)", () => {
+    const { extendSession: _e, listSessionsByUserId: _l, ...authjsLike } = MemoryAdapter()
+    const cached = withRedisCache(authjsLike as Adapter, { client })
+    expect(Object.keys(cached).sort()).toStrictEqual(Object.keys(authjsLike).sort())
+    expect("extendSession" in cached).toBe(false)
   })
 
-  describe("withRedisCache", () => {
-    test("answers exactly the adapter's methods: none added (an Auth.js adapter without extendSession stays without)", () => {
-      const { extendSession: _e, listSessionsByUserId: _l, ...authjsLike } = MemoryAdapter()
-      const cached = withRedisCache(authjsLike as Adapter, { client })
-      expect(Object.keys(cached).sort()).toStrictEqual(Object.keys(authjsLike).sort())
-      expect("extendSession" in cached).toBe(false)
-    })
-
-    test("keeps the methods of a class adapter (inherited ones included)", async () => {
-      class ClassAdapter {
-        constructor(private readonly inner = MemoryAdapter(createMemoryStore())) {}
-        getUser(id: string) {
-          return this.inner.getUser(id)
-        }
-        createUser(user: Parameters<Required<Adapter>["createUser"]>[0]) {
-          return this.inner.createUser(user)
-        }
+  test("keeps the methods of a class adapter (inherited ones included)", async () => {
+    class ClassAdapter {
+      constructor(private readonly inner = MemoryAdapter(createMemoryStore())) {}
+      getUser(id: string) {
+        return this.inner.getUser(id)
       }
-      const cached = withRedisCache(new ClassAdapter() as Adapter, { client, logger: quiet })
-      const id = crypto.randomUUID()
-      await cached.createUser!({ id, email: `${id}@example.com`, emailVerified: null })
-      expect((await cached.getUser!(id))?.id).toBe(id)
-    })
-
-    test("a method it does not know is called as it is, then a new era voids every entry (it may have changed anything)", async () => {
-      const store = createMemoryStore()
-      const base = MemoryAdapter(store)
-      const user = await makeUser(base, "Before")
-      const adapter = { ...base, renameEveryone: async (name: string) => void [...store.users.values()].forEach((u) => (u.name = name)) }
-      const cached = withRedisCache(adapter as Adapter, { client, logger: quiet })
-      expect((await cached.getUser!(user.id))?.name).toBe("Before")
-      await (cached as typeof adapter).renameEveryone("After")
-      expect((await cached.getUser!(user.id))?.name).toBe("After")
-    })
-
-    test("options out of range and a missing client are refused at once, with INVALID_OPTION", () => {
-      const adapter = MemoryAdapter()
-      for (const options of [{ client: undefined }, { client: {} }, { client, ttl: 0 }, { client, ttl: 1.5 }, { client, negativeTtl: 0 }, { client, timeoutMs: -1 }]) {
-        let thrown: unknown
-        try {
-          withRedisCache(adapter, options as never)
-        } catch (err) {
-          thrown = err
-        }
-        expect(thrown).toBeInstanceOf(AuthlibRedisError)
-        expect((thrown as AuthlibRedisError).code).toBe("INVALID_OPTION")
+      createUser(user: Parameters<Required<Adapter>["createUser"]>[0]) {
+        return this.inner.createUser(user)
       }
-    })
-
-    test("a corrupt entry (something else wrote under the prefix) reads as a miss: the database answers, nothing is thrown", async () => {
-      const db = MemoryAdapter(createMemoryStore())
-      const cached = withRedisCache(db, { client, logger: quiet, prefix: "corrupt:" })
-      const user = await makeUser(db)
-      const s = await db.createSession!({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) })
-      await cached.getSessionAndUser!(s.sessionToken)
-      await cached.getUser!(user.id)
-      await client.hSet(`corrupt:s:${s.sessionToken}`, "session", "{not json")
-      await client.hSet(`corrupt:u:${user.id}`, "user", "{not json")
-      expect((await cached.getSessionAndUser!(s.sessionToken))?.user.id).toBe(user.id)
-      expect((await cached.getUser!(user.id))?.id).toBe(user.id)
-    })
-
-    test("sessions are stored under the hash core hands over, never anything else of the cookie", async () => {
-      const db = MemoryAdapter(createMemoryStore())
-      const cached = withRedisCache(db, { client, logger: quiet, prefix: "t:" })
-      const user = await makeUser(db)
-      const hash = "x".repeat(43)
-      await db.createSession!({ sessionToken: hash, userId: user.id, expires: new Date(Date.now() + 60_000) })
-      await cached.getSessionAndUser!(hash)
-      const keys = (await client.keys("t:*")).sort()
-      expect(keys).toStrictEqual(["t:era", `t:s:${hash}`, `t:u:${user.id}`])
-    })
+    }
+    const cached = withRedisCache(new ClassAdapter() as Adapter, { client, logger: quiet })
+    const id = crypto.randomUUID()
+    await cached.createUser!({ id, email: `${id}@example.com`, emailVerified: null })
+    expect((await cached.getUser!(id))?.id).toBe(id)
   })
-}
+
+  test("a method it does not know is called as it is, then a new era voids every entry (it may have changed anything)", async () => {
+    const store = createMemoryStore()
+    const base = MemoryAdapter(store)
+    const user = await makeUser(base, "Before")
+    const adapter = { ...base, renameEveryone: async (name: string) => void [...store.users.values()].forEach((u) => (u.name = name)) }
+    const cached = withRedisCache(adapter as Adapter, { client, logger: quiet })
+    expect((await cached.getUser!(user.id))?.name).toBe("Before")
+    await (cached as typeof adapter).renameEveryone("After")
+    expect((await cached.getUser!(user.id))?.name).toBe("After")
+  })
+
+  test("options out of range and a missing client are refused at once, with INVALID_OPTION", () => {
+    const adapter = MemoryAdapter()
+    for (const options of [{ client: undefined }, { client: {} }, { client, ttl: 0 }, { client, ttl: 1.5 }, { client, negativeTtl: 0 }, { client, timeoutMs: -1 }]) {
+      let thrown: unknown
+      try {
+        withRedisCache(adapter, options as never)
+      } catch (err) {
+        thrown = err
+      }
+      expect(thrown).toBeInstanceOf(AuthlibRedisError)
+      expect((thrown as AuthlibRedisError).code).toBe("INVALID_OPTION")
+    }
+  })
+
+  test("a corrupt entry (something else wrote under the prefix) reads as a miss: the database answers, nothing is thrown", async () => {
+    const db = MemoryAdapter(createMemoryStore())
+    const cached = withRedisCache(db, { client, logger: quiet, prefix: "corrupt:" })
+    const user = await makeUser(db)
+    const s = await db.createSession!({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await cached.getSessionAndUser!(s.sessionToken)
+    await cached.getUser!(user.id)
+    await client.hSet(`corrupt:s:${s.sessionToken}`, "session", "{not json")
+    await client.hSet(`corrupt:u:${user.id}`, "user", "{not json")
+    expect((await cached.getSessionAndUser!(s.sessionToken))?.user.id).toBe(user.id)
+    expect((await cached.getUser!(user.id))?.id).toBe(user.id)
+  })
+
+  test("sessions are stored under the hash core hands over, never anything else of the cookie", async () => {
+    const db = MemoryAdapter(createMemoryStore())
+    const cached = withRedisCache(db, { client, logger: quiet, prefix: "t:" })
+    const user = await makeUser(db)
+    const hash = "x".repeat(43)
+    await db.createSession!({ sessionToken: hash, userId: user.id, expires: new Date(Date.now() + 60_000) })
+    await cached.getSessionAndUser!(hash)
+    const keys = (await client.keys("t:*")).sort()
+    expect(keys).toStrictEqual(["t:era", `t:s:${hash}`, `t:u:${user.id}`])
+  })
+})

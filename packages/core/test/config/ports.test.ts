@@ -36,8 +36,10 @@ describe("adapter ports", () => {
     expect(optionalPort(undefined, "sessionEpochs")).toBeUndefined()
   })
 
-  it("no source asserts that an adapter or one of its methods exists (`adapter!`, `.method!(`)", () => {
-    const asserting = files(src).filter((path) => /adapter!|adapter\??\.[A-Za-z]+!\(/.test(readFileSync(path, "utf8"))).map((path) => relative(src, path))
+  it("no source asserts that an adapter or one of its methods exists (a non-null assertion on it)", () => {
+    // Built from parts, so this file does not match what it looks for.
+    const assertion = new RegExp(["adapter", "!|adapter\\??\\.[A-Za-z]+", "!\\("].join(""))
+    const asserting = files(src).filter((path) => assertion.test(readFileSync(path, "utf8"))).map((path) => relative(src, path))
     expect(asserting).toEqual([])
   })
 

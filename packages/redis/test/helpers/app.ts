@@ -101,7 +101,7 @@ export function appConfig(adapter: Adapter, over: Partial<AuthConfig> = {}): Aut
         credentials: { email: { label: "E-mail" }, password: { label: "Password", type: "password" } },
         async authorize(c) {
           if (c.password !== "correct" || typeof c.email !== "string") return null
-          return (await adapter.getUserByEmail!(c.email)) as AdapterUser | null
+          return ((await adapter.getUserByEmail?.(c.email)) ?? null) as AdapterUser | null
         },
       },
     ],

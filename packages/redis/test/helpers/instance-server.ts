@@ -41,7 +41,7 @@ const config: AuthConfig = {
       async authorize(c) {
         reached++
         if (c.password !== "correct" || typeof c.email !== "string") return null
-        return (await adapter.getUserByEmail!(c.email)) as AdapterUser | null
+        return ((await adapter.getUserByEmail?.(c.email)) ?? null) as AdapterUser | null
       },
     },
   ],

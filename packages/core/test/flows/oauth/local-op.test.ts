@@ -235,7 +235,7 @@ describe("users and accounts with an adapter (database sessions)", () => {
 
   it("does not link to an existing user with the same e-mail: OAuthAccountNotLinked, nothing written", async () => {
     const adapter = spyAdapter()
-    await adapter.createUser!({ id: "u1", email: "bob@example.com", emailVerified: null })
+    await adapter.createUser?.({ id: "u1", email: "bob@example.com", emailVerified: null })
     adapter.writes.length = 0
     const browser = browserFor(config({ adapter }))
     const done = await signInAtLocalOP(browser, "op", "bob")
@@ -246,7 +246,7 @@ describe("users and accounts with an adapter (database sessions)", () => {
 
   it("links to the user with the same e-mail when allowDangerousEmailAccountLinking is set (both addresses verified)", async () => {
     const adapter = spyAdapter()
-    await adapter.createUser!({ id: "u1", email: "bob@example.com", emailVerified: new Date() })
+    await adapter.createUser?.({ id: "u1", email: "bob@example.com", emailVerified: new Date() })
     const linking = providers().map((p) => ({ ...p, allowDangerousEmailAccountLinking: true }))
     const browser = browserFor(testConfig({ providers: linking, adapter }, errors))
     await signInAtLocalOP(browser, "op", "bob")
