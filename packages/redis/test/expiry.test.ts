@@ -4,26 +4,15 @@
  * database once per `updateAge` across instances, and the cached expiry follows it.
  */
 import { createHash } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
+import { afterAll, beforeAll, describe, expect, test } from "vitest"
 import { MemoryAdapter, createMemoryStore } from "@authlib/adapter-test"
 import type { Adapter } from "@authlib/core"
 import { withRedisCache } from "../src/index.js"
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
-import { Browser, closeClient, connectClient, counted, instance, makeUser, type Client, type Instance } from "./helpers/app.js"
+import { Browser, closeClient, counted, instance, makeUser, type Client, type Instance, quiet, redisForFile } from "./helpers/app.js"
 
-const bin = inject("redisServer")
-const quiet = { warn: () => {}, error: () => {} }
-
-let server: RedisServer
 let client: Client
-beforeAll(async () => {
-  server = await startRedisServer(bin)
-  client = await connectClient(server.url)
-})
-afterAll(async () => {
-  await closeClient(client)
-  await server.stop()
-})
+let redisUrl: string
+redisForFile((c, server) => ((client = c), (redisUrl = server.url)))
 
 describe("negative entries are short-lived", () => {
   test("an unknown session is cached as such for at most negativeTtl, and a new one replaces it at once", async () => {
@@ -93,7 +82,7 @@ describe("sliding expiry through the cache", () => {
   let apps: Instance[]
   beforeAll(async () => {
     ;({ adapter: db, calls } = counted(MemoryAdapter(createMemoryStore())))
-    apps = await Promise.all([0, 1, 2, 3].map(() => instance(db, server.url, { session: { strategy: "database", maxAge, updateAge } })))
+    apps = await Promise.all([0, 1, 2, 3].map(() => instance(db, redisUrl, { session: { strategy: "database", maxAge, updateAge } })))
   })
   afterAll(() => Promise.all(apps.map((a) => closeClient(a.client))))
 

@@ -3,26 +3,14 @@
  * what to do from which methods exist), the cache's options checked at once, and a method this
  * release does not know treated as a write that may change anything.
  */
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
+import { describe, expect, test } from "vitest"
 import { MemoryAdapter, createMemoryStore } from "@authlib/adapter-test"
 import type { Adapter } from "@authlib/core"
 import { AuthlibRedisError, withRedisCache } from "../src/index.js"
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
-import { closeClient, connectClient, makeUser, type Client } from "./helpers/app.js"
+import { makeUser, type Client, quiet, redisForFile } from "./helpers/app.js"
 
-const bin = inject("redisServer")
-const quiet = { warn: () => {}, error: () => {} }
-
-let server: RedisServer
 let client: Client
-beforeAll(async () => {
-  server = await startRedisServer(bin)
-  client = await connectClient(server.url)
-})
-afterAll(async () => {
-  await closeClient(client)
-  await server.stop()
-})
+redisForFile((c) => (client = c))
 
 describe("withRedisCache", () => {
   test("answers exactly the adapter's methods: none added (an Auth.js adapter without extendSession stays without)", () => {

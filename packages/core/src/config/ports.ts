@@ -75,12 +75,27 @@ export function missingError(missing: readonly string[], purpose: Purpose | stri
   })
 }
 
+/**
+ * Which ports an adapter implements, answered once per adapter: the session read asks on every
+ * request. The resolved adapter is a frozen wrapper (`config/adapter.ts`), so the answer cannot change.
+ */
+const implemented = new WeakMap<Adapter, Map<PortName, boolean>>()
+
+function implementsPort(adapter: Adapter, name: PortName): boolean {
+  let known = implemented.get(adapter)
+  if (!known) implemented.set(adapter, (known = new Map()))
+  let has = known.get(name)
+  if (has === undefined) known.set(name, (has = missingMethods(adapter, PORTS[name]).length === 0))
+  return has
+}
+
 /** The port `name` as a typed handle, or `MissingAdapterMethods`. */
 export function port<N extends PortName>(adapter: Adapter | undefined, name: N, purpose: Purpose | string): PortMethods<N> {
-  return adapterMethods(adapter, PORTS[name], purpose) as unknown as PortMethods<N>
+  if (adapter && implementsPort(adapter, name)) return adapter as unknown as PortMethods<N>
+  throw missingError(missingMethods(adapter, PORTS[name]), purpose)
 }
 
 /** The port `name` when the adapter implements it, else undefined (for features that degrade). */
 export function optionalPort<N extends PortName>(adapter: Adapter | undefined, name: N): PortMethods<N> | undefined {
-  return optionalMethods(adapter, PORTS[name]) as unknown as PortMethods<N> | undefined
+  return adapter && implementsPort(adapter, name) ? (adapter as unknown as PortMethods<N>) : undefined
 }

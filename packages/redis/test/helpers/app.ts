@@ -3,9 +3,11 @@
  * whose adapter is `withRedisCache(<the shared database>, { client: <its own Redis connection> })`,
  * as separate servers behind a load balancer would be. A `Browser` keeps cookies across instances.
  */
+import { afterAll, beforeAll, inject } from "vitest"
 import { createClient } from "redis"
 import { Auth, type Adapter, type AdapterUser, type AuthConfig } from "@authlib/core"
 import { withRedisCache, type RedisCacheOptions } from "../../src/index.js"
+import { startRedisServer, type RedisServer } from "./redis-server.js"
 
 export const SECRET = "redis-cache-tests-secret-0123456789-abcdefghijklmnop"
 export const ORIGIN = "http://localhost:3000"
@@ -162,4 +164,25 @@ export class Browser {
 export async function makeUser(db: Adapter, name = "Alice"): Promise<AdapterUser> {
   const id = crypto.randomUUID()
   return db.createUser!({ id, email: `${id}@example.com`, emailVerified: null, name })
+}
+
+/** A quiet logger for the cache in tests. */
+export const quiet = { warn: () => {}, error: () => {} }
+
+/**
+ * A redis-server of this test file's own and a client connected to it, started before the file's
+ * tests and stopped after them; `use` receives the client (and the server) once they are up.
+ */
+export function redisForFile(use: (client: Client, server: RedisServer) => void): void {
+  let server: RedisServer | undefined
+  let client: Client | undefined
+  beforeAll(async () => {
+    server = await startRedisServer(inject("redisServer"))
+    client = await connectClient(server.url)
+    use(client, server)
+  })
+  afterAll(async () => {
+    if (client) await closeClient(client)
+    await server?.stop()
+  })
 }
