@@ -15,14 +15,10 @@ export const PORTS = {
   storedSessions: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
   /** Single-use records: e-mail links and passkey challenges. */
   verificationTokens: ["createVerificationToken", "useVerificationToken"],
-  /** Passkeys as Auth.js stores them. */
-  authenticators: ["getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"],
   /** Listing and ending a user's stored sessions. */
   sessionListing: ["listSessionsByUserId", "deleteSessionsByUserId", "deleteSession"],
   /** The per-user session epoch that ends JWT sessions. */
   sessionEpochs: ["getUserSessionEpoch", "incrementUserSessionEpoch"],
-  /** A user's linked accounts: listed and unlinked. */
-  accountListing: ["listAccountsByUserId", "unlinkAccount"],
   /** Provider tokens kept on account rows and refreshed there. */
   accountTokens: ["listAccountsByUserId", "updateAccount", "getAccount"],
 } as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
