@@ -1,6 +1,6 @@
 /**
  * The browser side of passkeys on the built-in sign-in page, bundled with @simplewebauthn/browser
- * into `src/pages/passkey-script.ts` by `scripts/bundle-passkey-script.mjs` (run
+ * into `src/kernel/pages/passkey-script.ts` by `scripts/bundle-passkey-script.mjs` (run
  * `pnpm --filter @authlib/core bundle:passkey` after editing; a test fails while it is stale).
  *
  * Each `form[data-passkey-options]` gets: on submit, the options from the URL in that attribute,

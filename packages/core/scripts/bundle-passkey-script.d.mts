@@ -1,2 +1,2 @@
-/** The text of `src/pages/passkey-script.ts` as the bundler would write it now. */
+/** The text of `src/kernel/pages/passkey-script.ts` as the bundler would write it now. */
 export function passkeyScriptModule(): Promise<string>

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Bundles browser/passkey.ts (with @simplewebauthn/browser) into one minified script and writes it
- * as a string constant to src/pages/passkey-script.ts, which the sign-in page inlines under a
+ * as a string constant to src/kernel/pages/passkey-script.ts, which the sign-in page inlines under a
  * hash-based CSP (no CDN, nothing fetched at run time).
  *
  *   node scripts/bundle-passkey-script.mjs           write the file
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url"
 import { build } from "esbuild"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
-const target = join(root, "src/pages/passkey-script.ts")
+const target = join(root, "src/kernel/pages/passkey-script.ts")
 
 /** The generated module's text. */
 export async function passkeyScriptModule() {
@@ -43,7 +43,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const text = await passkeyScriptModule()
   if (process.argv.includes("--check")) {
     if (readFileSync(target, "utf8") !== text) {
-      console.error("src/pages/passkey-script.ts is stale: run `pnpm --filter @authlib/core bundle:passkey`")
+      console.error("src/kernel/pages/passkey-script.ts is stale: run `pnpm --filter @authlib/core bundle:passkey`")
       process.exit(1)
     }
   } else {

@@ -24,13 +24,13 @@
  * export default { fetch: (request: Request) => Auth(request, config) }
  * ```
  */
-import { resolveConfig } from "./config/resolve.js"
-import { dispatch } from "./dispatch.js"
-import { toResponse, wantsRedirectAsJson } from "./http/to-response.js"
-import { logError } from "./logger.js"
-import type { AuthResponse } from "./http/types.js"
-import type { raw } from "./raw.js"
-import type { AuthConfig, AuthRequestOptions } from "./types.js"
+import { resolveConfig } from "./kernel/config/resolve.js"
+import { dispatch } from "./kernel/http/dispatch.js"
+import { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
+import { logError } from "./kernel/logger.js"
+import type { AuthResponse } from "./kernel/http/types.js"
+import type { raw } from "./kernel/raw.js"
+import type { AuthConfig, AuthRequestOptions } from "./kernel/types/config.js"
 
 /** What `Auth` resolves to with the `raw` marker: the internal result, cookies not yet serialised. */
 export type AuthResult = AuthResponse
@@ -62,11 +62,11 @@ export type {
   Account, AuthConfig, AuthRequestOptions, AuthorizationDetails, Awaitable, CallbacksOptions,
   CookieOption, CookiesOptions, DefaultSession, EventCallbacks, JWT, JWTOptions, JsonValue,
   LoggerInstance, PagesOptions, Profile, Session, SessionOptions, Theme, User
-} from "./types.js"
+} from "./kernel/types/config.js"
 export type {
   Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession, AdapterUser,
   SessionMetadata, VerificationToken
-} from "./adapters.js"
+} from "./kernel/types/adapters.js"
 export type {
   AccountCallback, AppProvider, AuthorizationEndpointHandler, CommonProviderOptions,
   CredentialInput, CredentialsConfig, CredentialsProviderId, EmailConfig, EmailProviderFields,
@@ -77,7 +77,7 @@ export type {
   ProviderUser, SimpleWebAuthnServer, TokenEndpointHandler, TokenSet, UserinfoEndpointHandler,
   WebAuthnAuthenticatorSelection, WebAuthnConfig, WebAuthnCredentialInput, WebAuthnProviderType,
   WebAuthnRelyingParty, WebAuthnUserInfo
-} from "./providers/types.js"
+} from "./kernel/providers/types.js"
 export {
   APP_DEFINED_CODES, AccessDenied, AccountManagementError, AdapterError, AuthError, CallbackError,
   CallbackRouteError, CataloguedError, Configuration, CredentialsSignin, DuplicateProviderId, ERROR_CODES,
@@ -88,34 +88,34 @@ export {
   OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, RefreshTokenError,
   SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
   Verification, WebAuthnVerificationError, isClientSafe
-} from "./errors.js"
+} from "./kernel/errors/errors.js"
 export type {
   AnyAuthError, AuthErrorOptions, CallbackStep, CataloguedErrorOptions, CataloguedType, CheckName,
   ErrorCause, ErrorCode, ErrorType
-} from "./errors.js"
-export { listPasskeys, renamePasskey, deletePasskey } from "./passkey-functions.js"
-export { getAccessToken } from "./access-token.js"
-export { listSessions, revokeSession, revokeOtherSessions, revokeUserSessions, signOutEverywhere } from "./session-functions.js"
-export type { SessionInfo, SessionRevocation } from "./session-functions.js"
-export { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } from "./account-functions.js"
-export type { LinkedAccount } from "./account-functions.js"
-export type { SignInMethod } from "./passkeys/ways-in.js"
-export type { GetAccessTokenOptions, ProviderAccessToken } from "./access-token.js"
-export { MAX_PASSKEY_NAME_LENGTH } from "./passkeys/info.js"
-export type { PasskeyInfo } from "./passkeys/info.js"
-export type { RateLimitHit, RateLimitStore } from "./rate-limit/store.js"
-export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./rate-limit/memory-store.js"
-export type { MemoryRateLimitStoreOptions } from "./rate-limit/memory-store.js"
-export { DEFAULT_RATE_LIMITS, DEFAULT_MAX_LIVE_TOKENS } from "./rate-limit/options.js"
-export type { RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules } from "./rate-limit/options.js"
-export type { TrustedProxies } from "./rate-limit/client-address.js"
-export { skipCSRFCheck } from "./security/skip-csrf.js"
-export { raw } from "./raw.js"
-export { setEnvDefaults } from "./config/env.js"
-export type { EnvSource } from "./config/env.js"
-export type { Cookie } from "./cookies/serialize.js"
-export { DEFAULT_EMAIL_MAX_AGE, MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, normalizeEmailAddress } from "./flows/email/index.js"
-export type { NormalizeEmailOptions } from "./flows/email/index.js"
-export { allowInsecureOAuthRequests } from "./flows/oauth/insecure.js"
-export { MAX_SESSION_TOKEN_LENGTH } from "./sessions/jwt-strategy.js"
+} from "./kernel/errors/errors.js"
+export { listPasskeys, renamePasskey, deletePasskey } from "./capabilities/passkey-management/functions.js"
+export { getAccessToken } from "./capabilities/provider-tokens/access-token.js"
+export { listSessions, revokeSession, revokeOtherSessions, revokeUserSessions, signOutEverywhere } from "./capabilities/session-management/functions.js"
+export type { SessionInfo, SessionRevocation } from "./capabilities/session-management/functions.js"
+export { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } from "./capabilities/linked-accounts/functions.js"
+export type { LinkedAccount } from "./capabilities/linked-accounts/functions.js"
+export type { SignInMethod } from "./capabilities/linked-accounts/ways-in.js"
+export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/access-token.js"
+export { MAX_PASSKEY_NAME_LENGTH } from "./capabilities/passkey-management/info.js"
+export type { PasskeyInfo } from "./capabilities/passkey-management/info.js"
+export type { RateLimitHit, RateLimitStore } from "./kernel/rate-limit/store.js"
+export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"
+export type { MemoryRateLimitStoreOptions } from "./kernel/rate-limit/memory-store.js"
+export { DEFAULT_RATE_LIMITS, DEFAULT_MAX_LIVE_TOKENS } from "./kernel/rate-limit/options.js"
+export type { RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules } from "./kernel/rate-limit/options.js"
+export type { TrustedProxies } from "./kernel/rate-limit/client-address.js"
+export { skipCSRFCheck } from "./kernel/security/skip-csrf.js"
+export { raw } from "./kernel/raw.js"
+export { setEnvDefaults } from "./kernel/config/env.js"
+export type { EnvSource } from "./kernel/config/env.js"
+export type { Cookie } from "./kernel/cookies/serialize.js"
+export { DEFAULT_EMAIL_MAX_AGE, MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, normalizeEmailAddress } from "./capabilities/email/index.js"
+export type { NormalizeEmailOptions } from "./capabilities/email/index.js"
+export { allowInsecureOAuthRequests } from "./capabilities/oauth/insecure.js"
+export { MAX_SESSION_TOKEN_LENGTH } from "./kernel/sessions/jwt-strategy.js"
 export { encode, decode, getToken } from "@authlib/jwt"

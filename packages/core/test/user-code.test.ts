@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { AccessDenied, AuthError, CredentialsSignin } from "../src/index.js"
-import { userCodeError, type UserCodeSite } from "../src/user-code.js"
+import { userCodeError, type UserCodeSite } from "../src/kernel/user-code/run.js"
 import { Client, config, recordingLogger } from "./helpers/harness.js"
 import { memoryAdapter } from "./helpers/memory-adapter.js"
 

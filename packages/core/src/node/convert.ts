@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { TLSSocket } from "node:tls"
-import { MAX_BODY_BYTES } from "../http/limits.js"
+import { MAX_BODY_BYTES } from "../kernel/http/limits.js"
 
 /** A Node request as Express and Connect extend it. */
 export type NodeRequest = IncomingMessage & { originalUrl?: string; body?: unknown }

@@ -5,8 +5,8 @@
  * `AUTH_<ID>_ID`/`_SECRET`/`_ISSUER`; see `setEnvDefaults`). A copy, made once per config object,
  * so the app's object is never changed and core's per-config cache still holds.
  */
-import { setEnvDefaults } from "../config/env.js"
-import type { AuthConfig } from "../types.js"
+import { setEnvDefaults } from "../kernel/config/env.js"
+import type { AuthConfig } from "../kernel/types/config.js"
 
 const completed = new WeakMap<AuthConfig, AuthConfig>()
 

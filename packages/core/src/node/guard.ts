@@ -6,10 +6,10 @@
  * and Connect pass their own `next`, which never throws; guarding it changes nothing for them.
  */
 import type { ServerResponse } from "node:http"
-import { resolveConfig } from "../config/resolve.js"
-import { AuthError } from "../errors.js"
-import { logError } from "../logger.js"
-import type { AuthConfig } from "../types.js"
+import { resolveConfig } from "../kernel/config/resolve.js"
+import { AuthError } from "../kernel/errors/errors.js"
+import { logError } from "../kernel/logger.js"
+import type { AuthConfig } from "../kernel/types/config.js"
 
 type Next = (err?: unknown) => void
 

@@ -5,11 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Auth } from "../index.js"
-import type { AuthConfig } from "../types.js"
+import type { AuthConfig } from "../kernel/types/config.js"
 import { RequestConversionError, sendWebResponse, toWebRequest, type NodeRequest } from "./convert.js"
 import { withEnvDefaults } from "./env.js"
 import { guardApp } from "./guard.js"
-import { isAuthPath, normalizeBasePath } from "../config/base-path.js"
+import { isAuthPath, normalizeBasePath } from "../kernel/config/base-path.js"
 
 export interface NodeHandlerOptions {
   /** Bytes of request body read at most. Default: core's limit (64 KiB). */

@@ -7,12 +7,12 @@
  * missing and how to set it) when the configuration is broken; inside `toNodeHandler`'s app
  * callback that becomes a 500 answer, never a crash.
  */
-import { normalizeBasePath } from "../config/base-path.js"
+import { normalizeBasePath } from "../kernel/config/base-path.js"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Auth } from "../index.js"
-import type { AuthConfig, Session } from "../types.js"
-import { resolveConfig } from "../config/resolve.js"
-import { Configuration } from "../errors.js"
+import type { AuthConfig, Session } from "../kernel/types/config.js"
+import { resolveConfig } from "../kernel/config/resolve.js"
+import { Configuration } from "../kernel/errors/errors.js"
 import { withEnvDefaults } from "./env.js"
 
 export async function getSession(req: IncomingMessage, appConfig: AuthConfig, res?: ServerResponse): Promise<Session | null> {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthConfig, OAuthConfig } from "../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionOf, signInAtLocalOP, testConfig, type LoggedError } from "../flows/oauth/helpers/app.js"
 import { clients, startLocalOP, type LocalOP } from "../flows/oauth/helpers/local-op.js"
 import { emailProvider, followLink, requestLink, type Outbox } from "../flows/email/helpers.js"

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { Auth, type AuthConfig, type OAuthConfig } from "../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../src/capabilities/oauth/index.js"
 import { locationOf, sessionCookie, testConfig, type LoggedError } from "../flows/oauth/helpers/app.js"
 import { Browser, type Step } from "../flows/oauth/helpers/browser.js"
 import { loginAtOP } from "../flows/oauth/helpers/op-login.js"

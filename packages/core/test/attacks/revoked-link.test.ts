@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { revokeUserSessions, type AuthConfig, type OAuthConfig } from "../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, signInAtLocalOP, testConfig } from "../flows/oauth/helpers/app.js"
 import { Browser } from "../flows/oauth/helpers/browser.js"
 import { clients, startLocalOP, type LocalOP } from "../flows/oauth/helpers/local-op.js"

@@ -2,7 +2,7 @@ import { serialize } from "cookie"
 import { describe, expect, it } from "vitest"
 import { serializeCookie } from "../../src/internal.js"
 import type { Cookie } from "../../src/index.js"
-import { parseCookieHeader } from "../../src/cookies/serialize.js"
+import { parseCookieHeader } from "../../src/kernel/cookies/serialize.js"
 
 type Options = Cookie["options"] & { priority?: string }
 

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Auth, type AuthConfig } from "../../src/index.js"
-import { PASSKEY_SCRIPT } from "../../src/pages/passkey-script.js"
+import { PASSKEY_SCRIPT } from "../../src/kernel/pages/passkey-script.js"
 
 async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
   const chunks: Buffer[] = []

@@ -3,7 +3,7 @@
  * (`listAccountsByUserId`, `unlinkAccount`) and passkey records (`listAuthenticatorsByUserId`,
  * `deleteAuthenticator`), logged in the same call log.
  */
-import type { AdapterAuthenticator } from "../../src/adapters.js"
+import type { AdapterAuthenticator } from "../../src/kernel/types/adapters.js"
 import { memoryAdapter, type MemoryAdapter } from "./memory-adapter.js"
 
 export interface AccountListingAdapter extends MemoryAdapter {

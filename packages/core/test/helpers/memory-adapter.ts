@@ -2,7 +2,7 @@
  * A small in-memory adapter for core's own tests, with a call log so tests can prove that a
  * request wrote nothing. (The published one lives in @authlib/adapter-test; core does not depend on it.)
  */
-import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "../../src/adapters.js"
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "../../src/kernel/types/adapters.js"
 
 export const WRITE_METHODS = new Set([
   "createUser", "updateUser", "deleteUser", "linkAccount", "unlinkAccount", "createSession", "updateSession",

@@ -10,7 +10,7 @@ import { expect, it } from "vitest"
 
 const src = fileURLToPath(new URL("../../src/", import.meta.url))
 const NODE_API = /\bprocess\.|\bBuffer\b|["']node:|\brequire\s*\(/
-const EXEMPT = new Set(["pages/passkey-script.ts"])
+const EXEMPT = new Set(["kernel/pages/passkey-script.ts"])
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))

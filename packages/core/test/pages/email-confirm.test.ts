@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { renderEmailConfirmPage } from "../../src/pages/index.js"
+import { renderEmailConfirmPage } from "../../src/kernel/pages/index.js"
 import { bodyText, documentProblems, forms, hidden, skeleton, tags, theme, XSS } from "./helpers.js"
 
 type Params = Parameters<typeof renderEmailConfirmPage>[0]

@@ -3,7 +3,7 @@
  * `EmailSignInError` (an address the normaliser refused, a send that failed on the server).
  */
 import { describe, expect, it } from "vitest"
-import { renderErrorPage, renderSignInPage } from "../../src/pages/index.js"
+import { renderErrorPage, renderSignInPage } from "../../src/kernel/pages/index.js"
 import { Client, config, ORIGIN } from "../helpers/harness.js"
 import { emailSetup, requestLink } from "../flows/email/helpers.js"
 import { bodyText, skeleton, tags, theme, XSS } from "./helpers.js"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { renderErrorPage } from "../../src/pages/index.js"
+import { renderErrorPage } from "../../src/kernel/pages/index.js"
 import { bodyText, documentProblems, skeleton, tags, theme, XSS } from "./helpers.js"
 
 const render = (error: string, signinUrl = "/auth/signin") => renderErrorPage({ error, signinUrl, theme })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { ANY_FORM_TARGET, cspSource, pageCsp, pageHeaders, inlineHash } from "../../src/pages/headers.js"
-import { html, layout } from "../../src/pages/html.js"
+import { ANY_FORM_TARGET, cspSource, pageCsp, pageHeaders, inlineHash } from "../../src/kernel/pages/headers.js"
+import { html, layout } from "../../src/kernel/pages/html.js"
 import { directives, sha256Source } from "./csp.js"
 import { styleOf, theme } from "./helpers.js"
 

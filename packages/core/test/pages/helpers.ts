@@ -2,7 +2,7 @@
  * Just enough HTML reading for the page tests: the pages are our own, well-formed output, so a
  * tag scanner is enough to read forms back and to compare a page's tag structure.
  */
-import type { Theme } from "../../src/types.js"
+import type { Theme } from "../../src/kernel/types/config.js"
 
 export const theme: Theme = { colorScheme: "light" }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { escapeHtml } from "../../src/pages/index.js"
-import { html, layout, safeUrl, SafeHtml } from "../../src/pages/html.js"
+import { escapeHtml } from "../../src/kernel/pages/index.js"
+import { html, layout, safeUrl, SafeHtml } from "../../src/kernel/pages/html.js"
 import { documentProblems, tags, XSS } from "./helpers.js"
 
 describe("escapeHtml", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { renderSignInPage } from "../../src/pages/index.js"
-import type { SignInPageParams, SignInPageProvider } from "../../src/pages/index.js"
+import { renderSignInPage } from "../../src/kernel/pages/index.js"
+import type { SignInPageParams, SignInPageProvider } from "../../src/kernel/pages/index.js"
 import { bodyText, documentProblems, forms, hidden, skeleton, styleOf, tags, theme, XSS } from "./helpers.js"
 
 const github: SignInPageProvider = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { renderSignOutPage } from "../../src/pages/index.js"
+import { renderSignOutPage } from "../../src/kernel/pages/index.js"
 import { bodyText, documentProblems, forms, hidden, skeleton, theme, XSS } from "./helpers.js"
 
 const render = (over: Partial<Parameters<typeof renderSignOutPage>[0]> = {}) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { renderSignOutPage } from "../../src/pages/index.js"
-import { cssColor, readableText } from "../../src/pages/theme.js"
-import type { Theme } from "../../src/types.js"
+import { renderSignOutPage } from "../../src/kernel/pages/index.js"
+import { cssColor, readableText } from "../../src/kernel/pages/theme.js"
+import type { Theme } from "../../src/kernel/types/config.js"
 import { styleOf } from "./helpers.js"
 
 const css = (theme: Theme) =>

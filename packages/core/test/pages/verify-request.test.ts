@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { renderVerifyRequestPage } from "../../src/pages/index.js"
+import { renderVerifyRequestPage } from "../../src/kernel/pages/index.js"
 import { bodyText, documentProblems, forms, skeleton, tags, theme, XSS } from "./helpers.js"
 
 describe("renderVerifyRequestPage", () => {

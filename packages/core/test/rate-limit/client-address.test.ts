@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { addressKey, clientKeyOf, compileTrustedProxies, type TrustedProxies } from "../../src/rate-limit/client-address.js"
+import { addressKey, clientKeyOf, compileTrustedProxies, type TrustedProxies } from "../../src/kernel/rate-limit/client-address.js"
 
 const h = (init: Record<string, string> = {}) => new Headers(init)
 const xff = (value: string) => h({ "x-forwarded-for": value })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { base64url, sha256 } from "../../src/security/random.js"
+import { base64url, sha256 } from "../../src/kernel/security/random.js"
 
 /** The reference: base64 by `btoa`, then the URL-safe alphabet without padding. */
 function reference(bytes: Uint8Array): string {

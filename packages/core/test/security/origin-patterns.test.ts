@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { compileOriginPattern, parseOriginList, type OriginPattern } from "../../src/security/origin-patterns.js"
+import { compileOriginPattern, parseOriginList, type OriginPattern } from "../../src/kernel/security/origin-patterns.js"
 
 function pattern(source: string): OriginPattern {
   const compiled = compileOriginPattern(source)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { base64url, randomToken, sha256, timingSafeEqual } from "../../src/security/random.js"
+import { base64url, randomToken, sha256, timingSafeEqual } from "../../src/kernel/security/random.js"
 
 describe("random tokens and digests", () => {
   it("sha256 matches Web Crypto (base64url)", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { defaultRedirect, isSameOrigin } from "../../src/security/redirect.js"
+import { defaultRedirect, isSameOrigin } from "../../src/kernel/security/redirect.js"
 
 const baseUrl = "https://good.com"
 const redirect = (url: string, base = baseUrl) => defaultRedirect({ url, baseUrl: base })

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest"
 import { Client, config, setCookies } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
-import { sha256 } from "../../src/security/random.js"
+import { sha256 } from "../../src/kernel/security/random.js"
 
 const RAW = "3f0e6c1a-8a53-4c8e-9a4e-6a2f1b7d5c10" // Auth.js's default: a UUID
 /** What the migration hashes and our cookie carries from then on (see `AUTHJS_TOKEN_PREFIX`). */

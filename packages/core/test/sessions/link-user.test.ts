@@ -3,12 +3,12 @@
  * in later): signUp trigger, account linking, e-mail linking rules, e-mail verification.
  */
 import { describe, expect, it } from "vitest"
-import { resolveConfig } from "../../src/config/resolve.js"
-import { contextOf } from "../../src/http/context.js"
-import { parseRequest } from "../../src/http/parse-request.js"
-import type { AuthRequest } from "../../src/http/types.js"
-import { issueSession } from "../../src/sessions/issue.js"
-import type { SignInResult } from "../../src/flows/types.js"
+import { resolveConfig } from "../../src/kernel/config/resolve.js"
+import { contextOf } from "../../src/kernel/http/context.js"
+import { parseRequest } from "../../src/kernel/http/parse-request.js"
+import type { AuthRequest } from "../../src/kernel/http/types.js"
+import { issueSession } from "../../src/kernel/sign-in/issue.js"
+import type { SignInResult } from "../../src/kernel/sign-in/types.js"
 import type { AuthConfig } from "../../src/index.js"
 import { config, ORIGIN } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest"
 import { Client, config } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
-import { sha256 } from "../../src/security/random.js"
+import { sha256 } from "../../src/kernel/security/random.js"
 import { listSessions, revokeOtherSessions, revokeSession, revokeUserSessions, SessionManagementError, SessionRequired } from "../../src/index.js"
 
 function setup() {

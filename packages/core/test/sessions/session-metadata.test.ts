@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest"
 import { Client, config } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 import { listSessions } from "../../src/index.js"
-import { describeClient } from "../../src/sessions/client-description.js"
+import { describeClient } from "../../src/kernel/sessions/client-description.js"
 
 const UA = {
   firefoxLinux: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",

@@ -1,6 +1,6 @@
 /**
  * Design rules (design.md, style.md): exactly one place issues a session, and one seam chooses the
- * strategy. A strategy's `issue` is called from sessions/issue.ts only; nothing outside the two
+ * strategy. A strategy's `issue` is called from kernel/sign-in/issue.ts only; nothing outside the two
  * strategy files asks which strategy is on; flows and routes never touch a strategy's insides.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
@@ -17,11 +17,11 @@ function files(dir: string): string[] {
 }
 
 describe("issueSession is the only caller of a session strategy's issue step", () => {
-  it("`.issue(req, ctx, ...)` is called only from sessions/issue.ts", () => {
+  it("`.issue(req, ctx, ...)` is called only from kernel/sign-in/issue.ts", () => {
     const callers = files(src)
       .filter((path) => /\.issue\(req, ctx\b/.test(readFileSync(path, "utf8")))
       .map((path) => relative(src, path))
-    expect(callers).toEqual(["sessions/issue.ts"])
+    expect(callers).toEqual(["kernel/sign-in/issue.ts"])
   })
 
   it("no file outside the two strategies asks which strategy is on", () => {
@@ -31,8 +31,8 @@ describe("issueSession is the only caller of a session strategy's issue step", (
     expect(asking).toEqual([])
   })
 
-  it("no flow imports a session strategy or writes the session cookie", () => {
-    const flows = files(join(src, "flows")).map((path) => [relative(src, path), readFileSync(path, "utf8")] as const)
+  it("no capability (sign-in flows included) imports a session strategy or writes the session cookie", () => {
+    const flows = files(join(src, "capabilities")).map((path) => [relative(src, path), readFileSync(path, "utf8")] as const)
     for (const [path, text] of flows) {
       expect(text, path).not.toMatch(/sessions\/(jwt|database)-strategy/)
       expect(text, path).not.toMatch(/cookies\.sessionToken/)

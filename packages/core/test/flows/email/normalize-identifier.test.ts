@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { InvalidEmailAddress } from "../../../src/errors.js"
-import { normalizeEmailAddress } from "../../../src/flows/email/index.js"
+import { InvalidEmailAddress } from "../../../src/kernel/errors/errors.js"
+import { normalizeEmailAddress } from "../../../src/capabilities/email/index.js"
 import * as core from "../../../src/index.js"
 
 const accepted: Array<[string, string, string]> = [

@@ -6,7 +6,7 @@ import setCookieParser from "set-cookie-parser"
 import { decode } from "@authlib/jwt"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { getAccessToken, MissingAdapterMethods, RefreshTokenError, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, sessionCookie, signInAtLocalOP, testConfig } from "./helpers/app.js"
 import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
 

@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { getAccessToken, type AdapterAccount, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
-import { REFRESH_TIMEOUT_MS } from "../../../src/flows/oauth/refresh.js"
+import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
+import { REFRESH_TIMEOUT_MS } from "../../../src/capabilities/provider-tokens/refresh.js"
 import { Client, config } from "../../helpers/harness.js"
 
 let server: Server

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Auth, getAccessToken, MissingAdapterMethods, RefreshTokenError, SessionRequired, type AdapterAccount, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, sessionCookie, signInAtLocalOP, testConfig, type LoggedError } from "./helpers/app.js"
 import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
 import { spyAdapter, type SpyAdapter } from "./helpers/spy-adapter.js"

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { OAuthConfig } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { browserFor, callbackOf, locationOf, signInAtLocalOP, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
 import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AdapterAccount, AuthConfig, OAuthConfig } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, signInAtLocalOP, testConfig, type LoggedError } from "./helpers/app.js"
 import { readForm, type Browser } from "./helpers/browser.js"
 import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
 import type { Browser, Step } from "./helpers/browser.js"
 import { startHostileOP, type HostileOP, type Scenario } from "./helpers/hostile-op.js"

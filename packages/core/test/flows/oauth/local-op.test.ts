@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, sessionOf, signInAtLocalOP, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
 import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
 import { cancelAtOP } from "./helpers/op-login.js"

@@ -2,7 +2,7 @@
  * The default `profile` and `account` callbacks and the token set normalisation (spec 2.3, 2.5).
  */
 import { describe, expect, it } from "vitest"
-import { buildSignIn, defaultAccount, defaultProfile, normalizeTokens } from "../../../src/flows/oauth/profile.js"
+import { buildSignIn, defaultAccount, defaultProfile, normalizeTokens } from "../../../src/capabilities/oauth/profile.js"
 import type { OAuthConfig } from "../../../src/index.js"
 
 const provider = { id: "acme", name: "Acme", type: "oauth" } as OAuthConfig

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { encode } from "@authlib/jwt"
 import { Auth, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/flows/oauth/index.js"
+import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { deliver, locationOf, sessionCookie, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
 import { Browser } from "./helpers/browser.js"
 import { loginAtOP } from "./helpers/op-login.js"

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "vitest"
 import type { AuthorizationServer } from "oauth4webapi"
-import { acceptTenantTemplate, forIdToken, withTemplate } from "../../../src/flows/oauth/tenant-issuer.js"
+import { acceptTenantTemplate, forIdToken, withTemplate } from "../../../src/capabilities/oauth/tenant-issuer.js"
 
 const TEMPLATE = "https://login.example/{tenantid}/v2.0"
 const doc = (issuer: string) => Response.json({ issuer, jwks_uri: "https://login.example/keys" })

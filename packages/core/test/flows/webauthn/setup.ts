@@ -3,7 +3,7 @@
  * real `@simplewebauthn/server`, a credentials provider to sign in with first, and helpers that
  * run a ceremony through `Auth()` the way a browser would (options, then the POST with CSRF).
  */
-import type { AdapterAccount, AdapterAuthenticator } from "../../../src/adapters.js"
+import type { AdapterAccount, AdapterAuthenticator } from "../../../src/kernel/types/adapters.js"
 import type { AuthConfig, WebAuthnConfig } from "../../../src/index.js"
 import { alice, Client, config, ORIGIN, recordingLogger } from "../../helpers/harness.js"
 import { memoryAdapter, type MemoryAdapter } from "../../helpers/memory-adapter.js"

@@ -4,7 +4,7 @@
  * autofill on the page's user-name field, and the bundle kept in step with its source.
  */
 import { describe, expect, it } from "vitest"
-import { PASSKEY_SCRIPT } from "../../../src/pages/passkey-script.js"
+import { PASSKEY_SCRIPT } from "../../../src/kernel/pages/passkey-script.js"
 import { ORIGIN } from "../../helpers/harness.js"
 import { directives, sha256Source } from "../../pages/csp.js"
 import { passkeyScriptModule } from "../../../scripts/bundle-passkey-script.mjs"
@@ -63,7 +63,7 @@ describe("the sign-in page with a passkey provider", () => {
 
 describe("the bundled passkey script", () => {
   it("is the current bundle of browser/passkey.ts (run `pnpm --filter @authlib/core bundle:passkey`)", async () => {
-    const current = readFileSync(new URL("../../../src/pages/passkey-script.ts", import.meta.url), "utf8")
+    const current = readFileSync(new URL("../../../src/kernel/pages/passkey-script.ts", import.meta.url), "utf8")
     expect(current).toBe(await passkeyScriptModule())
   })
 })

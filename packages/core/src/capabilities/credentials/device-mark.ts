@@ -1,0 +1,108 @@
+/**
+ * Device marks (OWASP's "device cookies"): after a successful credentials sign-in the browser
+ * gets a cookie saying "this browser signed in as <identifier>", HMAC'd with a key derived from the
+ * auth secret, with an expiry. A later attempt for the same identifier that carries a valid mark is
+ * counted on the mark's own counter, not on the identifier's: someone guessing the password from
+ * elsewhere can slow every other browser down, never one the user has signed in with.
+ *
+ * The cookie holds `<expiry seconds>.<nonce>.<mac>` only: the identifier is not written into it,
+ * it is part of what the MAC covers, so a mark checks out only for the identifier it was given for.
+ * Everything here is synchronous (`@noble/hashes`): the check sits on the sign-in hot path.
+ */
+import { hkdf } from "@noble/hashes/hkdf.js"
+import { hmac, type _HMAC } from "@noble/hashes/hmac.js"
+import { sha256 } from "@noble/hashes/sha2.js"
+import { deviceMarkCookieName } from "../../kernel/cookies/names.js"
+import type { Cookie } from "../../kernel/cookies/serialize.js"
+import { base64url, randomToken, timingSafeEqual } from "../../kernel/security/random.js"
+
+/** Seconds a device mark stays valid (and its cookie's `Max-Age`): 30 days. */
+export const DEVICE_MARK_MAX_AGE = 30 * 24 * 60 * 60
+
+const encoder = new TextEncoder()
+const INFO = encoder.encode("authlib device mark v1")
+/** Longest cookie value looked at: a real mark is about 50 characters. */
+const MAX_MARK_LENGTH = 128
+
+type Hmac = _HMAC<ReturnType<typeof sha256.create>>
+
+/** By secret: HMAC-SHA256 keyed once with the derived key (keying is two of a MAC's four compressions). */
+const keyed = new Map<string, Hmac>()
+/** Where a keyed state is copied for one MAC: reused, since a MAC is computed synchronously, start to end. */
+let scratch: Hmac | undefined
+
+function keyedHmac(secret: string): Hmac {
+  let base = keyed.get(secret)
+  if (!base) {
+    // A separate key (HKDF-SHA256), so a mark's MAC can never be replayed as any other value made with the secret.
+    base = hmac.create(sha256, hkdf(sha256, encoder.encode(secret), undefined, INFO, 32))
+    if (keyed.size >= 16) keyed.clear()
+    keyed.set(secret, base)
+  }
+  return base
+}
+
+/** 128 bits of HMAC-SHA256: plenty for a MAC checked online, and a shorter cookie. */
+function macOf(secret: string, expires: string, nonce: string, identifier: string): string {
+  const mac = (scratch = keyedHmac(secret)._cloneInto(scratch))
+  return base64url(mac.update(encoder.encode(`${expires}.${nonce}.${identifier}`)).digest().subarray(0, 16))
+}
+
+/**
+ * Mark ids only need to be distinct (the MAC, not the id, is what cannot be forged): a random
+ * prefix per process and a counter, instead of a `getRandomValues` call per sign-in.
+ */
+const PROCESS_PREFIX = randomToken(9)
+let issued = 0
+
+/** A mark that checked out: its id (the key of its counter) and whether it is due for renewal. */
+export interface DeviceMark {
+  readonly id: string
+  /** Past half its life, or made with an older secret: a successful sign-in renews it. */
+  readonly renew: boolean
+}
+
+/**
+ * The mark in `value` when it is valid for `identifier` (already normalised) at `nowMs`, checked
+ * against every secret; undefined for anything else (absent, malformed, expired, another identifier).
+ */
+export function verifiedDeviceMark(value: string | undefined, identifier: string, secrets: readonly string[], nowMs: number): DeviceMark | undefined {
+  if (!value || value.length > MAX_MARK_LENGTH) return undefined
+  const parts = value.split(".")
+  if (parts.length !== 3) return undefined
+  const [expires, nonce, mac] = parts as [string, string, string]
+  if (!/^[0-9]{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs || nonce === "" || mac === "") return undefined
+  for (let i = 0; i < secrets.length; i++) {
+    if (!timingSafeEqual(mac, macOf(secrets[i]!, expires, nonce, identifier))) continue
+    return { id: nonce, renew: i > 0 || Number(expires) * 1000 - nowMs < (DEVICE_MARK_MAX_AGE * 1000) / 2 }
+  }
+  return undefined
+}
+
+/** The attributes of a mark cookie, made once. */
+const OPTIONS = [false, true].map((secure) => Object.freeze({ httpOnly: true, sameSite: "lax" as const, path: "/", secure, maxAge: DEVICE_MARK_MAX_AGE }))
+
+/** How long a mark just made is handed out again for the same identifier (see `deviceMarkCookie`). */
+const REUSE_MS = 60_000
+/** The latest mark per identifier (and the secret it was made with); emptied when full, so memory stays bounded. */
+const recent = new Map<string, { value: string; madeAt: number; secret: string }>()
+const RECENT_MAX = 4096
+
+/**
+ * A mark for `identifier` (normalised): HttpOnly, SameSite=Lax, `__Secure-` and Secure on https.
+ * Sign-ins of one identifier within a minute (in this process) get the same mark: one MAC per
+ * identifier per minute instead of one per sign-in, which keeps a sign-in's cost within its budget
+ * when a script or a load test signs in over and over. Only those browsers share a counter, and
+ * each of them has proved the password.
+ */
+export function deviceMarkCookie(identifier: string, secret: string, secure: boolean, nowMs: number): Cookie {
+  let made = recent.get(identifier)
+  if (!made || made.secret !== secret || nowMs - made.madeAt >= REUSE_MS || nowMs < made.madeAt) {
+    const expires = String(Math.floor(nowMs / 1000) + DEVICE_MARK_MAX_AGE)
+    const nonce = PROCESS_PREFIX + (issued++).toString(36)
+    made = { value: `${expires}.${nonce}.${macOf(secret, expires, nonce, identifier)}`, madeAt: nowMs, secret }
+    if (recent.size >= RECENT_MAX) recent.clear()
+    recent.set(identifier, made)
+  }
+  return { name: deviceMarkCookieName(secure), value: made.value, options: OPTIONS[secure ? 1 : 0]! }
+}

@@ -1,0 +1,147 @@
+/**
+ * The limits of a credentials sign-in, before and after `authorize`. Which counter an attempt
+ * for an identifier uses (OWASP's brute-force guidance):
+ *
+ * - with a valid device mark for the identifier (device-mark.ts): the mark's own counter only, so
+ *   guessing from elsewhere never keeps out a browser the user has signed in with;
+ * - otherwise: the counter of the identifier on the client's network (IPv4 /24, IPv6 /64), and the
+ *   identifier's total across networks at twice each limit. One network alone cannot use up the
+ *   total, so a new browser on another network still gets in; many networks together get at most
+ *   twice the limit;
+ * - without an identifier: a fixed counter per client, never none.
+ *
+ * A success clears its own counter and the identifier's total (successful sign-ins never count),
+ * not the counters of other networks, where someone else may be guessing.
+ * Failures also count per client (across identifiers). Synchronous with a synchronous store.
+ */
+import { RateLimited } from "../../kernel/errors/errors.js"
+import type { Cookie } from "../../kernel/cookies/serialize.js"
+import type { AuthRequest, Context } from "../../kernel/http/types.js"
+import { logError } from "../../kernel/logger.js"
+import { networkOfKey } from "../../kernel/rate-limit/client-address.js"
+import { deviceMarkCookie, verifiedDeviceMark } from "./device-mark.js"
+import { deviceMarkCookieName } from "../../kernel/cookies/names.js"
+import { clientOf, count, isThenable, normalizeIdentifier } from "../../kernel/rate-limit/limiter.js"
+import type { ResolvedRateLimit, ResolvedRule } from "../../kernel/rate-limit/options.js"
+import type { Awaitable } from "@authlib/jwt"
+
+/** What a credentials sign-in reports back once `authorize` has answered. */
+export interface CredentialsAttempt {
+  /** `authorize` refused: the client's failures grow. */
+  failed(): Promise<void>
+  /** Signed in: this counter's attempts are forgotten (synchronous with a synchronous store). */
+  succeeded(): void | Promise<void>
+  /** Signed in: a fresh device mark for the identifier, when there is one to bind it to. */
+  markCookie(): Cookie | undefined
+}
+
+/** One attempt's counters (a class: no closures allocated per sign-in). */
+class Attempt implements CredentialsAttempt {
+  constructor(
+    readonly ctx: Context,
+    /** The client's key, when per-client failures are limited. */
+    readonly client: string | undefined,
+    /** The normalised identifier; undefined without one. */
+    readonly id: string | undefined,
+    /** The per-identifier counter (after the rule's prefix): `mark:`, `net:` or `client:`; undefined when off. */
+    readonly key: string | undefined,
+    /** Whether the identifier's total across networks counts this attempt too. */
+    readonly total: boolean,
+    /** Whether a success sets a (new) device mark: not while the browser holds a fresh one. */
+    readonly mark: boolean,
+  ) {}
+
+  async failed(): Promise<void> {
+    if (this.client === undefined) return
+    try {
+      await count(this.ctx, "credentials.perClient", this.client, 1)
+    } catch (err) {
+      // The attempt has been answered already; a limit reached here applies to the next one.
+      if (!(err instanceof RateLimited)) logError(this.ctx.config.logger, err)
+    }
+  }
+
+  succeeded(): void | Promise<void> {
+    // The identifier's total goes too: successful sign-ins never count against it (an app that
+    // signs in often would otherwise find it full). Other networks' counters stay.
+    if (this.key === undefined) return
+    const limits = this.ctx.config.rateLimit!
+    const forgotten = forget(this.ctx, limits.rules["credentials.perIdentifier"], this.key)
+    const id = this.id
+    if (id === undefined || this.key.startsWith("client:")) return forgotten
+    if (isThenable(forgotten)) return forgotten.then(() => forget(this.ctx, limits.identifierTotals, id))
+    return forget(this.ctx, limits.identifierTotals, id)
+  }
+
+  markCookie(): Cookie | undefined {
+    if (!this.mark || this.id === undefined) return undefined
+    return deviceMarkCookie(this.id, this.ctx.config.secret[0]!, this.ctx.secure, Date.now())
+  }
+}
+
+const NOTHING: CredentialsAttempt = { failed: async () => {}, succeeded: () => {}, markCookie: () => undefined }
+
+/** Forgets the counter `key` under each of `rules`; a store failure is logged (the sign-in has succeeded). */
+function forget(ctx: Context, rules: readonly ResolvedRule[], key: string): void | Promise<void> {
+  for (let i = 0; i < rules.length; i++) {
+    let done: Awaitable<void>
+    try {
+      done = ctx.config.rateLimit!.store.reset(rules[i]!.prefix + key)
+    } catch (err) {
+      return logError(ctx.config.logger, err)
+    }
+    if (isThenable(done)) return forgetAsync(ctx, rules, key, i, done)
+  }
+}
+
+async function forgetAsync(ctx: Context, rules: readonly ResolvedRule[], key: string, from: number, first: PromiseLike<void>): Promise<void> {
+  try {
+    await first
+    for (let i = from + 1; i < rules.length; i++) await ctx.config.rateLimit!.store.reset(rules[i]!.prefix + key)
+  } catch (err) {
+    logError(ctx.config.logger, err)
+  }
+}
+
+/** The attempt's counters: which key, and whether the total applies (see the module comment). */
+function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, identifier: string | undefined): Attempt {
+  const perIdentifier = limits.rules["credentials.perIdentifier"].length > 0
+  const perClient = limits.rules["credentials.perClient"].length > 0
+  const id = identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined
+  const client = perIdentifier || perClient ? clientOf(req, ctx) : undefined
+  const failures = perClient ? client : undefined
+  if (!perIdentifier) return new Attempt(ctx, failures, id, undefined, false, false)
+  if (id === undefined) return new Attempt(ctx, failures, undefined, `client:${client ?? ""}`, false, false)
+  const mark = verifiedDeviceMark(req.cookies[deviceMarkCookieName(ctx.secure)], id, ctx.config.secret, Date.now())
+  if (mark !== undefined) return new Attempt(ctx, failures, id, `mark:${mark.id}`, false, mark.renew)
+  return new Attempt(ctx, failures, id, `net:${client === undefined ? "" : networkOfKey(client)}:${id}`, true, true)
+}
+
+/**
+ * Before `authorize`: checks (without counting) the client's failures, unless the browser holds a
+ * device mark for the identifier; then counts the attempt on its per-identifier counter, then on
+ * the identifier's total. Throws `RateLimited` at the first that is over: a refused attempt is not
+ * counted further, so hammering one network's counter never uses up the total.
+ */
+export function credentialsAttempt(req: AuthRequest, ctx: Context, identifier: string | undefined): CredentialsAttempt | Promise<CredentialsAttempt> {
+  const limits = ctx.config.rateLimit
+  if (!limits) return NOTHING
+  const attempt = attemptOf(req, ctx, limits, identifier)
+  const marked = attempt.key?.startsWith("mark:") === true
+  const read = attempt.client !== undefined && !marked ? count(ctx, "credentials.perClient", attempt.client, 0) : undefined
+  if (isThenable(read)) return read.then(() => countIdentifier(ctx, limits, attempt))
+  return countIdentifier(ctx, limits, attempt)
+}
+
+function countIdentifier(ctx: Context, limits: ResolvedRateLimit, attempt: Attempt): CredentialsAttempt | Promise<CredentialsAttempt> {
+  if (attempt.key === undefined) return attempt
+  const done = count(ctx, "credentials.perIdentifier", attempt.key, 1)
+  if (isThenable(done)) return done.then(() => countTotal(ctx, limits, attempt))
+  return countTotal(ctx, limits, attempt)
+}
+
+function countTotal(ctx: Context, limits: ResolvedRateLimit, attempt: Attempt): CredentialsAttempt | Promise<CredentialsAttempt> {
+  if (!attempt.total) return attempt
+  const done = count(ctx, "credentials.perIdentifier", attempt.id ?? "", 1, limits.identifierTotals)
+  return isThenable(done) ? done.then(() => attempt) : attempt
+}

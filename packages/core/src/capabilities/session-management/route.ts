@@ -1,0 +1,32 @@
+/**
+ * GET /sessions: the signed-in user's live sessions, `{ sessions: [{ id, expires, current,
+ * createdAt, lastSeenAt, client, network }] }` (database sessions).
+ * POST /sessions (CSRF token and Origin checked, like every POST): `action` = `revoke` (with `id`;
+ * database sessions), `revoke-others` or `revoke-all` (sign out everywhere; either strategy),
+ * `csrfToken`; answers `{ revoked }` (how many stored sessions ended; `null` for JWT sessions) with
+ * the request's own session cookie re-issued or cleared. See `session-functions.ts`.
+ */
+import { SessionManagementError } from "../../kernel/errors/errors.js"
+import type { AuthRequest, AuthResponse, Context } from "../../kernel/http/types.js"
+import { listOwnSessions, revokeOwnSession, type SessionInfo } from "./functions.js"
+import { sessionStrategy } from "../../kernel/sessions/strategy.js"
+import { assertCsrf } from "../../kernel/security/csrf.js"
+
+export async function listSessionsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse<{ sessions: SessionInfo[] }>> {
+  return { json: { sessions: await listOwnSessions(req, ctx) } }
+}
+
+export async function changeSessionsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse<{ revoked: number | null }>> {
+  assertCsrf(req, ctx)
+  const { action, id } = req.body
+  if (action === "revoke") {
+    await revokeOwnSession(req, ctx, { id })
+    return { json: { revoked: 1 } }
+  }
+  if (action === "revoke-others" || action === "revoke-all") {
+    const strategy = sessionStrategy(ctx.config)
+    const { revoked, cookies } = await (action === "revoke-others" ? strategy.revokeOthers(req, ctx) : strategy.revokeAll(req, ctx))
+    return { json: { revoked }, cookies }
+  }
+  throw new SessionManagementError('"action" must be "revoke", "revoke-others" or "revoke-all"', { code: "SESSION_ACTION_INVALID" })
+}

@@ -1,0 +1,97 @@
+/**
+ * Adapter ports: the groups of adapter methods a capability uses as a unit, checked in one place.
+ * Auth.js's methods are the base (an Auth.js adapter keeps working); authlib's additions are named
+ * ports that an adapter implements together. A capability asks for the methods it needs and gets a
+ * typed handle with no optional members, or `MissingAdapterMethods` naming what is missing: the
+ * only place that error is made. Start-up (`validate.ts`) checks the same lists, so a configured
+ * feature never meets a missing method at request time.
+ */
+import type { Adapter } from "../types/adapters.js"
+import { MissingAdapterMethods } from "../errors/errors.js"
+
+/** authlib's named ports (Auth.js's base methods are asked for by name). */
+export const PORTS = {
+  /** Database sessions: the session record's life (`extendSession` is used when present, never required). */
+  storedSessions: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
+  /** Single-use records: e-mail links and passkey challenges. */
+  verificationTokens: ["createVerificationToken", "useVerificationToken"],
+  /** Listing and ending a user's stored sessions. */
+  sessionListing: ["listSessionsByUserId", "deleteSessionsByUserId", "deleteSession"],
+  /** The per-user session epoch that ends JWT sessions. */
+  sessionEpochs: ["getUserSessionEpoch", "incrementUserSessionEpoch"],
+  /** Provider tokens kept on account rows and refreshed there. */
+  accountTokens: ["listAccountsByUserId", "updateAccount", "getAccount"],
+} as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
+
+export type PortName = keyof typeof PORTS
+
+/** The methods `K` of an adapter, all present. */
+export type AdapterMethods<K extends keyof Adapter> = { readonly [M in K]-?: NonNullable<Adapter[M]> }
+
+/** The typed handle of the port `N`. */
+export type PortMethods<N extends PortName> = AdapterMethods<(typeof PORTS)[N][number]>
+
+/** The methods of `wanted` that `adapter` lacks. */
+export function missingMethods(adapter: Adapter | undefined, wanted: readonly string[]): string[] {
+  return wanted.filter((m) => typeof (adapter as Record<string, unknown> | undefined)?.[m] !== "function")
+}
+
+/** Whether `adapter` has every method of `wanted`: the typed handle, or undefined. */
+export function optionalMethods<const K extends keyof Adapter>(adapter: Adapter | undefined, wanted: readonly K[]): AdapterMethods<K> | undefined {
+  return adapter && missingMethods(adapter, wanted).length === 0 ? (adapter as unknown as AdapterMethods<K>) : undefined
+}
+
+/** What the refusal says: the feature, and what else would do instead of the methods. */
+export interface Purpose {
+  /** "Managing sessions", "Passkey provider \"passkey\"": the message starts with it. */
+  what: string
+  /** Another way to have the feature, appended (", or JWT sessions with session.providerTokens"). */
+  otherwise?: string
+  /** Facts for `cause` beside `missing` (`provider`, ...). */
+  facts?: Record<string, unknown>
+}
+
+/**
+ * The methods of `wanted` as a typed handle, or `MissingAdapterMethods` ("`what` needs an adapter
+ * with ...", `cause.missing`): the one place that error is made. The handle is the (wrapped)
+ * adapter itself: no copy, no cost.
+ */
+export function adapterMethods<const K extends keyof Adapter>(adapter: Adapter | undefined, wanted: readonly K[], purpose: Purpose | string): AdapterMethods<K> {
+  const found = optionalMethods(adapter, wanted)
+  if (found) return found
+  throw missingError(missingMethods(adapter, wanted), purpose)
+}
+
+/** The refusal for `missing` methods (also what start-up reports for a configured feature). */
+export function missingError(missing: readonly string[], purpose: Purpose | string): MissingAdapterMethods {
+  const { what, otherwise, facts } = typeof purpose === "string" ? { what: purpose } : purpose
+  return new MissingAdapterMethods(`${what} needs an adapter with ${missing.join(", ")}${otherwise ? `, ${otherwise}` : ""}`, {
+    code: "ADAPTER_METHODS_MISSING",
+    cause: { ...facts, missing: [...missing] },
+  })
+}
+
+/**
+ * Which ports an adapter implements, answered once per adapter: the session read asks on every
+ * request. The resolved adapter is a frozen wrapper (`config/adapter.ts`), so the answer cannot change.
+ */
+const implemented = new WeakMap<Adapter, Map<PortName, boolean>>()
+
+function implementsPort(adapter: Adapter, name: PortName): boolean {
+  let known = implemented.get(adapter)
+  if (!known) implemented.set(adapter, (known = new Map()))
+  let has = known.get(name)
+  if (has === undefined) known.set(name, (has = missingMethods(adapter, PORTS[name]).length === 0))
+  return has
+}
+
+/** The port `name` as a typed handle, or `MissingAdapterMethods`. */
+export function port<N extends PortName>(adapter: Adapter | undefined, name: N, purpose: Purpose | string): PortMethods<N> {
+  if (adapter && implementsPort(adapter, name)) return adapter as unknown as PortMethods<N>
+  throw missingError(missingMethods(adapter, PORTS[name]), purpose)
+}
+
+/** The port `name` when the adapter implements it, else undefined (for features that degrade). */
+export function optionalPort<N extends PortName>(adapter: Adapter | undefined, name: N): PortMethods<N> | undefined {
+  return adapter && implementsPort(adapter, name) ? (adapter as unknown as PortMethods<N>) : undefined
+}

@@ -1,0 +1,47 @@
+/**
+ * `ResolvedConfig`: the configuration as core uses it, every default applied. A type-only module,
+ * so every layer can name it without importing the resolver (and what the resolver imports).
+ */
+import type { JWTOptions, LoggerInstance } from "@authlib/jwt"
+import type { Adapter } from "../types/adapters.js"
+import type { AuthError } from "../errors/errors.js"
+import type { ProviderConfig } from "../providers/types.js"
+import type { OriginPattern } from "../security/origin-patterns.js"
+import type { ResolvedRateLimit } from "../rate-limit/options.js"
+import type { CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from "../types/config.js"
+
+/** The configuration as core uses it: every default applied, frozen. */
+export interface ResolvedConfig {
+  readonly basePath: string
+  /** The application URL (`url` / `WEBAUTH_URL`); links use its origin when set. */
+  readonly appUrl: URL | undefined
+  /** Secrets, newest first: the first encrypts, all decrypt. */
+  readonly secret: readonly string[]
+  readonly session: Readonly<SessionOptions>
+  readonly jwt: Readonly<JWTOptions>
+  readonly callbacks: Readonly<CallbacksOptions>
+  /** Whether the user supplied a `jwt` callback (a read can skip the identity default). */
+  readonly hasJwtCallback: boolean
+  readonly events: Readonly<Partial<EventCallbacks>>
+  readonly logger: LoggerInstance
+  readonly pages: Readonly<Partial<PagesOptions>>
+  readonly theme: Readonly<Theme>
+  readonly providers: readonly ProviderConfig[]
+  readonly providerById: ReadonlyMap<string, ProviderConfig>
+  /** The adapter with every method wrapped to throw `AdapterError`. */
+  readonly adapter: Adapter | undefined
+  readonly skipCSRFCheck: boolean
+  readonly raw: boolean
+  readonly trustHost: boolean
+  readonly useSecureCookies: boolean | undefined
+  readonly redirectProxyUrl: string | undefined
+  /** Where this deployment, as a redirect proxy, may forward callbacks (compiled patterns). */
+  readonly redirectProxyAllowedOrigins: readonly OriginPattern[]
+  readonly experimental: Readonly<{ enableWebAuthn: boolean }>
+  /** The rate limits, or undefined when `rateLimit: false`. */
+  readonly rateLimit: ResolvedRateLimit | undefined
+  /** The cookie set for a secure or a plain origin (computed once each). */
+  cookies(secure: boolean): CookiesOptions
+  /** A fatal misconfiguration: every request answers `Configuration`. */
+  readonly error: AuthError | undefined
+}

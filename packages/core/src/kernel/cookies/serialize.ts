@@ -1,0 +1,128 @@
+/**
+ * Cookies as values: routes return `Cookie[]` and only `http/to-response.ts` turns them into
+ * `Set-Cookie` headers. Parsing uses the `cookie` package (jshttp); serialising is written here,
+ * with that package's validation rules and attribute order, because its option spreading and a
+ * second scan of the value cost more than the rest of the response on the sign-in path.
+ */
+import { parse } from "cookie"
+import type { CookieOption } from "../types/config.js"
+
+/** One cookie to set (or clear, with `maxAge: 0`). */
+export interface Cookie {
+  name: string
+  value: string
+  options: CookieOption["options"]
+}
+
+/** RFC 6265 cookie-octets: sent as they are. Everything else is percent-encoded. */
+const SAFE_VALUE = /^[\u0021\u0023-\u0024\u0026-\u002B\u002D-\u003A\u003C-\u005B\u005D-\u007E]*$/
+/** The `cookie` package's rules for a name, a Domain and a Path. */
+const NAME = /^[\u0021-\u003A\u003C\u003E-\u007E]+$/
+const DOMAIN = /^([.]?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)([.][a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i
+const PATH = /^[\u0020-\u003A\u003D-\u007E]*$/
+
+/**
+ * Tokens we mint (base64url, JWE compact, `token|hash`) are sent as they are; anything else (a
+ * callback URL) is percent-encoded, and `parseCookieHeader` decodes only values containing `%`.
+ * Either way the result holds cookie-octets only, so it needs no second check.
+ */
+export function encodeCookieValue(value: string): string {
+  return SAFE_VALUE.test(value) ? value : encodeURIComponent(value)
+}
+
+/** Dates from another realm (a vm context, an iframe) count, as they did in the package. */
+const isDate = (value: unknown): value is Date => Object.prototype.toString.call(value) === "[object Date]"
+
+const invalid = (option: string, value: unknown) => new TypeError(`option ${option} is invalid: ${String(value)}`)
+
+function sameSiteAttribute(sameSite: unknown): string {
+  if (sameSite === undefined || sameSite === false) return ""
+  const lower = typeof sameSite === "string" ? sameSite.toLowerCase() : sameSite
+  if (lower === true || lower === "strict") return "; SameSite=Strict"
+  if (lower === "lax") return "; SameSite=Lax"
+  if (lower === "none") return "; SameSite=None"
+  throw invalid("sameSite", sameSite)
+}
+
+/** `Priority` is outside our option type, but JavaScript callers may pass it, as the package allowed. */
+function priorityAttribute(priority: unknown): string {
+  if (!priority) return ""
+  const lower = typeof priority === "string" ? priority.toLowerCase() : undefined
+  if (lower === "low" || lower === "medium" || lower === "high") return `; Priority=${lower[0]!.toUpperCase()}${lower.slice(1)}`
+  throw invalid("priority", priority)
+}
+
+function attributes(o: CookieOption["options"] & { priority?: unknown }): string {
+  let out = ""
+  if (o.maxAge !== undefined) {
+    if (!Number.isInteger(o.maxAge)) throw invalid("maxAge", o.maxAge)
+    out += `; Max-Age=${o.maxAge}`
+  }
+  if (o.domain) {
+    if (!DOMAIN.test(o.domain)) throw invalid("domain", o.domain)
+    out += `; Domain=${o.domain}`
+  }
+  if (o.path) {
+    if (!PATH.test(o.path)) throw invalid("path", o.path)
+    out += `; Path=${o.path}`
+  }
+  if (o.expires) {
+    if (!isDate(o.expires) || !Number.isFinite(o.expires.valueOf())) throw invalid("expires", o.expires)
+    out += `; Expires=${o.expires.toUTCString()}`
+  }
+  if (o.httpOnly) out += "; HttpOnly"
+  if (o.secure) out += "; Secure"
+  if (o.partitioned) out += "; Partitioned"
+  return out + priorityAttribute(o.priority) + sameSiteAttribute(o.sameSite)
+}
+
+/**
+ * The `Set-Cookie` header value of a cookie: `name=value` and its attributes in the order of the
+ * `cookie` package. Throws a `TypeError` for a name, Domain, Path, Max-Age, Expires or SameSite a
+ * browser would not accept.
+ */
+export function serializeCookie(cookie: Cookie): string {
+  if (!NAME.test(cookie.name)) throw new TypeError(`argument name is invalid: ${cookie.name}`)
+  const raw = String(cookie.value)
+  const value = raw ? encodeCookieValue(raw) : ""
+  return `${cookie.name}=${value}${attributes(cookie.options)}`
+}
+
+/** A cookie that tells the browser to drop `name`, keeping the attributes it was set with. */
+export function expireCookie(name: string, options: CookieOption["options"]): Cookie {
+  const { expires: _expires, ...rest } = options
+  return { name, value: "", options: { ...rest, maxAge: 0 } }
+}
+
+/**
+ * Parses a `Cookie` header; never fails. A value whose percent-encoding is broken is left out, as
+ * if the cookie were absent: other apps on the same site (or a sibling subdomain) set cookies such
+ * as `promo=50%off` that are none of our business, and one of ours in that state can only be a
+ * forgery or corruption, which the route then treats like a missing cookie (a new CSRF token is
+ * minted, sign-in writes a fresh session cookie, sign-out clears it). Only decodes values that
+ * contain `%`.
+ */
+export function parseCookieHeader(header: string | null): Record<string, string> {
+  if (!header) return {}
+  const parsed = parse(header, { decode: decodeCookieValue })
+  // A plain object for callers (the parser's has no prototype, so `for...in` sees only its keys).
+  // Assigning a string to `__proto__` is a no-op: a cookie of that name is dropped, never a prototype.
+  const out: Record<string, string> = {}
+  for (const k in parsed) {
+    const v = parsed[k]
+    if (v !== undefined && v !== MALFORMED) out[k] = v
+  }
+  return out
+}
+
+/** Stands for a value that does not decode (a sent `%00malformed` reads the same: dropped too, harmlessly). */
+const MALFORMED = "\u0000malformed"
+
+function decodeCookieValue(value: string): string {
+  if (!value.includes("%")) return value
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return MALFORMED
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * How an error becomes a response. Malformed requests: 4xx JSON. Otherwise client-safe errors keep
+ * their type and every other error is logged in full and shown as `Configuration`. JSON actions
+ * (providers, csrf, session, webauthn-options, passkeys) answer `{ error, code? }` with a status;
+ * page actions redirect: `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything
+ * else to the error page.
+ */
+import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, RateLimited, RefreshTokenError, SessionManagementError, UnknownAction, isClientSafe } from "../errors/errors.js"
+import { logError } from "../logger.js"
+import type { LoggerInstance } from "@authlib/jwt"
+import type { AuthAction, AuthResponse, Context } from "./types.js"
+import { routeUrl } from "./urls.js"
+import { wantsRedirectAsJson } from "./to-response.js"
+import type { ResolvedConfig } from "../config/types.js"
+import { pageHeaders, renderErrorPage } from "../pages/index.js"
+
+const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session", "webauthn-options", "passkeys", "sessions"])
+/** Client-safe types whose `code` the JSON answer carries (the client can act on it). */
+const JSON_CODES = new Set(["CredentialsSignin", "WebAuthnVerificationError", "PasskeyManagementError", "SessionManagementError", "SessionRequired"])
+const TO_SIGNIN_PAGE = new Set(["CredentialsSignin", "MissingCSRF"])
+/** Types whose `code` the error page's URL keeps: it picks the page's text, or tells a script why. */
+const CODE_IN_REDIRECT = new Set(["EmailSignInError", "WebAuthnVerificationError"])
+
+const STATUS: Record<string, number> = {
+  MissingCSRF: 403,
+  AccessDenied: 403,
+  SessionRequired: 401,
+  Configuration: 500,
+}
+
+const statusOf = (err: unknown, type: string) => STATUS[type] ?? (err instanceof PasskeyManagementError || err instanceof SessionManagementError ? err.status : 400)
+
+/** The 4xx answer to a request that could not be parsed or routed. */
+export function requestErrorResponse(err: AuthError): AuthResponse {
+  const status = err instanceof InvalidRequest ? err.status : err instanceof MethodNotAllowed ? 405 : err instanceof UnknownAction ? 404 : 400
+  const allow = err instanceof MethodNotAllowed ? (err.cause?.allow as string | undefined) : undefined
+  return {
+    status,
+    ...(allow !== undefined ? { headers: { allow } } : {}),
+    json: { error: err.type, ...(err.code ? { code: err.code } : {}), message: err.message },
+  }
+}
+
+/**
+ * Logs `err` as its kind deserves (spec 5.3 and 7: the full error reaches the server log) and
+ * returns the type the user may see. A client-safe error that wraps something the app's code threw
+ * (a `signIn` callback that threw, `cause.err`) is logged with `logger.error`; an expected refusal
+ * (a wrong password, a used link, a missing CSRF token) with `logger.warn`; anything else is a
+ * fault, logged in full with `logger.error` and shown as `Configuration`.
+ */
+export function publicType(err: unknown, logger: LoggerInstance, logged = false): { type: string; code: string | undefined } {
+  if (logged) return { type: "Configuration", code: undefined }
+  if (isClientSafe(err)) {
+    if ((err.cause as { err?: unknown } | undefined)?.err !== undefined) logError(logger, err)
+    else logger.warn(err.type, err)
+    return { type: err.type, code: err.code }
+  }
+  logError(logger, err)
+  return { type: "Configuration", code: undefined }
+}
+
+/**
+ * The answer of every request while the configuration is broken (the error was logged once at
+ * start-up). Built from the configuration alone, never from the request's Host or
+ * `X-Forwarded-*` headers: JSON for JSON actions, else the built-in error page itself (500), or a
+ * redirect to `pages.error` on the configured `url`, or path-only without one (the browser stays
+ * on the host it asked).
+ */
+export function configErrorResponse(action: AuthAction, config: ResolvedConfig): AuthResponse {
+  if (JSON_ACTIONS.has(action)) return { status: 500, json: { error: "Configuration" } }
+  const origin = config.appUrl?.origin
+  const custom = config.pages.error
+  if (custom) {
+    const url = new URL(custom, origin ?? RELATIVE_BASE)
+    url.searchParams.set("error", "Configuration")
+    return { redirect: url.origin === RELATIVE_BASE ? `${url.pathname}${url.search}` : url.href }
+  }
+  const signinUrl = `${origin ?? ""}${config.basePath}/signin`
+  const { html } = renderErrorPage({ error: "Configuration", signinUrl, theme: config.theme })
+  return { status: 500, html, headers: pageHeaders(html) }
+}
+
+/** A stand-in origin for resolving a path that must stay relative. */
+const RELATIVE_BASE = "http://relative.invalid"
+
+/**
+ * Who sent a request, as far as the answer to a refusal goes: a script that asked for redirects as
+ * JSON (`X-Auth-Return-Redirect: 1`), a person who submitted a form of a page (a POST the browser
+ * sends as a top-level navigation, `Sec-Fetch-Mode: navigate`), or anyone else.
+ */
+export type Caller = "script" | "form" | "other"
+
+/** The `Caller` of `request`. */
+export function callerOf(request: Request): Caller {
+  if (wantsRedirectAsJson(request)) return "script"
+  return request.method === "POST" && request.headers.get("sec-fetch-mode") === "navigate" ? "form" : "other"
+}
+
+/** Sign-in and callback POSTs: the forms of the sign-in page. */
+const SIGN_IN_FORMS = new Set<AuthAction>(["signin", "callback"])
+
+/**
+ * Too many attempts: 429 (503 when the store failed) with `Retry-After`, whatever the action.
+ * JSON actions and script callers get `{ error, code, retryAfter }` (scripts also the error page's
+ * `url`). A person who submitted a sign-in form goes back to the sign-in page, which says so next
+ * to the forms (`?error=RateLimited&code=`), as a wrong password does; other browser requests get
+ * the built-in error page itself, which can carry the status, or a redirect to `pages.error`.
+ */
+function rateLimitedResponse(err: RateLimited, action: AuthAction, ctx: Context, caller: Caller): AuthResponse {
+  ctx.config.logger.debug(err.type, err)
+  const status = err.status
+  const headers = { "retry-after": String(err.retryAfter) }
+  const body = { error: err.type, code: err.code, retryAfter: err.retryAfter }
+  if (JSON_ACTIONS.has(action)) return { status, headers, json: body }
+  const url = routeUrl(ctx, "error", { error: err.type, code: err.code })
+  if (caller === "script") return { status, headers, json: { url, ...body } }
+  if (caller === "form" && SIGN_IN_FORMS.has(action)) return { redirect: routeUrl(ctx, "signIn", { error: err.type, code: err.code }), headers }
+  if (ctx.config.pages.error) return { redirect: url, headers }
+  const { html } = renderErrorPage({ error: err.type, code: err.code, signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, retryAfter: err.retryAfter })
+  return { status, html, headers: { ...pageHeaders(html), ...headers } }
+}
+
+/** The response to an error raised while handling `action` for `caller` (see `callerOf`). */
+export function errorResponse(err: unknown, action: AuthAction, ctx: Context, logged = false, caller: Caller = "other"): AuthResponse {
+  if (err instanceof InvalidRequest || err instanceof MethodNotAllowed || err instanceof UnknownAction) {
+    ctx.config.logger.debug(err.type, err)
+    return requestErrorResponse(err)
+  }
+  if (err instanceof RateLimited && !logged) return rateLimitedResponse(err, action, ctx, caller)
+  const { type, code } = publicType(err, ctx.config.logger, logged)
+  if (JSON_ACTIONS.has(action) || action === "error") {
+    return { status: statusOf(err, type), json: { error: type, ...(code && JSON_CODES.has(type) ? { code } : {}) } }
+  }
+  if (TO_SIGNIN_PAGE.has(type)) {
+    return { redirect: routeUrl(ctx, "signIn", { error: type, ...(type === "CredentialsSignin" ? { code } : {}) }) }
+  }
+  // A failed send keeps its code (SEND_FAILED, SMTP_REJECTED, ...): the page says the mail could
+  // not be sent rather than blaming the address, and support can tell the causes apart.
+  return { redirect: routeUrl(ctx, "error", { error: type, ...(code && CODE_IN_REDIRECT.has(type) ? { code } : {}) }) }
+}
+
+/**
+ * What a server-side caller (`raw` mode, server functions) receives for `err`: a client-safe error
+ * itself; any other error is logged in full first, and a non-`AuthError` becomes `Configuration`.
+ */
+export function rawError(err: unknown, ctx: Context): AuthError {
+  if (isClientSafe(err)) return err
+  // An outcome the caller asked about (no linked account) is no fault: logged at its own level.
+  if (err instanceof RefreshTokenError && err.logLevel !== "error") {
+    ctx.config.logger[err.logLevel](err.type, err)
+    return err
+  }
+  publicType(err, ctx.config.logger)
+  return err instanceof AuthError ? err : new Configuration("Unexpected error", { code: "UNEXPECTED", cause: { ...(err instanceof Error ? { err } : {}) } })
+}

@@ -1,0 +1,206 @@
+/**
+ * Request -> AuthRequest. Never throws: malformed input comes back as an error value the dispatcher
+ * answers with a 4xx JSON body. Limits: headers 16 KiB in total (Node's own default), body 64 KiB.
+ */
+import { ACTIONS } from "../config/base-path.js"
+import { InvalidRequest, MethodNotAllowed, UnknownAction } from "../errors/errors.js"
+import { parseCookieHeader } from "../cookies/serialize.js"
+import type { AuthError, ErrorCode } from "../errors/errors.js"
+import type { AuthAction, AuthRequest } from "./types.js"
+import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
+
+
+const WITH_PROVIDER = new Set<string>(["signin", "callback", "webauthn-options"])
+
+const bad = (message: string, code: ErrorCode<"InvalidRequest">, status = 400) => new InvalidRequest(message, { code, status })
+
+function decodeComponent(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return undefined
+  }
+}
+
+const unknownAction = (pathname: string) => new UnknownAction(`Unknown action: ${pathname.slice(0, 200)}`, { code: "ACTION_UNKNOWN" })
+
+/** `basePath/action[/providerId]` -> parts, or an error for anything else. */
+function parsePath(pathname: string, basePath: string): { action: AuthAction; providerId: string | undefined } | AuthError {
+  if (!pathname.startsWith(basePath) || pathname[basePath.length] !== "/") return unknownAction(pathname)
+  // One trailing slash is tolerated (`/auth/session/`), as routers commonly do.
+  const rest = pathname.endsWith("/") ? pathname.slice(basePath.length + 1, -1) : pathname.slice(basePath.length + 1)
+  const parts = rest.split("/")
+  const decoded = rest.includes("%") ? parts.map(decodeComponent) : parts
+  if (decoded.some((p) => p === undefined)) return bad("The URL path is not valid percent-encoding", "PATH_ENCODING_INVALID")
+  const action = decoded[0]
+  const providerId = decoded[1]
+  if (!action || !ACTIONS.has(action) || decoded.length > 2) return unknownAction(pathname)
+  if (providerId !== undefined && (!WITH_PROVIDER.has(action) || providerId === "")) return unknownAction(pathname)
+  return { action: action as AuthAction, providerId }
+}
+
+function headerBytes(headers: Headers): number {
+  let total = 0
+  headers.forEach((value, key) => (total += key.length + value.length + 4))
+  return total
+}
+
+/**
+ * The first value of each key, as own data properties (a key named `__proto__` stays a plain key
+ * instead of replacing the object's prototype). Built in place: a Map plus `Object.fromEntries`
+ * cost twice as much on the sign-in path.
+ */
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of params) {
+    if (Object.hasOwn(out, k)) continue
+    if (k === "__proto__") Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true })
+    else out[k] = v
+  }
+  return out
+}
+
+/** A `%` that does not start an ASCII escape (`%00`-`%7F`, which always decode): only then decode. */
+const NEEDS_DECODE_CHECK = /%(?![0-7][0-9A-Fa-f])/
+
+/**
+ * Whether every percent-escape of a query or form decodes (URLSearchParams would silently keep a
+ * bad one or turn it into U+FFFD). One decode of the whole text is equivalent to decoding each
+ * `&`/`=`-separated part: a valid escape sequence never spans a separator, and a bad one fails
+ * either way.
+ */
+function percentEncodingValid(text: string): boolean {
+  return !NEEDS_DECODE_CHECK.test(text) || decodeComponent(text) !== undefined
+}
+
+function parseQuery(url: URL): Record<string, string> | AuthError {
+  // `url.searchParams` builds a URLSearchParams on first access: none is needed for no query.
+  if (url.search === "") return {}
+  if (!percentEncodingValid(url.search))
+    return bad("The query string is not valid percent-encoding", "QUERY_ENCODING_INVALID")
+  return firstValues(url.searchParams)
+}
+
+/** Fatal UTF-8 decoder. Without `stream`, `decode` keeps no state between calls, so one serves all. */
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size)
+  let offset = 0
+  for (const c of chunks) (all.set(c, offset), (offset += c.byteLength))
+  return all
+}
+
+async function readText(request: Request): Promise<string | AuthError> {
+  const declared = Number(request.headers.get("content-length") ?? "0")
+  if (declared > MAX_BODY_BYTES) return bad(`The body is larger than ${MAX_BODY_BYTES} bytes`, "BODY_TOO_LARGE", 413)
+  if (!request.body) return ""
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {})
+      return bad(`The body is larger than ${MAX_BODY_BYTES} bytes`, "BODY_TOO_LARGE", 413)
+    }
+    chunks.push(value)
+  }
+  try {
+    return utf8.decode(chunks.length === 1 ? chunks[0]! : concat(chunks, size))
+  } catch {
+    return bad("The body is not valid UTF-8", "BODY_ENCODING_INVALID")
+  }
+}
+
+function parseForm(text: string): Record<string, unknown> | AuthError {
+  if (!percentEncodingValid(text))
+    return bad("The form body is not valid percent-encoding", "FORM_BODY_INVALID")
+  return firstValues(new URLSearchParams(text))
+}
+
+/** Deeper JSON than any sign-in form needs; the limit keeps recursive consumers from overflowing. */
+const MAX_JSON_DEPTH = 32
+
+/** Whether brackets outside strings nest deeper than `max`: one linear scan, no recursion. */
+function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
+}
+
+function parseJson(text: string): Record<string, unknown> | AuthError {
+  if (text.trim() === "") return {}
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return bad(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`, "JSON_BODY_TOO_DEEP")
+  try {
+    const value: unknown = JSON.parse(text)
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>
+    return bad("The JSON body must be an object", "JSON_BODY_NOT_OBJECT")
+  } catch {
+    return bad("The body is not valid JSON", "JSON_BODY_INVALID")
+  }
+}
+
+/** The body of a POST, by content type. The text is read first, so this step is synchronous. */
+function parseBody(request: Request, text: string): { body: Record<string, unknown>; rawBody: string } | AuthError {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
+  let body: Record<string, unknown> | AuthError
+  if (type === "application/x-www-form-urlencoded") body = parseForm(text)
+  else if (type === "application/json") body = parseJson(text)
+  else if (text === "") body = {}
+  else return bad(`Unsupported content type "${type.slice(0, 100)}": send application/x-www-form-urlencoded or application/json`, "CONTENT_TYPE_UNSUPPORTED", 415)
+  return body instanceof Error ? body : { body: body as Record<string, unknown>, rawBody: text }
+}
+
+/** Parses `request`; `allowed(action)` names the methods the dispatch table accepts for it. */
+export async function parseRequest(
+  request: Request,
+  basePath: string,
+  allowed: (action: AuthAction) => readonly string[],
+  clientAddress?: string,
+): Promise<AuthRequest | AuthError> {
+  try {
+    const url = new URL(request.url)
+    const path = parsePath(url.pathname, basePath)
+    if (path instanceof Error) return path
+    const method = request.method.toUpperCase()
+    const methods = allowed(path.action)
+    if (methods.length === 0) return new UnknownAction(`Action ${path.action} is not available`, { code: "ACTION_UNAVAILABLE" })
+    if (!methods.includes(method)) return new MethodNotAllowed(`${method} is not allowed on ${path.action}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: methods.join(", ") } })
+    if (headerBytes(request.headers) > MAX_HEADER_BYTES) return bad("The request headers are too large", "HEADERS_TOO_LARGE", 431)
+    const cookies = parseCookieHeader(request.headers.get("cookie"))
+    const query = parseQuery(url)
+    if (query instanceof Error) return query
+    const { action, providerId } = path
+    if (method !== "POST") return { request, method: "GET", action, providerId, url, query, body: {}, rawBody: undefined, cookies, headers: request.headers, clientAddress }
+    const text = await readText(request)
+    if (typeof text !== "string") return text
+    const parsed = parseBody(request, text)
+    if (parsed instanceof Error) return parsed
+    return { request, method: "POST", action, providerId, url, query, body: parsed.body, rawBody: parsed.rawBody, cookies, headers: request.headers, clientAddress }
+  } catch {
+    return bad("The request could not be read", "REQUEST_UNREADABLE")
+  }
+}
+
+/**
+ * The request of a server function (`listPasskeys(request, config)`, ...): the app's own request,
+ * at any path, read for its cookies and headers only (its body is not read, no route applies).
+ */
+export function serverCallRequest(request: Request, action: AuthAction): AuthRequest {
+  const url = new URL(request.url)
+  const cookies = parseCookieHeader(request.headers.get("cookie"))
+  return { request, method: "GET", action, providerId: undefined, url, query: {}, body: {}, rawBody: undefined, cookies, headers: request.headers, clientAddress: undefined }
+}

@@ -1,0 +1,62 @@
+/**
+ * The internal request and response of core. A `Request` becomes an `AuthRequest` in
+ * `parse-request.ts`; routes return an `AuthResponse`; only `to-response.ts` makes a `Response`.
+ */
+import type { ResolvedConfig } from "../config/types.js"
+import type { Cookie } from "../cookies/serialize.js"
+import type { CookiesOptions } from "../types/config.js"
+
+/** The actions under `basePath` (design.md "Routes"). */
+export type AuthAction =
+  | "providers"
+  | "csrf"
+  | "session"
+  | "signin"
+  | "callback"
+  | "signout"
+  | "verify-request"
+  | "error"
+  | "webauthn-options"
+  | "passkeys"
+  | "sessions"
+
+/** A parsed, validated request. */
+export interface AuthRequest {
+  /** The original request (its body has been read). */
+  readonly request: Request
+  readonly method: "GET" | "POST"
+  readonly action: AuthAction
+  readonly providerId: string | undefined
+  readonly url: URL
+  readonly query: Readonly<Record<string, string>>
+  /** Form or JSON body of a POST (`{}` for GET). */
+  readonly body: Readonly<Record<string, unknown>>
+  /** The body text as received, to rebuild a Request for `authorize`. */
+  readonly rawBody: string | undefined
+  readonly cookies: Readonly<Record<string, string>>
+  readonly headers: Headers
+  /** The peer address the caller handed in (`Auth(request, config, { clientAddress })`). */
+  readonly clientAddress: string | undefined
+}
+
+/** What a route answers. Exactly one of `redirect`, `html`, `json` is normally set. */
+export interface AuthResponse<Body = unknown> {
+  status?: number
+  headers?: Record<string, string>
+  redirect?: string
+  html?: string
+  json?: Body
+  cookies?: Cookie[]
+}
+
+/** What every route and flow receives beside the request. */
+export interface Context {
+  readonly config: ResolvedConfig
+  /** Origin of the application: `url`/`WEBAUTH_URL` when set, else the (trusted) request's. */
+  readonly origin: string
+  /** `origin + basePath`: the prefix of every action URL. */
+  readonly actionBase: string
+  /** Whether cookies are `Secure` and prefixed. */
+  readonly secure: boolean
+  readonly cookies: CookiesOptions
+}

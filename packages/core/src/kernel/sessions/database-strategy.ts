@@ -1,0 +1,228 @@
+/**
+ * Database sessions: the cookie holds a random token (256 bits by default); the adapter stores only
+ * its SHA-256 hash, so a leaked sessions table cannot be replayed. Expiry slides at most once per
+ * `updateAge`; an expired session is deleted and reads as no session. Signing in again ends the
+ * session the browser held (OWASP ASVS 5.0 7.2.4).
+ */
+import { port } from "../config/ports.js"
+import type { JWT } from "@authlib/jwt"
+import type { Adapter, AdapterSession, AdapterUser } from "../types/adapters.js"
+import type { Cookie } from "../cookies/serialize.js"
+import { SESSION_METHODS } from "../config/adapter.js"
+import { SessionTokenError } from "../errors/errors.js"
+import { emitEvent } from "../user-code/events.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import { logError } from "../logger.js"
+import { sha256 } from "../security/random.js"
+import type { Session } from "../types/config.js"
+import { runUserCode } from "../user-code/run.js"
+import { clientNetworkOf, describeClient } from "./client-description.js"
+import { publicUser } from "./public-user.js"
+import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
+import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
+import type { NewSession, Principal, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+
+const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
+
+/** The session record's methods (checked at start-up for this strategy, see `adapterMethods`). */
+const storedSessions = (ctx: Context) => port(ctx.config.adapter, "storedSessions", "Database sessions")
+
+function sessionCookie(token: string, expires: Date, ctx: Context): Cookie {
+  const option = ctx.cookies.sessionToken
+  return { name: option.name, value: token, options: { ...option.options, expires } }
+}
+
+/**
+ * Whether the adapter keeps session metadata: one with the authlib-only `listSessionsByUserId`
+ * does (see `AdapterSession`); an Auth.js adapter may refuse keys it does not know.
+ */
+export function keepsSessionMetadata(ctx: Context): boolean {
+  return typeof ctx.config.adapter?.listSessionsByUserId === "function"
+}
+
+/** Stores a new session for `userId`, with its metadata when the adapter keeps it; returns its cookie. */
+async function createSession(req: AuthRequest, userId: string, ctx: Context): Promise<Cookie> {
+  const { config } = ctx
+  const token = config.session.generateSessionToken()
+  if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH)
+    throw new SessionTokenError("generateSessionToken must return a string of at least 128 bits", { code: "SESSION_TOKEN_WEAK" })
+  const now = Date.now()
+  const expires = new Date(now + config.session.maxAge * 1000)
+  const session: Parameters<NonNullable<Adapter["createSession"]>>[0] = { sessionToken: sha256(token), userId, expires }
+  if (keepsSessionMetadata(ctx)) {
+    session.createdAt = new Date(now)
+    session.clientDescription = describeClient(req.headers.get("user-agent"))
+    session.clientNetwork = clientNetworkOf(req, ctx)
+  }
+  await storedSessions(ctx).createSession(session)
+  return sessionCookie(token, expires, ctx)
+}
+
+/**
+ * What an Auth.js session token becomes on our side. `migrateFromAuthJs` stores the hash of
+ * `AUTHJS_TOKEN_PREFIX + token`, so only sessions that were really moved are found through an
+ * Auth.js cookie: a live authlib token planted under an Auth.js name hashes to nothing. The prefixed
+ * token is what our own cookie carries from then on (same stored session, no second look-up);
+ * `.` never occurs in the tokens `generateSessionToken` makes by default.
+ */
+export const AUTHJS_TOKEN_PREFIX = "authjs."
+
+/**
+ * The request's session token: our cookie's, else (with `acceptAuthJsSessions`) the one in an
+ * Auth.js session cookie (`carried`), prefixed (see {@link AUTHJS_TOKEN_PREFIX}); a successful
+ * read re-issues it under our name.
+ */
+function tokenOf(req: AuthRequest, ctx: Context): { token: string; carried: boolean } | undefined {
+  const ours = readSessionCookie(req, ctx)
+  if (ours) return { token: ours, carried: false }
+  if (!ctx.config.session.acceptAuthJsSessions) return undefined
+  const theirs = readAuthJsSessionCookie(req, ctx)
+  return theirs ? { token: AUTHJS_TOKEN_PREFIX + theirs.value, carried: true } : undefined
+}
+
+type Found = { session: AdapterSession; user: AdapterUser }
+
+/** The stored session of `token` and its user, unless unknown or expired (an expired one is deleted). */
+async function lookUp(token: string, ctx: Context): Promise<Found | null> {
+  const hash = sha256(token)
+  const sessions = storedSessions(ctx)
+  const found = await sessions.getSessionAndUser(hash)
+  if (!found) return null
+  if (new Date(found.session.expires).getTime() > Date.now()) return found
+  await sessions.deleteSession(hash)
+  return null
+}
+
+type Slid = { session: AdapterSession; cookies: Cookie[] }
+
+/**
+ * Slides `expires` once `updateAge` has passed since the last write; returns the cookie to re-send.
+ * With the adapter's `extendSession` only the first of concurrent reads writes (a conditional
+ * update on "still due"); the others answer the expiry they read and send no cookie. Without it,
+ * every concurrent read of a due session writes (`updateSession`), as in Auth.js.
+ */
+async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
+  const { adapter, session: options } = ctx.config
+  const now = Date.now()
+  // Due once `updateAge` has passed since the last write, i.e. `expires - maxAge` lies that far back.
+  const dueBefore = now + (options.maxAge - options.updateAge) * 1000
+  const unchanged = { session: found.session, cookies: [] }
+  if (new Date(found.session.expires).getTime() > dueBefore) return unchanged
+  const sessionToken = sha256(token)
+  const expires = new Date(now + options.maxAge * 1000)
+  if (adapter?.extendSession) {
+    if (!(await adapter.extendSession({ sessionToken, expires }, new Date(dueBefore)))) return unchanged
+  } else {
+    await storedSessions(ctx).updateSession({ sessionToken, expires })
+  }
+  return { session: { ...found.session, expires }, cookies: [sessionCookie(token, expires, ctx)] }
+}
+
+/**
+ * A new session, then the end of the one the browser held before. The new one already works, so a
+ * failure to delete the old one is logged, not shown.
+ */
+async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
+  const cookie = await createSession(req, signIn.user.id!, ctx)
+  const previous = tokenOf(req, ctx)
+  if (previous) {
+    try {
+      await storedSessions(ctx).deleteSession(sha256(previous.token))
+    } catch (err) {
+      logError(ctx.config.logger, err)
+    }
+  }
+  return previous?.carried ? [cookie, ...foreignSessionCookies(req, ctx)] : [cookie]
+}
+
+/** Unknown or expired: `null`, cookie cleared. Due for refresh: slides `expires` and re-sends the cookie. */
+async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>> {
+  const current = tokenOf(req, ctx)
+  if (!current) return { json: null }
+  const { token, carried } = current
+  const found = await lookUp(token, ctx)
+  if (!found) return { json: null, cookies: clearSessionCookie(req, ctx) }
+  const slid = await slide(token, found, ctx)
+  const stored = slid.session
+  // A session carried over from Auth.js moves to our cookie now (same token), theirs is cleared.
+  const cookies = carried ? [slid.cookies[0] ?? sessionCookie(token, new Date(stored.expires), ctx), ...foreignSessionCookies(req, ctx)] : slid.cookies
+  const base: Session = { user: publicUser(found.user), expires: new Date(stored.expires).toISOString() }
+  // A provider refused this user's refresh token (getAccessToken marked the session): say so, as in JWT mode.
+  if (stored.error === "RefreshTokenError") base.error = "RefreshTokenError"
+  const { user } = found
+  const session = await runUserCode("callback", "session", () =>
+    ctx.config.callbacks.session(update ? { session: base, user, newSession: update.data, trigger: "update" } : { session: base, user }))
+  // The `session` event of spec 6 types `token` as a JWT; under `database` it is the stored record.
+  await emitEvent(ctx, "session", { session: session as Session, token: stored as unknown as JWT })
+  return { json: session as Session, cookies }
+}
+
+/**
+ * Deletes the request's session record. Some adapters throw for a record that is already gone
+ * (Prisma's deleteSession): an error page here would leave the cookie in a browser whose user
+ * asked to sign out, so the failure is logged and sign-out goes on.
+ */
+async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
+  const current = tokenOf(req, ctx)
+  if (!current) return { session: null }
+  try {
+    return { session: await storedSessions(ctx).deleteSession(sha256(current.token)) }
+  } catch (err) {
+    logError(ctx.config.logger, err)
+    return { session: null }
+  }
+}
+
+/** The stored session the request carries, live, with its user: the principal (see `principal.ts`). */
+async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
+  const token = tokenOf(req, ctx)?.token
+  const found = token ? await lookUp(token, ctx) : null
+  return found && { userId: found.user.id, storedSessionKey: found.session.sessionToken }
+}
+
+/** The request's principal for ending sessions, with the adapter's `deleteSessionsByUserId`. */
+async function ownStoredSession(req: AuthRequest, ctx: Context) {
+  const remove = sessionDeleter(ctx)
+  const current = await principal(req, ctx)
+  if (!current?.storedSessionKey) throw signInFirst()
+  return { userId: current.userId, sessionToken: current.storedSessionKey, remove }
+}
+
+async function revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation> {
+  const { userId, sessionToken, remove } = await ownStoredSession(req, ctx)
+  return { revoked: await remove(userId, sessionToken), cookies: [] }
+}
+
+/** Every stored session of the user, this one included; the epoch moves on too, for JWT sessions issued before a switch of strategy. */
+async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
+  const { userId, remove } = await ownStoredSession(req, ctx)
+  const revoked = await remove(userId)
+  await bumpEpoch(ctx, userId)
+  return { revoked, cookies: clearSessionCookie(req, ctx) }
+}
+
+/** The mark goes on the stored session, for adapters that keep session metadata (see `AdapterSession`). */
+async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]> {
+  if (!keepsSessionMetadata(ctx)) return []
+  try {
+    const current = await principal(req, ctx)
+    if (current?.storedSessionKey) await storedSessions(ctx).updateSession({ sessionToken: current.storedSessionKey, error: "RefreshTokenError" })
+  } catch (err) {
+    logError(ctx.config.logger, err)
+  }
+  return []
+}
+
+/** The database session strategy. */
+export const databaseStrategy: SessionStrategy = {
+  storesSessions: true,
+  needsStoredUser: true,
+  adapterMethods: SESSION_METHODS,
+  issue,
+  read,
+  end,
+  principal,
+  revokeOthers,
+  revokeAll,
+  markRefreshError,
+}

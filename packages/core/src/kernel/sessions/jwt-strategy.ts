@@ -1,0 +1,316 @@
+/**
+ * JWT sessions: the session is an encrypted token (JWE) in the session cookie, chunked when large.
+ * The key salt is the cookie name (Auth.js v5 construction), so tokens move between the two.
+ *
+ * A read decodes the token; the `jwt` callback runs only when the user configured one (the default
+ * is the identity), and the token is re-encrypted only when that callback changed it, when
+ * `updateAge` has passed, or on an update. A token that does not decode reads as no session and
+ * its cookies are cleared. Signing in again needs no clean-up: the new cookie replaces the old
+ * token, of which no server copy exists.
+ */
+import type { JWT, JWTDecodeParams } from "@authlib/jwt"
+import { writeChunked } from "../cookies/chunks.js"
+import type { Cookie } from "../cookies/serialize.js"
+import { AccessDenied, SessionTokenError } from "../errors/errors.js"
+import { emitEvent } from "../user-code/events.js"
+import { MAX_HEADER_BYTES } from "../http/limits.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { CallbacksOptions, Session } from "../types/config.js"
+import { runUserCode } from "../user-code/run.js"
+import { publicUser } from "./public-user.js"
+import { assertRevocable, bumpEpoch, epochs, keepsEpochs, signInFirst } from "./revocation.js"
+import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
+import { SessionManagementError } from "../errors/errors.js"
+import type { NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
+
+/**
+ * The longest session token written. Its cookies come back in every request, and a request whose
+ * headers pass `MAX_HEADER_BYTES` (Node's own default limit too) is refused with 431: a bigger
+ * token would lock the browser out of every route, sign-out included. 4 KiB stay for the rest.
+ */
+export const MAX_SESSION_TOKEN_LENGTH = MAX_HEADER_BYTES - 4096
+
+/** The session cookie(s) holding `token`, expiring `session.maxAge` from now. */
+async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{ cookies: Cookie[]; expires: Date }> {
+  const { config, cookies } = ctx
+  const option = cookies.sessionToken
+  const value = await config.jwt.encode({ token, secret: [...config.secret], salt: option.name, maxAge: config.jwt.maxAge })
+  if (value.length > MAX_SESSION_TOKEN_LENGTH) {
+    throw new SessionTokenError(`The session token is ${value.length} characters, over the ${MAX_SESSION_TOKEN_LENGTH} a request can carry back: keep less in the token the jwt callback returns`, {
+      code: "SESSION_TOKEN_TOO_LARGE",
+      cause: { length: value.length, max: MAX_SESSION_TOKEN_LENGTH },
+    })
+  }
+  // Whole seconds, as `encode` computes `exp`: the session's `expires` then equals the token's.
+  const now = Math.floor(Date.now() / 1000)
+  const withExpiry = { name: option.name, options: { ...option.options, expires: new Date((now + config.session.maxAge) * 1000) } }
+  return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + config.jwt.maxAge) * 1000) }
+}
+
+/**
+ * Decodes the session token (salt: the cookie's name). Rejects (JWTSessionError) on a token that does not decode.
+ * `maxAge` goes along, as to `encode`: Auth.js calls `decode({ ...jwt, token, salt })`, so a custom
+ * decoder ported from it (one that checks the token's age, say) finds `maxAge` there. It is not part
+ * of `JWTDecodeParams` (spec 2.4), hence the widened type; the default decoder ignores it.
+ */
+async function decodeToken(raw: string, ctx: Context, salt = ctx.cookies.sessionToken.name): Promise<JWT | null> {
+  const { config } = ctx
+  const params: JWTDecodeParams & { maxAge: number } = { token: raw, secret: [...config.secret], salt, maxAge: config.jwt.maxAge }
+  return config.jwt.decode(params)
+}
+
+/**
+ * The request's session token in wire form: ours, else (when accepted) an Auth.js one, which is
+ * re-issued under our name on this read (`carried`).
+ */
+function sessionTokenOf(req: AuthRequest, ctx: Context): { raw: string; salt?: string; carried: boolean } | undefined {
+  const raw = readSessionCookie(req, ctx)
+  if (raw) return { raw, carried: false }
+  if (!ctx.config.session.acceptAuthJsSessions) return undefined
+  const theirs = readAuthJsSessionCookie(req, ctx)
+  return theirs ? { raw: theirs.value, salt: theirs.name, carried: true } : undefined
+}
+
+/** The request's token, or `null` when it has none or it does not decode. For sign-out and carrying provider tokens over only: acting paths use {@link verifiedToken}. */
+async function currentToken(req: AuthRequest, ctx: Context): Promise<JWT | null> {
+  const found = sessionTokenOf(req, ctx)
+  return found ? await decodeToken(found.raw, ctx, found.salt).catch(() => null) : null
+}
+
+type JwtParams = Parameters<CallbacksOptions["jwt"]>[0]
+
+const TOKEN_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const
+
+/** The provider tokens a token carries (claim `providerTokens`), or none. */
+function providerTokensOf(token: JWT | null | undefined): Record<string, StoredProviderTokens> {
+  const value = token?.providerTokens
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, StoredProviderTokens>) : {}
+}
+
+/**
+ * With `session.providerTokens`, the token of an OAuth/OIDC sign-in carries its provider tokens,
+ * beside those of other providers the same user's current token already holds.
+ */
+async function withProviderTokens(req: AuthRequest, ctx: Context, signIn: NewSession, token: JWT): Promise<JWT> {
+  const { account } = signIn
+  if (!ctx.config.session.providerTokens || (account.type !== "oauth" && account.type !== "oidc") || !account.access_token) return token
+  const kept: StoredProviderTokens = {}
+  for (const field of TOKEN_FIELDS) if (account[field] !== undefined) (kept as Record<string, unknown>)[field] = account[field]
+  // Only from a token that may still act: a revoked one's tokens stay with it.
+  const current = (await verifiedToken(req, ctx))?.token
+  const others = current?.sub === token.sub ? providerTokensOf(current) : {}
+  return { ...token, providerTokens: { ...others, [account.provider]: kept } }
+}
+
+/** Provider tokens in the session token itself (`session.providerTokens`): read, and re-issued after a refresh. */
+const providerTokens: ProviderTokenStore = {
+  async read(req, ctx) {
+    const verified = await verifiedToken(req, ctx)
+    return verified && { sub: verified.token.sub, tokens: providerTokensOf(verified.token) }
+  },
+  async write(req, ctx, providerId, tokens) {
+    const verified = await verifiedToken(req, ctx)
+    if (!verified) return []
+    const { token } = verified
+    const next = { ...token, providerTokens: { ...providerTokensOf(token), [providerId]: tokens } }
+    return (await writeToken(next, req, ctx)).cookies
+  },
+}
+
+/**
+ * Revocation (`revokeUserSessions`, signing out everywhere): with an adapter that keeps session
+ * epochs, a token carries its user's epoch at issue (claim `sessionEpoch`) and is refused once the
+ * user's epoch has moved past it. Checked when the token is re-issued, or on every read with
+ * `session.checkRevocation: "every-request"`. A token without the claim counts as epoch 0 (issued
+ * before the user's first revocation, or before this feature); a user the adapter does not know
+ * (a credentials user that is not stored) cannot be revoked.
+ */
+const EPOCH_CLAIM = "sessionEpoch"
+
+/** The user's current epoch, or null (no such adapter, no subject, or a user it does not know). */
+async function currentEpoch(token: JWT, ctx: Context): Promise<number | null> {
+  const port = epochs(ctx)
+  if (!port || typeof token.sub !== "string") return null
+  const epoch = await port.getUserSessionEpoch(token.sub)
+  return typeof epoch === "number" ? epoch : null
+}
+
+/** `token` with its user's current epoch, when there is one. */
+async function withEpoch(token: JWT, ctx: Context): Promise<JWT> {
+  const epoch = await currentEpoch(token, ctx)
+  return epoch === null ? token : { ...token, [EPOCH_CLAIM]: epoch }
+}
+
+type EpochCheck = { ok: true; epoch: number | null } | { ok: false; reason: string }
+
+/**
+ * `token` against its user's epoch: refused when revoked (lower), in the future (higher: no token
+ * of ours says that) or malformed; a missing claim is epoch 0. A user the adapter does not know
+ * passes only without the claim (a token that had one belongs to a deleted user).
+ */
+async function checkEpoch(token: JWT, ctx: Context): Promise<EpochCheck> {
+  const claim = token[EPOCH_CLAIM]
+  const current = await currentEpoch(token, ctx)
+  if (current === null) return claim === undefined || !keepsEpochs(ctx) ? { ok: true, epoch: null } : { ok: false, reason: "its user is gone" }
+  const issuedUnder = claim === undefined ? 0 : claim
+  if (typeof issuedUnder !== "number" || !Number.isSafeInteger(issuedUnder) || issuedUnder < 0) return { ok: false, reason: "its epoch claim is malformed" }
+  if (issuedUnder > current) return { ok: false, reason: "its epoch claim is in the future" }
+  if (issuedUnder < current) return { ok: false, reason: "it was revoked" }
+  return { ok: true, epoch: current }
+}
+
+/** Logs why a token was refused: revocation is expected (debug), a malformed or future claim is not (a bug, or a restored database). */
+function logRefusal(ctx: Context, reason: string, sub: unknown): void {
+  const level = reason === "it was revoked" ? "debug" : "warn"
+  ctx.config.logger[level]("session-revoked", { reason: `a JWT session was refused: ${reason}`, sub })
+}
+
+/**
+ * Whether the token's user is still stored, where an adapter can say: a checked epoch says so; an
+ * adapter that keeps epochs but has none for the user does not store them; else `getUser` answers.
+ * Without an adapter nothing can be asked (credentials users are then never stored).
+ */
+async function userStored(sub: string, epoch: number | null, ctx: Context): Promise<boolean> {
+  if (epoch !== null) return true
+  if (keepsEpochs(ctx)) return false
+  const getUser = ctx.config.adapter?.getUser
+  return getUser ? (await getUser(sub)) != null : true
+}
+
+type Verified = { token: JWT & { sub: string }; epoch: number | null }
+
+/** The request's token once decoded with a subject and, with an adapter that keeps epochs, checked against its user's epoch (always looked up). */
+async function epochCheckedToken(req: AuthRequest, ctx: Context): Promise<Verified | null> {
+  const token = await currentToken(req, ctx)
+  if (!token || typeof token.sub !== "string") return null
+  if (!keepsEpochs(ctx)) return { token: token as Verified["token"], epoch: null }
+  const checked = await checkEpoch(token, ctx)
+  if (!checked.ok) {
+    logRefusal(ctx, checked.reason, token.sub)
+    return null
+  }
+  return { token: token as Verified["token"], epoch: checked.epoch }
+}
+
+/** {@link epochCheckedToken}, and its user still stored: what a token must pass to act (see `principal.ts`). */
+async function verifiedToken(req: AuthRequest, ctx: Context): Promise<Verified | null> {
+  const verified = await epochCheckedToken(req, ctx)
+  if (!verified) return null
+  if (await userStored(verified.token.sub, verified.epoch, ctx)) return verified
+  ctx.config.logger.debug("session-user-gone", { reason: "a JWT session was refused: its user is not stored", sub: verified.token.sub })
+  return null
+}
+
+async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
+  const verified = await verifiedToken(req, ctx)
+  return verified && { userId: verified.token.sub, storedSessionKey: null }
+}
+
+async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
+  const { user, isNewUser } = signIn
+  const params: JwtParams = {
+    token: await withProviderTokens(req, ctx, signIn, { name: user.name, email: user.email, picture: user.image, sub: user.id }),
+    user,
+    account: signIn.account,
+    trigger: isNewUser ? "signUp" : "signIn",
+    isNewUser,
+  }
+  if (signIn.profile) params.profile = signIn.profile
+  const next = await runUserCode("callback", "jwt", () => ctx.config.callbacks.jwt(params))
+  if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
+  const { cookies } = await writeToken(await withEpoch(next, ctx), req, ctx)
+  return [...cookies, ...foreignSessionCookies(req, ctx)]
+}
+
+
+async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>> {
+  const found = sessionTokenOf(req, ctx)
+  if (!found) return { json: null }
+  let token: JWT | null
+  try {
+    token = await decodeToken(found.raw, ctx, found.salt)
+  } catch (err) {
+    ctx.config.logger.debug("session-token-invalid", err)
+    return { json: null, cookies: clearSessionCookie(req, ctx) }
+  }
+  if (!token) return { json: null, cookies: clearSessionCookie(req, ctx) }
+  const { config } = ctx
+  const before = config.hasJwtCallback || update ? JSON.stringify(token) : undefined
+  const params = update ? { token, trigger: "update" as const, session: update.data } : { token }
+  const next = before === undefined ? token : await runUserCode("callback", "jwt", () => config.callbacks.jwt(params))
+  if (!next) return { json: null, cookies: clearSessionCookie(req, ctx) }
+  const changed = before !== undefined && JSON.stringify(next) !== before
+  const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : 0
+  const due = Date.now() - issuedAt >= config.session.updateAge * 1000
+  const reissue = changed || due || update !== undefined || found.carried
+  let epoch: number | null = null
+  if (keepsEpochs(ctx) && (reissue || config.session.checkRevocation === "every-request")) {
+    const checked = await checkEpoch(token, ctx)
+    if (!checked.ok) {
+      logRefusal(ctx, checked.reason, token.sub)
+      return { json: null, cookies: clearSessionCookie(req, ctx) }
+    }
+    epoch = checked.epoch
+  }
+  // An Auth.js token carries no epoch: before it becomes a fresh sliding session of ours, its user must still be stored.
+  if (found.carried && (typeof token.sub !== "string" || !(await userStored(token.sub, epoch, ctx)))) {
+    config.logger.debug("session-user-gone", { reason: "an Auth.js session was not carried over: its user is not stored", sub: token.sub })
+    return { json: null, cookies: clearSessionCookie(req, ctx) }
+  }
+  // A custom `jwt.decode` may return a token without `exp`: then it lives `maxAge` from now.
+  let expires = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + config.session.maxAge * 1000)
+  let cookies: AuthResponse["cookies"] = []
+  // The epoch claim goes on with the re-issued token whatever the jwt callback returned.
+  if (reissue) ({ cookies, expires } = await writeToken(epoch === null ? next : { ...next, [EPOCH_CLAIM]: epoch }, req, ctx))
+  // Carried over from Auth.js: from now on the session lives in our cookie only.
+  if (found.carried) cookies = [...cookies, ...foreignSessionCookies(req, ctx)]
+  const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
+  // A provider refused a refresh token kept in this session: say so, as Auth.js's refresh guide does.
+  if (next.error === "RefreshTokenError" || Object.values(providerTokensOf(next)).some((t) => t?.error === "RefreshTokenError")) base.error = "RefreshTokenError"
+  const session = await runUserCode("callback", "session", () =>
+    config.callbacks.session(update ? { session: base, token: next, newSession: update.data, trigger: "update" } : { session: base, token: next }))
+  await emitEvent(ctx, "session", { session: session as Session, token: next })
+  return { json: session as Session, cookies }
+}
+
+async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
+  return { token: await currentToken(req, ctx) }
+}
+
+/**
+ * The request's token and its user, once its epoch has been checked: revoking from a session that
+ * is itself revoked must not bring it back.
+ */
+async function revocableToken(req: AuthRequest, ctx: Context): Promise<JWT & { sub: string }> {
+  assertRevocable(ctx)
+  const verified = await epochCheckedToken(req, ctx)
+  if (!verified) throw signInFirst()
+  if (verified.epoch === null)
+    throw new SessionManagementError("This user is not stored by the adapter, so their JWT sessions cannot be ended before they expire", { code: "REVOCATION_UNAVAILABLE" })
+  return verified.token
+}
+
+/** Every other token of the user ends (the epoch moves on); this one is re-issued under the new epoch. */
+async function revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation> {
+  const token = await revocableToken(req, ctx)
+  const epoch = await bumpEpoch(ctx, token.sub)
+  const { cookies } = await writeToken({ ...token, [EPOCH_CLAIM]: epoch }, req, ctx)
+  return { revoked: null, cookies: [...cookies, ...foreignSessionCookies(req, ctx)] }
+}
+
+/** Every token of the user ends, this one with its cookie. */
+async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
+  const token = await revocableToken(req, ctx)
+  await bumpEpoch(ctx, token.sub)
+  return { revoked: null, cookies: clearSessionCookie(req, ctx) }
+}
+
+/** The mark goes into the token (claim `error`, as in Auth.js's refresh guide), re-issued. */
+async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]> {
+  const verified = await verifiedToken(req, ctx)
+  if (!verified) return []
+  return (await writeToken({ ...verified.token, error: "RefreshTokenError" }, req, ctx)).cookies
+}
+
+/** The JWT session strategy. */
+export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, read, end, principal, providerTokens, revokeOthers, revokeAll, markRefreshError }

@@ -1,0 +1,96 @@
+/**
+ * The session-strategy interface and the values that cross it. Implemented by `jwt-strategy.ts`
+ * and `database-strategy.ts`; chosen by `strategy.ts`.
+ */
+import type { JWT } from "@authlib/jwt"
+import type { AdapterAccount, AdapterSession, AdapterUser } from "../types/adapters.js"
+import type { Cookie } from "../cookies/serialize.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { Account, Profile, Session, User } from "../types/model.js"
+
+/** Who signed in, as the issuer hands it to the strategy. */
+export interface NewSession {
+  user: User | AdapterUser
+  account: Account | AdapterAccount
+  profile: Profile | undefined
+  isNewUser: boolean
+}
+
+/** Data of a session update (POST /session), or undefined for a read. */
+export interface SessionUpdate {
+  data: unknown
+}
+
+/** What the `signOut` event receives. */
+export type SignOutMessage = { session: AdapterSession | null | undefined | void } | { token: JWT | null }
+
+/** Provider tokens as a session keeps them (the token fields of an account). */
+export interface StoredProviderTokens {
+  access_token?: string
+  refresh_token?: string
+  expires_at?: number
+  token_type?: string
+  scope?: string
+  /** Set when the provider refused the refresh token; the session then carries `error: "RefreshTokenError"`. */
+  error?: "RefreshTokenError"
+}
+
+/** Provider tokens kept in the session itself (JWT strategy with `session.providerTokens`). */
+export interface ProviderTokenStore {
+  /** The request's session subject and its providers' tokens, or null without a valid session. */
+  read(req: AuthRequest, ctx: Context): Promise<{ sub: string; tokens: Readonly<Record<string, StoredProviderTokens>> } | null>
+  /** The session re-issued with `tokens` for `providerId`: the cookies to set. */
+  write(req: AuthRequest, ctx: Context, providerId: string, tokens: StoredProviderTokens): Promise<Cookie[]>
+}
+
+/**
+ * Who a request acts for, once the strategy has made every check it has (see `principal.ts`).
+ * The only way a privileged path learns the current user.
+ */
+export interface Principal {
+  readonly userId: string
+  /** The stored key (hashed token) of the request's session where sessions are stored (database strategy), else null. */
+  readonly storedSessionKey: string | null
+}
+
+/** What ending sessions did: how many stored sessions ended (`null` when not counted: JWT), and cookies to set. */
+export interface Revocation {
+  revoked: number | null
+  cookies: Cookie[]
+}
+
+export interface SessionStrategy {
+  /** Where the session keeps provider tokens itself, when it can (JWT strategy). */
+  readonly providerTokens?: ProviderTokenStore
+  /** Whether sessions are stored one by one (and so can be listed and ended one by one). */
+  readonly storesSessions: boolean
+  /** Whether a session points at a stored user (so even credentials users are stored). */
+  readonly needsStoredUser: boolean
+  /** Adapter methods the strategy needs; start-up refuses a configuration without them. */
+  readonly adapterMethods: readonly string[]
+  /** Starts a session for a sign-in; only `issueSession` calls this. Resolves the cookies to set. */
+  issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]>
+  /** The request's session as the `session` callback shapes it (or `null`), with cookie changes. */
+  read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>>
+  /** Ends the request's session (sign-out); never throws for an adapter failure. */
+  end(req: AuthRequest, ctx: Context): Promise<SignOutMessage>
+  /**
+   * The request's principal with every check (expiry, revocation epoch, user still present), whatever
+   * `checkRevocation` says for reads; `null` without one. Call it through `principalOf` (memoised per request).
+   */
+  principal(req: AuthRequest, ctx: Context): Promise<Principal | null>
+  /**
+   * Ends every session of the request's user but its own (its own is re-issued when it must be).
+   * Rejects with `SessionRequired` without a valid session, `SessionManagementError`
+   * (`REVOCATION_UNAVAILABLE`) when the strategy cannot end sessions with this adapter.
+   */
+  revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation>
+  /** Ends every session of the request's user, its own included (its cookie cleared). Rejects as `revokeOthers`. */
+  revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation>
+  /**
+   * Marks the request's session: a provider refused the user's refresh token, so the session reads
+   * `error: "RefreshTokenError"` from now on. Resolves the cookies to set (a re-issued JWT). Never
+   * throws for an adapter that cannot keep the mark (it logs).
+   */
+  markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]>
+}

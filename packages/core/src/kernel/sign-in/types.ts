@@ -1,0 +1,77 @@
+/**
+ * The flow seam. A flow is the provider-type-specific part of signing in (credentials, OAuth/OIDC,
+ * e-mail, WebAuthn). Routes pick the flow from the provider's `type`; a flow never touches session
+ * cookies: it returns a `SignInResult` and `sessions/issue.ts` turns that into a session.
+ */
+import type { AdapterAuthenticator, AdapterUser } from "../types/adapters.js"
+import type { Cookie } from "../cookies/serialize.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { ProviderConfig } from "../providers/types.js"
+import type { Account, Profile, User } from "../types/config.js"
+
+/** What every successful flow hands to `issueSession`. */
+export interface SignInResult {
+  /** The user as the provider produced it (credentials: what `authorize` returned). */
+  user: User
+  /** The account: `provider`, `providerAccountId`, `type` and any token set. */
+  account: Account
+  /** The provider's raw profile (OAuth/OIDC). */
+  profile?: Profile
+  /** Extra input of the `signIn` callback: the submitted credentials (credentials flow). */
+  credentials?: Record<string, unknown>
+  /** Extra input of the `signIn` callback: the e-mail step (e-mail flow). */
+  email?: { verificationRequest?: boolean }
+  /** Cookies the flow consumed or set (for example expired check cookies); never session cookies. */
+  cookies?: Cookie[]
+  /** OAuth: link to a user who exists with the same e-mail (`allowDangerousEmailAccountLinking`). */
+  allowEmailLinking?: boolean
+  /**
+   * E-mail: the stored user with the address and the owner of the `email` account, as the flow
+   * found them before the `signIn` callback; storing the user reuses them instead of asking again.
+   */
+  emailUser?: EmailUserLookup
+  /**
+   * WebAuthn: the stored user the flow identified (the passkey's owner, or the signed-in user
+   * adding one). The account is linked to this user; no session or e-mail lookup decides.
+   */
+  knownUserId?: string
+  /** WebAuthn registration: the new credential, stored when its account is linked. */
+  authenticator?: Omit<AdapterAuthenticator, "userId">
+}
+
+/** Who holds an e-mail address: the user with it, and the owner of its `email` account (`null`: none). */
+export interface EmailUserLookup {
+  user: AdapterUser | null
+  accountOwner: AdapterUser | null
+}
+
+/** The end of a `callback` step: a sign-in to issue, or an intermediate page (e-mail confirm). */
+export type FlowOutcome = { signIn: SignInResult } | { response: AuthResponse }
+
+/** What a flow step receives: the request context plus its provider and the validated callback URL. */
+export interface FlowContext<P extends ProviderConfig = ProviderConfig> extends Context {
+  readonly provider: P
+  /** Where the user goes after sign-in, already passed through the `redirect` callback. */
+  readonly callbackUrl: string
+  /** The signed-in user's id (asked of the session strategy on demand); set by the callback route. */
+  readonly signedInUserId?: () => Promise<string | undefined>
+}
+
+/** One provider type's sign-in steps. */
+export interface Flow<P extends ProviderConfig = ProviderConfig> {
+  /**
+   * POST signin/:provider, after the CSRF check: start the sign-in. OAuth returns a redirect to the
+   * authorization endpoint plus check cookies (bound to `ctx.provider.id`); e-mail sends the link and
+   * redirects to verify-request. Absent (credentials): the route shows the sign-in page instead.
+   */
+  signin?(req: AuthRequest, ctx: FlowContext<P>): Promise<AuthResponse>
+  /** GET or POST callback/:provider: verify what came back and return the signed-in user. */
+  callback(req: AuthRequest, ctx: FlowContext<P>): Promise<FlowOutcome>
+  /** Methods callback/:provider accepts for this type. */
+  readonly callbackMethods: ReadonlyArray<"GET" | "POST">
+  /**
+   * Whether POST callback/:provider must pass the CSRF check. True unless another check binds the
+   * response to this browser (OAuth `form_post`, protected by state/PKCE check cookies).
+   */
+  readonly callbackCsrf: boolean
+}
