@@ -25,12 +25,16 @@
  * ```
  */
 import { resolveConfig } from "./kernel/config/resolve.js"
+import { useRegistry } from "./registry.js"
 import { dispatch } from "./kernel/http/dispatch.js"
 import { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
 import { logError } from "./kernel/logger.js"
 import type { AuthResponse } from "./kernel/http/types.js"
 import type { raw } from "./kernel/raw.js"
 import type { AuthConfig, AuthRequestOptions } from "./kernel/types/config.js"
+
+// The kernel reads routes and flows from the registry this entry installs (see `registry.ts`).
+useRegistry()
 
 /** What `Auth` resolves to with the `raw` marker: the internal result, cookies not yet serialised. */
 export type AuthResult = AuthResponse

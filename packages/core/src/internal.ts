@@ -5,6 +5,11 @@
  *
  * @module
  */
+import { useRegistry } from "./registry.js"
+
+// Bindings reach the kernel through this entry too: it installs the registry as `index.ts` does.
+useRegistry()
+
 export { authResult } from "./kernel/auth-result.js"
 export { accessTokenResult, refreshErrorCookies } from "./capabilities/provider-tokens/access-token.js"
 export { revocationResult } from "./capabilities/session-management/functions.js"

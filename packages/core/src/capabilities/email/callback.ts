@@ -8,6 +8,7 @@
  *   `useVerificationToken`, which hands a token to exactly one caller. An unknown, used, expired or
  *   other-address token is a `Verification` error and nothing is issued.
  */
+import { findEmailUser } from "../../kernel/sign-in/email-user.js"
 import { adapterMethods, type AdapterMethods } from "../../kernel/config/ports.js"
 import { Verification, type ErrorCode } from "../../kernel/errors/errors.js"
 import type { AuthRequest } from "../../kernel/http/types.js"
@@ -71,17 +72,6 @@ async function confirmPage(req: AuthRequest, ctx: FlowContext<EmailConfig>): Pro
     theme: ctx.config.theme,
   })
   return { response: { html, headers: confirmHeaders(html, ctx), cookies: csrf.cookie ? [csrf.cookie] : [] } }
-}
-
-/**
- * The user with `email` and the owner of its `email` account. The owner is asked first: a returning
- * user's account is linked, and an owner who holds the address is the user with it (addresses are
- * unique), so one read answers both. Otherwise the user is looked up by the address.
- */
-export async function findEmailUser(adapter: AdapterMethods<"getUserByAccount" | "getUserByEmail">, account: Pick<Account, "provider" | "providerAccountId">, email: string): Promise<EmailUserLookup> {
-  const accountOwner = await adapter.getUserByAccount(account)
-  if (accountOwner && accountOwner.email === email) return { user: accountOwner, accountOwner }
-  return { user: await adapter.getUserByEmail(email), accountOwner }
 }
 
 async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {

@@ -16,12 +16,21 @@ import type { EmailConfig } from "../../kernel/providers/types.js"
 import type { Flow } from "../../kernel/sign-in/types.js"
 import { emailCallback } from "./callback.js"
 import { emailSignin } from "./signin.js"
+import { checkEmailProvider } from "./check.js"
+import { verifyRequest } from "./verify-request-route.js"
+import type { Capability } from "../../kernel/registry/types.js"
 
-export const emailFlow: Flow<EmailConfig> = {
+const emailFlow: Flow<EmailConfig> = {
   callbackMethods: ["GET", "POST"],
   callbackCsrf: true,
   signin: emailSignin,
   callback: emailCallback,
+}
+
+export const email: Capability = {
+  name: "email",
+  flows: { email: { flow: emailFlow, check: checkEmailProvider } },
+  routes: [{ action: "verify-request", answers: "page", GET: { handler: verifyRequest, csrf: false } }],
 }
 
 export { MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, normalizeEmailAddress } from "./normalize-identifier.js"

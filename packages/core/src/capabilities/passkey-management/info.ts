@@ -3,7 +3,7 @@
  * public key and the counter never leave the server.
  */
 import type { AdapterAuthenticator } from "../../kernel/types/adapters.js"
-import { storedIdToBase64url, transportsOf } from "../webauthn/encoding.js"
+import { storedIdToBase64url, transportsOf } from "../webauthn/index.js"
 
 /** One of the signed-in user's passkeys (`listPasskeys`, GET `passkeys`; dates are ISO strings in JSON). */
 export interface PasskeyInfo {
@@ -23,7 +23,7 @@ export interface PasskeyInfo {
   transports: string[]
 }
 
-export { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH } from "../webauthn/names.js"
+export { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH } from "../webauthn/index.js"
 
 /** A stored date (a `Date`, or a string or number from a JSON store) as a `Date`; `null` when absent or unreadable. */
 function dateOf(value: unknown): Date | null {

@@ -12,12 +12,12 @@
 import type { Adapter, AdapterAuthenticator } from "../../kernel/types/adapters.js"
 import { PasskeyManagementError, UnknownAction, type ErrorCode } from "../../kernel/errors/errors.js"
 import { adapterMethods, type AdapterMethods } from "../../kernel/config/ports.js"
-import { credentialIdToStored } from "../webauthn/encoding.js"
+import { credentialIdToStored } from "../webauthn/index.js"
 import type { AuthRequest, Context } from "../../kernel/http/types.js"
 import type { WebAuthnConfig } from "../../kernel/providers/types.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH, passkeyInfo, type PasskeyInfo } from "./info.js"
-import { assertAnotherWayIn, deletePasskeyKeepingAWayIn, unlinkPasskeyAccount } from "../webauthn/last-method.js"
+import { assertAnotherWayIn, deletePasskeyKeepingAWayIn, unlinkPasskeyAccount } from "./last-method.js"
 
 /** The adapter methods each operation needs (checked when it runs, not at start-up). */
 export const PASSKEY_METHODS = {

@@ -1,6 +1,6 @@
 /**
  * GET /passkeys: the signed-in user's passkeys, `{ passkeys: [...] }`.
- * POST /passkeys (CSRF token and Origin checked, like every POST): `action` = `rename` (with `id`
+ * POST /passkeys (CSRF token and Origin checked by the kernel, like every POST): `action` = `rename` (with `id`
  * and `name`) or `delete` (with `id`), `csrfToken`; answers `{ passkey }`, the passkey as renamed
  * or as it was before its deletion. See `passkeys/manage.ts`.
  */
@@ -8,14 +8,12 @@ import { PasskeyManagementError } from "../../kernel/errors/errors.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/http/types.js"
 import { deleteOwnPasskey, listOwnPasskeys, renameOwnPasskey } from "./manage.js"
 import type { PasskeyInfo } from "./info.js"
-import { assertCsrf } from "../../kernel/security/csrf.js"
 
 export async function listPasskeysRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse<{ passkeys: PasskeyInfo[] }>> {
   return { json: { passkeys: await listOwnPasskeys(req, ctx) } }
 }
 
 export async function changePasskeyRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse<{ passkey: PasskeyInfo }>> {
-  assertCsrf(req, ctx)
   const { action, id, name } = req.body
   if (action === "rename") return { json: { passkey: await renameOwnPasskey(req, ctx, { id, name }) } }
   if (action === "delete") return { json: { passkey: await deleteOwnPasskey(req, ctx, { id }) } }

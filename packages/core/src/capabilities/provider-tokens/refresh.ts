@@ -10,10 +10,10 @@ import * as o from "oauth4webapi"
 import type { AdapterAccount } from "../../kernel/types/adapters.js"
 import { RefreshTokenError } from "../../kernel/errors/errors.js"
 import type { OAuthConfig } from "../../kernel/providers/types.js"
-import { clientAuthOf, clientOf } from "../oauth/client.js"
-import { authorizationServer } from "../oauth/discovery.js"
-import { httpOptions } from "../oauth/insecure.js"
-import { defaultAccount, normalizeTokens } from "../oauth/profile.js"
+import { clientAuthOf, clientOf } from "../oauth/index.js"
+import { authorizationServer } from "../oauth/index.js"
+import { httpOptions } from "../oauth/index.js"
+import { defaultAccount, normalizeTokens } from "../oauth/index.js"
 
 /** The token fields a refresh writes back to the account. */
 export type RefreshedTokens = Pick<AdapterAccount, "access_token" | "refresh_token" | "expires_at" | "id_token" | "scope" | "token_type">

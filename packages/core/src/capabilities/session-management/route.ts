@@ -1,7 +1,7 @@
 /**
  * GET /sessions: the signed-in user's live sessions, `{ sessions: [{ id, expires, current,
  * createdAt, lastSeenAt, client, network }] }` (database sessions).
- * POST /sessions (CSRF token and Origin checked, like every POST): `action` = `revoke` (with `id`;
+ * POST /sessions (CSRF token and Origin checked by the kernel, like every POST): `action` = `revoke` (with `id`;
  * database sessions), `revoke-others` or `revoke-all` (sign out everywhere; either strategy),
  * `csrfToken`; answers `{ revoked }` (how many stored sessions ended; `null` for JWT sessions) with
  * the request's own session cookie re-issued or cleared. See `session-functions.ts`.
@@ -10,14 +10,12 @@ import { SessionManagementError } from "../../kernel/errors/errors.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/http/types.js"
 import { listOwnSessions, revokeOwnSession, type SessionInfo } from "./functions.js"
 import { sessionStrategy } from "../../kernel/sessions/strategy.js"
-import { assertCsrf } from "../../kernel/security/csrf.js"
 
 export async function listSessionsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse<{ sessions: SessionInfo[] }>> {
   return { json: { sessions: await listOwnSessions(req, ctx) } }
 }
 
 export async function changeSessionsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse<{ revoked: number | null }>> {
-  assertCsrf(req, ctx)
   const { action, id } = req.body
   if (action === "revoke") {
     await revokeOwnSession(req, ctx, { id })

@@ -1,5 +1,20 @@
-/** Passkeys (WebAuthn): the options route's logic and the callback flow. */
-export { webauthnFlow } from "./callback.js"
+/**
+ * Passkeys (WebAuthn): the callback flow of `webauthn` providers, the options route
+ * (`GET webauthn-options/:provider`), their start-up checks and per-client limits.
+ */
+import type { Capability } from "../../kernel/registry/types.js"
+import { webauthnFlow } from "./callback.js"
+import { checkWebAuthnProvider } from "./check.js"
+import { webauthnOptionsRoute } from "./options-route.js"
+
+export const webauthn: Capability = {
+  name: "webauthn",
+  flows: { webauthn: { flow: webauthnFlow, limits: { callback: "passkey.perClient" }, check: checkWebAuthnProvider } },
+  routes: [{ action: "webauthn-options", answers: "json", withProvider: true, GET: { handler: webauthnOptionsRoute, csrf: false, rateLimit: "passkey.perClient" } }],
+}
+
 export { webauthnOptions } from "./options.js"
-export { relyingPartyProblem, staticRelyingParty } from "./relying-party.js"
 export { DEFAULT_CHALLENGE_MAX_AGE } from "./challenge.js"
+// What passkey management builds on: stored credential ids and names as the sign-in flow keeps them.
+export { credentialIdToStored, storedIdToBase64url, transportsOf } from "./encoding.js"
+export { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH } from "./names.js"

@@ -4,18 +4,16 @@
  */
 import { InvalidProvider } from "../../kernel/errors/errors.js"
 import type { FlowContext } from "../../kernel/sign-in/types.js"
-import { webauthnOptions } from "./index.js"
+import { webauthnOptions } from "./options.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/http/types.js"
 import { providerOf } from "../../kernel/providers/lookup.js"
 import type { WebAuthnConfig } from "../../kernel/providers/types.js"
 import { principalOf } from "../../kernel/sessions/principal.js"
-import { limitClient } from "../../kernel/rate-limit/limiter.js"
 
 export async function webauthnOptionsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const provider = providerOf(req.action, req.providerId, ctx.config)
   if (provider.type !== "webauthn")
     throw new InvalidProvider(`Provider "${provider.id}" is not a passkey provider`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
-  await limitClient(req, ctx, "passkey.perClient")
   const flowCtx: FlowContext<WebAuthnConfig> = { ...ctx, provider: provider as WebAuthnConfig, callbackUrl: ctx.origin }
   return webauthnOptions(req, flowCtx, (await principalOf(req, ctx))?.userId)
 }

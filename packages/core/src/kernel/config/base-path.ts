@@ -5,11 +5,11 @@
  * "is this path authlib's", which a binding asks before handing a request to core.
  */
 
+import { registry } from "../registry/installed.js"
+
 /** The default mount point. */
 export const DEFAULT_BASE_PATH = "/auth"
 
-/** The actions under `basePath` (the route table's first segments). */
-export const ACTIONS: ReadonlySet<string> = new Set(["providers", "csrf", "session", "signin", "callback", "signout", "verify-request", "error", "webauthn-options", "passkeys", "sessions"])
 
 /** `basePath` as every part of authlib uses it: `""` for the root, else `/segment[/segment...]` without a trailing slash. */
 export function normalizeBasePath(basePath: string | undefined): string {
@@ -24,6 +24,6 @@ export function normalizeBasePath(basePath: string | undefined): string {
  * under the mount point is (an unknown action there is answered by core).
  */
 export function isAuthPath(pathname: string, basePath: string): boolean {
-  if (basePath === "") return ACTIONS.has(pathname.split("/")[1] ?? "")
+  if (basePath === "") return registry().actions.has(pathname.split("/")[1] ?? "")
   return pathname === basePath || pathname.startsWith(`${basePath}/`)
 }

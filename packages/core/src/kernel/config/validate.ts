@@ -10,34 +10,22 @@ import {
   AuthError,
   Configuration,
   DuplicateProviderId,
-  ExperimentalFeatureNotEnabled,
   MissingAdapter,
-  MissingAuthorize,
   MissingSecret,
   UntrustedHost,
 } from "../errors/errors.js"
 import type { AuthConfig } from "../types/config.js"
-import { VERIFICATION_METHODS, WEBAUTHN_METHODS } from "./adapter.js"
 import { missingError, missingMethods, PORTS } from "./ports.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import type { ResolvedConfig } from "./types.js"
-import { hasFlow } from "../sign-in/flows.js"
-import { envStem } from "./env.js"
+import { registry } from "../registry/installed.js"
 import { compileOriginPattern } from "../security/origin-patterns.js"
-import { relyingPartyProblem, staticRelyingParty } from "../../capabilities/webauthn/index.js"
-import type { WebAuthnConfig, WebAuthnRelyingParty } from "../providers/types.js"
 
 type Provider = ResolvedConfig["providers"][number]
 
+/** A provider's own start-up check, declared by the capability that signs in with its type. */
 function checkProvider(resolved: ResolvedConfig, p: Provider): AuthError | undefined {
-  if (p.type === "credentials" && typeof (p as { authorize?: unknown }).authorize !== "function")
-    return new MissingAuthorize(`Credentials provider "${p.id}" has no "authorize" function`, { code: "AUTHORIZE_MISSING", cause: { provider: p.id } })
-  if (p.type === "webauthn" && !resolved.experimental.enableWebAuthn)
-    return new ExperimentalFeatureNotEnabled(`Provider "${p.id}" needs "experimental.enableWebAuthn: true"`, { code: "WEBAUTHN_NOT_ENABLED", cause: { provider: p.id } })
-  if (p.type === "webauthn") return checkWebAuthnProvider(resolved, p as WebAuthnConfig)
-  if (p.type === "email") return checkEmailProvider(resolved, p)
-  if (p.type === "oauth" || p.type === "oidc") return checkOAuthProvider(p)
-  return undefined
+  return registry().flow(p.type)?.check?.(p, resolved)
 }
 
 function checkProviders(resolved: ResolvedConfig): AuthError[] {
@@ -50,45 +38,6 @@ function checkProviders(resolved: ResolvedConfig): AuthError[] {
     if (problem) problems.push(problem)
   }
   return problems
-}
-
-/** Without a client id the provider fails only when a user clicks it: say so at start-up. */
-function checkOAuthProvider(p: Provider): AuthError | undefined {
-  const { clientId } = p as { clientId?: unknown }
-  if (typeof clientId === "string" && clientId !== "") return undefined
-  return new Configuration(`Provider "${p.id}" has no "clientId": set AUTH_${envStem(p.id)}_ID (and AUTH_${envStem(p.id)}_SECRET), or pass clientId to the provider`, {
-    code: "CLIENT_ID_MISSING",
-    cause: { provider: p.id },
-  })
-}
-
-/** An e-mail provider needs an adapter that can store tokens and users, a sender, and a sane link lifetime. */
-function checkEmailProvider(resolved: ResolvedConfig, p: Provider): AuthError | undefined {
-  const missing = missingMethods(resolved.adapter, VERIFICATION_METHODS)
-  if (missing.length) return missingError(missing, { what: `E-mail provider "${p.id}"`, facts: { provider: p.id } })
-  const { sendVerificationRequest, maxAge } = p as { sendVerificationRequest?: unknown; maxAge?: unknown }
-  if (typeof sendVerificationRequest !== "function")
-    return new Configuration(`E-mail provider "${p.id}" has no "sendVerificationRequest" function`, { code: "EMAIL_SENDER_MISSING", cause: { provider: p.id } })
-  if (maxAge !== undefined && !(typeof maxAge === "number" && Number.isFinite(maxAge) && maxAge > 0))
-    return new Configuration(`E-mail provider "${p.id}": "maxAge" must be a positive number of seconds`, { code: "EMAIL_MAX_AGE_INVALID", cause: { provider: p.id } })
-  return undefined
-}
-
-/**
- * A passkey provider needs an adapter with the authenticator methods, its WebAuthn library, and a
- * relying party from configuration (never from request headers): `url`, or `relyingParty`, or a
- * `getRelyingParty` hook (checked per request).
- */
-function checkWebAuthnProvider(resolved: ResolvedConfig, p: WebAuthnConfig): AuthError | undefined {
-  const missing = missingMethods(resolved.adapter, WEBAUTHN_METHODS)
-  if (missing.length) return missingError(missing, { what: `Passkey provider "${p.id}"`, facts: { provider: p.id } })
-  if (typeof p.simpleWebAuthn !== "function")
-    return new Configuration(`Passkey provider "${p.id}" has no "simpleWebAuthn" loader: build it with Passkey() from @authlib/providers/passkey`, { code: "WEBAUTHN_MODULE_MISSING", cause: { provider: p.id } })
-  if (p.getRelyingParty) return undefined
-  const rp = staticRelyingParty(p, resolved.appUrl)
-  if (rp.id === undefined || rp.origin === undefined)
-    return new Configuration(`Passkey provider "${p.id}" needs "url" (WEBAUTH_URL) or relyingParty.id and relyingParty.origin: the relying party is never taken from request headers`, { code: "RP_ID_INVALID", cause: { provider: p.id } })
-  return relyingPartyProblem(p, rp as WebAuthnRelyingParty)
 }
 
 function checkSessions(resolved: ResolvedConfig): AuthError | undefined {
@@ -183,7 +132,7 @@ function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
   if (csrf.name.startsWith("__Host-") && (csrf.options.domain || (csrf.options.path ?? "/") !== "/"))
     warnOnce(logger, "csrf-cookie-host-prefix", `the CSRF cookie "${csrf.name}" cannot carry Domain or a Path other than "/" (browsers drop such __Host- cookies): rename it or drop those options`)
   for (const p of resolved.providers)
-    if (!hasFlow(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
+    if (!registry().flow(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
 }
 
 /** Every fatal problem of the configuration, after printing its warnings. */

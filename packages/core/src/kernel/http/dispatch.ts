@@ -1,43 +1,27 @@
 /**
- * The request path: parse -> config check -> route (method x action table) -> response. This is
+ * The request path: parse -> config check -> route (the registry's action x method table, with the
+ * CSRF check and rate limit the route declares) -> response. This is
  * the single catch: every error raised by a route or flow is mapped here.
  */
 import type { ResolvedConfig } from "../config/types.js"
 import { AuthError } from "../errors/errors.js"
-import { callback } from "../routes/callback.js"
-import { csrf } from "../routes/csrf.js"
-import { errorPage } from "../routes/error.js"
-import { providers } from "../routes/providers.js"
-import { getSession, updateSession } from "../routes/session.js"
-import { signinPage, signinProvider } from "../routes/signin.js"
-import { signout, signoutPage } from "../routes/signout.js"
-import { verifyRequest } from "../../capabilities/email/verify-request-route.js"
-import { webauthnOptionsRoute } from "../../capabilities/webauthn/options-route.js"
-import { changePasskeyRoute, listPasskeysRoute } from "../../capabilities/passkey-management/route.js"
-import { changeSessionsRoute, listSessionsRoute } from "../../capabilities/session-management/route.js"
 import { callerOf, configErrorResponse, errorResponse, rawError, requestErrorResponse } from "./error-response.js"
 import { contextOf } from "./context.js"
 import { parseRequest } from "./parse-request.js"
-import type { AuthAction, AuthRequest, AuthResponse, Context } from "./types.js"
+import type { AuthRequest, AuthResponse, Context } from "./types.js"
+import { registry } from "../registry/installed.js"
+import type { RouteMethod } from "../registry/types.js"
+import { assertCsrf } from "../security/csrf.js"
+import { limitClient } from "../rate-limit/limiter.js"
 
-type Handler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
+const allowed = (action: string) => registry().methods(action)
 
-const routes: Record<AuthAction, Partial<Record<"GET" | "POST", Handler>>> = {
-  providers: { GET: providers },
-  csrf: { GET: csrf },
-  session: { GET: getSession, POST: updateSession },
-  signin: { GET: signinPage, POST: signinProvider },
-  callback: { GET: callback, POST: callback },
-  signout: { GET: signoutPage, POST: signout },
-  "verify-request": { GET: verifyRequest },
-  error: { GET: errorPage },
-  "webauthn-options": { GET: webauthnOptionsRoute },
-  passkeys: { GET: listPasskeysRoute, POST: changePasskeyRoute },
-  sessions: { GET: listSessionsRoute, POST: changeSessionsRoute },
+/** The checks a route declared, then its handler. */
+async function run(route: RouteMethod, req: AuthRequest, ctx: Context): Promise<AuthResponse> {
+  if (route.csrf) assertCsrf(req, ctx)
+  if (route.rateLimit) await limitClient(req, ctx, route.rateLimit)
+  return route.handler(req, ctx)
 }
-
-const methods = new Map(Object.entries(routes).map(([action, table]) => [action, Object.keys(table)]))
-const allowed = (action: AuthAction) => methods.get(action) ?? []
 
 /** Handles `request`; resolves the internal response. In `raw` mode, AuthErrors are thrown. */
 export async function dispatch(request: Request, config: ResolvedConfig, clientAddress?: string): Promise<AuthResponse> {
@@ -54,7 +38,7 @@ export async function dispatch(request: Request, config: ResolvedConfig, clientA
   }
   const ctx = contextOf(req, config)
   try {
-    return await routes[req.action][req.method]!(req, ctx)
+    return await run(registry().route(req.action)![req.method]!, req, ctx)
   } catch (err) {
     if (config.raw) throw rawError(err, ctx)
     return errorResponse(err, req.action, ctx, false, callerOf(req.request))

@@ -1,8 +1,7 @@
 /**
  * How an error becomes a response. Malformed requests: 4xx JSON. Otherwise client-safe errors keep
  * their type and every other error is logged in full and shown as `Configuration`. JSON actions
- * (providers, csrf, session, webauthn-options, passkeys) answer `{ error, code? }` with a status;
- * page actions redirect: `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything
+ * (routes declared `answers: "json"`) answer `{ error, code? }` with a status; page actions redirect: `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything
  * else to the error page.
  */
 import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, RateLimited, RefreshTokenError, SessionManagementError, UnknownAction, isClientSafe } from "../errors/errors.js"
@@ -13,8 +12,10 @@ import { routeUrl } from "./urls.js"
 import { wantsRedirectAsJson } from "./to-response.js"
 import type { ResolvedConfig } from "../config/types.js"
 import { pageHeaders, renderErrorPage } from "../pages/index.js"
+import { registry } from "../registry/installed.js"
 
-const JSON_ACTIONS = new Set<AuthAction>(["providers", "csrf", "session", "webauthn-options", "passkeys", "sessions"])
+/** Whether `action` answers errors as JSON (its route declares `answers: "json"`). */
+const answersJson = (action: AuthAction) => registry().route(action)?.answers === "json"
 /** Client-safe types whose `code` the JSON answer carries (the client can act on it). */
 const JSON_CODES = new Set(["CredentialsSignin", "WebAuthnVerificationError", "PasskeyManagementError", "SessionManagementError", "SessionRequired"])
 const TO_SIGNIN_PAGE = new Set(["CredentialsSignin", "MissingCSRF"])
@@ -67,7 +68,7 @@ export function publicType(err: unknown, logger: LoggerInstance, logged = false)
  * on the host it asked).
  */
 export function configErrorResponse(action: AuthAction, config: ResolvedConfig): AuthResponse {
-  if (JSON_ACTIONS.has(action)) return { status: 500, json: { error: "Configuration" } }
+  if (answersJson(action)) return { status: 500, json: { error: "Configuration" } }
   const origin = config.appUrl?.origin
   const custom = config.pages.error
   if (custom) {
@@ -96,9 +97,6 @@ export function callerOf(request: Request): Caller {
   return request.method === "POST" && request.headers.get("sec-fetch-mode") === "navigate" ? "form" : "other"
 }
 
-/** Sign-in and callback POSTs: the forms of the sign-in page. */
-const SIGN_IN_FORMS = new Set<AuthAction>(["signin", "callback"])
-
 /**
  * Too many attempts: 429 (503 when the store failed) with `Retry-After`, whatever the action.
  * JSON actions and script callers get `{ error, code, retryAfter }` (scripts also the error page's
@@ -111,10 +109,10 @@ function rateLimitedResponse(err: RateLimited, action: AuthAction, ctx: Context,
   const status = err.status
   const headers = { "retry-after": String(err.retryAfter) }
   const body = { error: err.type, code: err.code, retryAfter: err.retryAfter }
-  if (JSON_ACTIONS.has(action)) return { status, headers, json: body }
+  if (answersJson(action)) return { status, headers, json: body }
   const url = routeUrl(ctx, "error", { error: err.type, code: err.code })
   if (caller === "script") return { status, headers, json: { url, ...body } }
-  if (caller === "form" && SIGN_IN_FORMS.has(action)) return { redirect: routeUrl(ctx, "signIn", { error: err.type, code: err.code }), headers }
+  if (caller === "form" && registry().route(action)?.answers === "sign-in") return { redirect: routeUrl(ctx, "signIn", { error: err.type, code: err.code }), headers }
   if (ctx.config.pages.error) return { redirect: url, headers }
   const { html } = renderErrorPage({ error: err.type, code: err.code, signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, retryAfter: err.retryAfter })
   return { status, html, headers: { ...pageHeaders(html), ...headers } }
@@ -128,7 +126,8 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
   }
   if (err instanceof RateLimited && !logged) return rateLimitedResponse(err, action, ctx, caller)
   const { type, code } = publicType(err, ctx.config.logger, logged)
-  if (JSON_ACTIONS.has(action) || action === "error") {
+  // The error page's own errors answer JSON: a redirect to it could loop.
+  if (answersJson(action) || action === "error") {
     return { status: statusOf(err, type), json: { error: type, ...(code && JSON_CODES.has(type) ? { code } : {}) } }
   }
   if (TO_SIGNIN_PAGE.has(type)) {

@@ -2,15 +2,13 @@
  * Request -> AuthRequest. Never throws: malformed input comes back as an error value the dispatcher
  * answers with a 4xx JSON body. Limits: headers 16 KiB in total (Node's own default), body 64 KiB.
  */
-import { ACTIONS } from "../config/base-path.js"
+import { registry } from "../registry/installed.js"
 import { InvalidRequest, MethodNotAllowed, UnknownAction } from "../errors/errors.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
 import type { AuthError, ErrorCode } from "../errors/errors.js"
 import type { AuthAction, AuthRequest } from "./types.js"
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
 
-
-const WITH_PROVIDER = new Set<string>(["signin", "callback", "webauthn-options"])
 
 const bad = (message: string, code: ErrorCode<"InvalidRequest">, status = 400) => new InvalidRequest(message, { code, status })
 
@@ -34,9 +32,10 @@ function parsePath(pathname: string, basePath: string): { action: AuthAction; pr
   if (decoded.some((p) => p === undefined)) return bad("The URL path is not valid percent-encoding", "PATH_ENCODING_INVALID")
   const action = decoded[0]
   const providerId = decoded[1]
-  if (!action || !ACTIONS.has(action) || decoded.length > 2) return unknownAction(pathname)
-  if (providerId !== undefined && (!WITH_PROVIDER.has(action) || providerId === "")) return unknownAction(pathname)
-  return { action: action as AuthAction, providerId }
+  const route = action ? registry().route(action) : undefined
+  if (!action || !route || decoded.length > 2) return unknownAction(pathname)
+  if (providerId !== undefined && (!route.withProvider || providerId === "")) return unknownAction(pathname)
+  return { action, providerId }
 }
 
 function headerBytes(headers: Headers): number {

@@ -6,19 +6,11 @@ import type { ResolvedConfig } from "../config/types.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { CookiesOptions } from "../types/config.js"
 
-/** The actions under `basePath` (design.md "Routes"). */
-export type AuthAction =
-  | "providers"
-  | "csrf"
-  | "session"
-  | "signin"
-  | "callback"
-  | "signout"
-  | "verify-request"
-  | "error"
-  | "webauthn-options"
-  | "passkeys"
-  | "sessions"
+/**
+ * An action under `basePath` (design.md "Routes"): one the kernel or a capability declares (the
+ * registry, `kernel/registry/`, is the list; the core README's route table is tested against it).
+ */
+export type AuthAction = string
 
 /** A parsed, validated request. */
 export interface AuthRequest {

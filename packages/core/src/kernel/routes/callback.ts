@@ -4,7 +4,7 @@
  */
 import { MethodNotAllowed } from "../errors/errors.js"
 import { InvalidProvider } from "../errors/errors.js"
-import { flowFor } from "../sign-in/flows.js"
+import { registry } from "../registry/installed.js"
 import type { FlowContext } from "../sign-in/types.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
@@ -14,20 +14,17 @@ import { issueSession } from "../sign-in/issue.js"
 import { principalOf } from "../sessions/principal.js"
 import { providerOf } from "../providers/lookup.js"
 import { limitClient } from "../rate-limit/limiter.js"
-import type { RateLimitGroup } from "../rate-limit/options.js"
 
-/** Per-client limits of callbacks; credentials and e-mail count in their flows. */
-const CLIENT_GROUP: Partial<Record<string, RateLimitGroup>> = { oauth: "oauth.perClient", oidc: "oauth.perClient", webauthn: "passkey.perClient" }
 
 export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const provider = providerOf(req.action, req.providerId, ctx.config)
-  const flow = flowFor(provider)
-  if (!flow) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
+  const declared = registry().flow(provider.type)
+  if (!declared) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
+  const { flow } = declared
   if (!flow.callbackMethods.includes(req.method))
     throw new MethodNotAllowed(`${req.method} is not allowed on callback/${provider.id}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: flow.callbackMethods.join(", ") } })
   if (req.method === "POST" && flow.callbackCsrf) assertCsrf(req, ctx)
-  const group = CLIENT_GROUP[provider.type]
-  if (group) await limitClient(req, ctx, group)
+  if (declared.limits?.callback) await limitClient(req, ctx, declared.limits.callback)
   const callbackUrl = await resolveCallbackUrl(req, ctx, true)
   // Spelled out: spreading `ctx` here cost about 3% of a credentials sign-in (measured).
   const flowCtx: FlowContext = {

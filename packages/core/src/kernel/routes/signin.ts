@@ -4,14 +4,14 @@
  * Providers without a start step (credentials) send the user to the sign-in page.
  */
 import { InvalidProvider } from "../errors/errors.js"
-import { flowFor } from "../sign-in/flows.js"
+import { registry } from "../registry/installed.js"
 import { callbackUrlCookie, resolveCallbackUrl } from "../http/callback-url.js"
 import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { routeUrl } from "../http/urls.js"
 import { formTargets, pageHeaders, renderSignInPage, signInFormTargets } from "../pages/index.js"
 import { toAppProvider } from "../providers/normalize.js"
 import type { CredentialInput, OAuthProviderButtonStyles, ProviderConfig, WebAuthnConfig } from "../providers/types.js"
-import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
+import { csrfTokenFor } from "../security/csrf.js"
 import { providerOf } from "../providers/lookup.js"
 import { limitClient } from "../rate-limit/limiter.js"
 
@@ -47,10 +47,10 @@ export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthRe
 
 export async function signinProvider(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const provider = providerOf(req.action, req.providerId, ctx.config)
-  await assertCsrf(req, ctx)
-  const flow = flowFor(provider)
-  if (!flow) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
-  if (provider.type === "oauth" || provider.type === "oidc") await limitClient(req, ctx, "oauth.perClient")
+  const declared = registry().flow(provider.type)
+  if (!declared) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
+  const { flow } = declared
+  if (declared.limits?.signin) await limitClient(req, ctx, declared.limits.signin)
   const callbackUrl = await resolveCallbackUrl(req, ctx, false)
   if (!flow.signin) return { redirect: routeUrl(ctx, "signIn", { callbackUrl }) }
   const res = await flow.signin(req, { ...ctx, provider, callbackUrl })

@@ -10,10 +10,10 @@ import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
 import { routeUrl } from "../http/urls.js"
 import { emitEvent } from "../user-code/events.js"
 import { formTargets, pageHeaders, renderSignOutPage } from "../pages/index.js"
-import { assertCsrf, csrfTokenFor } from "../security/csrf.js"
+import { csrfTokenFor } from "../security/csrf.js"
 import { clearSessionCookie } from "../sessions/session-cookie.js"
 import { sessionStrategy } from "../sessions/strategy.js"
-import { endSessionUrl } from "../../capabilities/oauth/end-session.js"
+import { registry } from "../registry/installed.js"
 
 export async function signoutPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   if (ctx.config.pages.signOut) return { redirect: routeUrl(ctx, "signOut", { callbackUrl: req.query.callbackUrl }) }
@@ -24,10 +24,10 @@ export async function signoutPage(req: AuthRequest, ctx: Context): Promise<AuthR
 }
 
 export async function signout(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
-  await assertCsrf(req, ctx)
   const callbackUrl = await resolveCallbackUrl(req, ctx, false)
   // Read before the session ends: the ID token belongs to the user the session names.
-  const atProvider = await endSessionUrl(req, ctx, callbackUrl)
+  let atProvider: string | undefined
+  for (const hook of registry().signOutRedirects) if ((atProvider = await hook(req, ctx, callbackUrl)) !== undefined) break
   await emitEvent(ctx, "signOut", await sessionStrategy(ctx.config).end(req, ctx))
   return { redirect: atProvider ?? callbackUrl, cookies: clearSessionCookie(req, ctx) }
 }

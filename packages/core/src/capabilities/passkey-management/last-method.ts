@@ -8,7 +8,7 @@ import { PasskeyManagementError } from "../../kernel/errors/errors.js"
 import type { Context } from "../../kernel/http/types.js"
 import { logError } from "../../kernel/logger.js"
 import type { WebAuthnConfig } from "../../kernel/providers/types.js"
-import { hasWayIn, removeWayIn } from "../linked-accounts/ways-in.js"
+import { hasWayIn, removeWayIn } from "../linked-accounts/index.js"
 
 const lastWayIn = (accountsListed: boolean) =>
   new PasskeyManagementError("This passkey is your last way to sign in: add another passkey or sign-in method before deleting it", {

@@ -1,0 +1,10 @@
+/**
+ * Linked accounts and ways in: the server functions that list a user's ways to sign in and unlink
+ * an account (`functions.ts`), on one definition of a way in (`ways-in.ts`). No routes of its own.
+ */
+import type { Capability } from "../../kernel/registry/types.js"
+
+export const linkedAccounts: Capability = { name: "linked-accounts" }
+
+// The one definition of a way in, which passkey management also keeps whole.
+export { hasWayIn, removeWayIn } from "./ways-in.js"

@@ -1,0 +1,11 @@
+/**
+ * Passkey management: the signed-in user lists, renames and deletes their passkeys
+ * (`GET/POST passkeys`, and the server functions in `functions.ts`).
+ */
+import type { Capability } from "../../kernel/registry/types.js"
+import { changePasskeyRoute, listPasskeysRoute } from "./route.js"
+
+export const passkeyManagement: Capability = {
+  name: "passkey-management",
+  routes: [{ action: "passkeys", answers: "json", GET: { handler: listPasskeysRoute, csrf: false }, POST: { handler: changePasskeyRoute, csrf: true } }],
+}

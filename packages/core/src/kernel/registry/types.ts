@@ -1,0 +1,65 @@
+/**
+ * What a capability declares, in one object: its routes (action, methods, how errors answer, CSRF,
+ * rate-limit group), the sign-in flows it brings, and its hooks into configuration checks and
+ * sign-out. The kernel reads only these declarations (see `assemble.ts`); it imports no capability.
+ */
+import type { AuthError } from "../errors/errors.js"
+import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { ResolvedConfig } from "../config/types.js"
+import type { ProviderType } from "../types/model.js"
+import type { RateLimitGroup } from "../rate-limit/options.js"
+import type { Flow } from "../sign-in/types.js"
+
+/** A route handler: the parsed request and its context in, the internal response out. */
+export type RouteHandler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
+
+/** One method of a route. */
+export interface RouteMethod {
+  readonly handler: RouteHandler
+  /**
+   * Whether the kernel checks the CSRF token and Origin before the handler runs. Every POST must say
+   * `true`, or name in `csrfBy` where its own check lives (a flow whose response another check binds).
+   */
+  readonly csrf: boolean
+  /** Why a POST without the kernel's CSRF check is still safe (required when `csrf` is false on a POST). */
+  readonly csrfBy?: string
+  /** A per-client rate-limit group the kernel counts before the handler (after the CSRF check). */
+  readonly rateLimit?: RateLimitGroup
+}
+
+/**
+ * How a route answers an error: `json` with `{ error, code? }` and a status; `page` redirects to the
+ * error page; `sign-in` is a page route whose form posts come from the sign-in page (a person who
+ * submitted one goes back to it on a refusal).
+ */
+export type RouteAnswers = "json" | "page" | "sign-in"
+
+/** A route under `basePath`: `/{action}` or, with `withProvider`, `/{action}/{providerId}`. */
+export interface RouteDeclaration {
+  readonly action: string
+  readonly answers: RouteAnswers
+  readonly withProvider?: boolean
+  readonly GET?: RouteMethod
+  readonly POST?: RouteMethod
+}
+
+/** A sign-in flow with what the kernel asks of it besides its steps. */
+export interface FlowDeclaration {
+  readonly flow: Flow<any>
+  /** Per-client limits the kernel counts on its sign-in start and callback (credentials and e-mail count inside their flows). */
+  readonly limits?: { readonly signin?: RateLimitGroup; readonly callback?: RateLimitGroup }
+  /** A fatal configuration problem of one of its providers, checked once at start-up. */
+  check?(provider: ResolvedConfig["providers"][number], config: ResolvedConfig): AuthError | undefined
+}
+
+/** What happens at sign-out besides ending the session (read before it ends). */
+export type SignOutHook = (req: AuthRequest, ctx: Context, callbackUrl: string) => Promise<string | undefined>
+
+/** One feature of core. */
+export interface Capability {
+  readonly name: string
+  readonly routes?: readonly RouteDeclaration[]
+  readonly flows?: Partial<Record<ProviderType, FlowDeclaration>>
+  /** Asked at sign-out, in registry order; the first URL returned is where the browser goes next. */
+  readonly signOutRedirect?: SignOutHook
+}

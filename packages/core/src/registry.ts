@@ -1,0 +1,35 @@
+/**
+ * The capabilities of this build of core, in one list: adding a capability is its folder plus one
+ * line here. Every package entry (`index.ts`, `internal.ts`, `node/index.ts`) installs the registry
+ * when it loads, so the kernel finds the routes, flows and hooks without importing a capability.
+ */
+import { credentials } from "./capabilities/credentials/index.js"
+import { email } from "./capabilities/email/index.js"
+import { linkedAccounts } from "./capabilities/linked-accounts/index.js"
+import { oauth } from "./capabilities/oauth/index.js"
+import { passkeyManagement } from "./capabilities/passkey-management/index.js"
+import { providerTokens } from "./capabilities/provider-tokens/index.js"
+import { sessionManagement } from "./capabilities/session-management/index.js"
+import { webauthn } from "./capabilities/webauthn/index.js"
+import { assembleRegistry, type Registry } from "./kernel/registry/assemble.js"
+import { installRegistry } from "./kernel/registry/installed.js"
+import { kernelRoutes } from "./kernel/routes/index.js"
+
+/** Every capability, kernel routes first. */
+export const REGISTRY: Registry = assembleRegistry([
+  kernelRoutes,
+  oauth,
+  email,
+  credentials,
+  webauthn,
+  passkeyManagement,
+  sessionManagement,
+  linkedAccounts,
+  providerTokens,
+])
+
+/** Makes `REGISTRY` the one the kernel reads; every entry calls it as it loads. */
+export function useRegistry(): Registry {
+  installRegistry(REGISTRY)
+  return REGISTRY
+}

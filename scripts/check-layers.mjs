@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+/**
+ * Keeps core's layers (packages/core/README.md, "How the code is laid out"), type-only imports
+ * included, the way check-import-cycles.mjs keeps cycles out:
+ *
+ * - `src/kernel/` imports no capability and no entry (`index.ts`, `internal.ts`, `registry.ts`, `node/`);
+ * - a capability (`src/capabilities/<name>/`) imports no entry, and another capability only through
+ *   that capability's `index.ts`, never its internals;
+ * - the units (kernel, each capability, the entries) import each other without a cycle.
+ *
+ *   node scripts/check-layers.mjs              packages/core/src
+ *   node scripts/check-layers.mjs DIR          another source folder laid out the same way
+ *   node scripts/check-layers.mjs --self-test  proves each rule refuses what it should
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, relative, resolve, sep } from "node:path"
+import { fileURLToPath } from "node:url"
+import ts from "typescript"
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
+const SOURCE = /\.(ts|tsx|mts)$/
+
+function sourceFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return sourceFiles(path)
+    return SOURCE.test(name) && !name.endsWith(".d.ts") ? [path] : []
+  })
+}
+
+function resolveSpecifier(from, specifier) {
+  if (!specifier.startsWith(".")) return undefined
+  const base = resolve(dirname(from), specifier)
+  const stem = base.replace(/\.(js|mjs|ts|mts)$/, "")
+  return [`${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, join(base, "index.ts")].find((c) => existsSync(c) && statSync(c).isFile())
+}
+
+/** The unit of a file: "kernel", "capabilities/<name>" or "entry". */
+function unitOf(src, file) {
+  const parts = relative(src, file).split(sep)
+  if (parts[0] === "kernel") return "kernel"
+  if (parts[0] === "capabilities" && parts.length > 2) return `capabilities/${parts[1]}`
+  return "entry"
+}
+
+export function violations(src) {
+  const found = []
+  const edges = new Map()
+  for (const file of sourceFiles(src)) {
+    const from = unitOf(src, file)
+    for (const { fileName } of ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles) {
+      const target = resolveSpecifier(file, fileName)
+      if (!target || !target.startsWith(src)) continue
+      const to = unitOf(src, target)
+      if (from === to) continue
+      const where = `${relative(src, file)} -> ${relative(src, target)}`
+      if (from === "kernel") found.push(`the kernel imports ${to === "entry" ? "an entry" : `a capability (${to})`}: ${where}`)
+      else if (from.startsWith("capabilities/") && to === "entry") found.push(`${from} imports an entry: ${where}`)
+      else if (from.startsWith("capabilities/") && to.startsWith("capabilities/") && relative(join(src, to), target) !== "index.ts")
+        found.push(`${from} imports internals of ${to} (only its index.ts is its surface): ${where}`)
+      if (!edges.has(from)) edges.set(from, new Set())
+      edges.get(from).add(to)
+    }
+  }
+  for (const cycle of unitCycles(edges)) found.push(`units import each other in a circle: ${cycle.join(" -> ")}`)
+  return found
+}
+
+/** One circle per strongly connected set of units (depth-first; the sets are small). */
+function unitCycles(edges) {
+  const cycles = []
+  const done = new Set()
+  const walk = (unit, path) => {
+    if (path.includes(unit)) {
+      const circle = [...path.slice(path.indexOf(unit)), unit]
+      const key = [...circle].sort().join()
+      if (!done.has(key)) done.add(key), cycles.push(circle)
+      return
+    }
+    for (const next of edges.get(unit) ?? []) walk(next, [...path, unit])
+  }
+  for (const unit of edges.keys()) walk(unit, [])
+  return cycles
+}
+
+function selfTest() {
+  const dir = mkdtempSync(join(tmpdir(), "layers-"))
+  const file = (path, text) => (mkdirSync(dirname(join(dir, path)), { recursive: true }), writeFileSync(join(dir, path), text))
+  try {
+    file("kernel/a.ts", 'import type { X } from "../capabilities/x/index.js"\nexport type A = X\n')
+    file("capabilities/x/index.ts", 'export type X = string\nexport { y } from "../y/inner.js"\n')
+    file("capabilities/y/inner.ts", 'export const y = 1\nimport "../x/index.js"\n')
+    file("capabilities/y/index.ts", 'export { y } from "./inner.js"\nimport "../../registry.js"\n')
+    file("registry.ts", 'import "./capabilities/x/index.js"\nexport {}\n')
+    const found = violations(dir).map((v) => v.split(":")[0])
+    const expected = [
+      "the kernel imports a capability (capabilities/x)",
+      "capabilities/x imports internals of capabilities/y (only its index.ts is its surface)",
+      "capabilities/y imports an entry",
+      "units import each other in a circle",
+    ]
+    for (const e of expected) if (!found.includes(e)) throw new Error(`self-test: expected "${e}", found ${JSON.stringify(found)}`)
+    rmSync(dir, { recursive: true, force: true })
+    file("kernel/a.ts", "export const a = 1\n")
+    file("capabilities/x/index.ts", 'import { a } from "../../kernel/a.js"\nexport const x = a\n')
+    file("registry.ts", 'import { x } from "./capabilities/x/index.js"\nexport const r = x\n')
+    if (violations(dir).length) throw new Error(`self-test: a clean layout was refused: ${violations(dir).join("; ")}`)
+    console.log("layer check: self-test passed (refuses kernel -> capability, internals, entries, circles; accepts layers)")
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (process.argv.includes("--self-test")) selfTest()
+else {
+  const src = resolve(process.argv[2] ?? join(root, "packages/core/src"))
+  const found = violations(src)
+  if (found.length) {
+    for (const v of found) console.error(v)
+    console.error(`${found.length} layer violation(s): see "How the code is laid out" in packages/core/README.md`)
+    process.exit(1)
+  }
+  console.log(`layer check: ${relative(root, src)} keeps its layers (kernel <- capabilities <- entries)`)
+}
