@@ -6,7 +6,9 @@
  * - `src/kernel/` imports no capability and no entry (`index.ts`, `internal.ts`, `registry.ts`, `node/`);
  * - a capability (`src/capabilities/<name>/`) imports no entry, and another capability only through
  *   that capability's `index.ts`, never its internals;
- * - the units (kernel, each capability, the entries) import each other without a cycle.
+ * - the units (kernel, each capability, the entries) import each other without a cycle;
+ * - no folder imports itself in a circle through other folders (every folder a node, so the
+ *   kernel's own folders stay layered too: types <- errors, cookies, security ... <- routes).
  *
  *   node scripts/check-layers.mjs              packages/core/src
  *   node scripts/check-layers.mjs DIR          another source folder laid out the same way
@@ -64,23 +66,38 @@ export function violations(src) {
     }
   }
   for (const cycle of unitCycles(edges)) found.push(`units import each other in a circle: ${cycle.join(" -> ")}`)
+  for (const cycle of unitCycles(folderEdges(src))) found.push(`folders import each other in a circle: ${cycle.join(" -> ")}`)
   return found
 }
 
-/** One circle per strongly connected set of units (depth-first; the sets are small). */
+/** Folder -> folders its files import (the folder of a file at the root is "."). */
+function folderEdges(src) {
+  const edges = new Map()
+  const folder = (file) => relative(src, dirname(file)) || "."
+  for (const file of sourceFiles(src)) {
+    for (const { fileName } of ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles) {
+      const target = resolveSpecifier(file, fileName)
+      if (!target || !target.startsWith(src) || folder(target) === folder(file)) continue
+      if (!edges.has(folder(file))) edges.set(folder(file), new Set())
+      edges.get(folder(file)).add(folder(target))
+    }
+  }
+  return edges
+}
+
+/** A circle for each back edge of a depth-first walk (none means the graph has no cycle). */
 function unitCycles(edges) {
   const cycles = []
-  const done = new Set()
-  const walk = (unit, path) => {
-    if (path.includes(unit)) {
-      const circle = [...path.slice(path.indexOf(unit)), unit]
-      const key = [...circle].sort().join()
-      if (!done.has(key)) done.add(key), cycles.push(circle)
-      return
+  const state = new Map() // 1: on the current path, 2: done
+  const walk = (node, path) => {
+    state.set(node, 1)
+    for (const next of edges.get(node) ?? []) {
+      if (state.get(next) === 1) cycles.push([...path.slice(path.indexOf(next)), node, next])
+      else if (!state.has(next)) walk(next, [...path, node])
     }
-    for (const next of edges.get(unit) ?? []) walk(next, [...path, unit])
+    state.set(node, 2)
   }
-  for (const unit of edges.keys()) walk(unit, [])
+  for (const node of edges.keys()) if (!state.has(node)) walk(node, [])
   return cycles
 }
 
@@ -93,12 +110,16 @@ function selfTest() {
     file("capabilities/y/inner.ts", 'export const y = 1\nimport "../x/index.js"\n')
     file("capabilities/y/index.ts", 'export { y } from "./inner.js"\nimport "../../registry.js"\n')
     file("registry.ts", 'import "./capabilities/x/index.js"\nexport {}\n')
+    file("kernel/p/a.ts", 'import type { B } from "../q/b.js"\nexport type A = B\n')
+    file("kernel/q/b.ts", 'export type B = import("../p/c.js").C\n')
+    file("kernel/p/c.ts", "export type C = string\n")
     const found = violations(dir).map((v) => v.split(":")[0])
     const expected = [
       "the kernel imports a capability (capabilities/x)",
       "capabilities/x imports internals of capabilities/y (only its index.ts is its surface)",
       "capabilities/y imports an entry",
       "units import each other in a circle",
+      "folders import each other in a circle",
     ]
     for (const e of expected) if (!found.includes(e)) throw new Error(`self-test: expected "${e}", found ${JSON.stringify(found)}`)
     rmSync(dir, { recursive: true, force: true })
@@ -106,7 +127,7 @@ function selfTest() {
     file("capabilities/x/index.ts", 'import { a } from "../../kernel/a.js"\nexport const x = a\n')
     file("registry.ts", 'import { x } from "./capabilities/x/index.js"\nexport const r = x\n')
     if (violations(dir).length) throw new Error(`self-test: a clean layout was refused: ${violations(dir).join("; ")}`)
-    console.log("layer check: self-test passed (refuses kernel -> capability, internals, entries, circles; accepts layers)")
+    console.log("layer check: self-test passed (refuses kernel -> capability, internals, entries, unit and folder circles; accepts layers)")
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -29,6 +29,7 @@ import { deleteAuthenticatorSuite, updateAuthenticatorSuite } from "./passkey-ma
 import { listAccountsSuite } from "./list-accounts.js"
 import { racesSuite } from "./races.js"
 import { duplicatesSuite } from "./duplicates.js"
+import { portSuite } from "./ports.js"
 import type { Adapter } from "@authlib/core"
 import type { TestOptions } from "./types.js"
 
@@ -36,6 +37,7 @@ export type { Fixtures, RecordFactory, SkipTest, SuiteContext, TestDb, TestOptio
 export { MemoryAdapter, MemoryAdapterError, createMemoryStore } from "./memory-adapter.js"
 export { runRateLimitStoreTests, type RateLimitStoreTestOptions } from "./rate-limit-store.js"
 export type { MemoryAdapterErrorCode, MemoryStore } from "./memory-adapter.js"
+export { portCoverage, type PortCoverage } from "./ports.js"
 
 const NO_EXTEND_SESSION = "the adapter has no extendSession, an optional method (core falls back to updateSession)"
 const NO_DELETE_AUTHENTICATOR = "the adapter has no deleteAuthenticator, an optional method (core cannot delete passkeys with it)"
@@ -116,8 +118,8 @@ export function runBasicTests(options: TestOptions): void {
   }
   optionalSuite("listAccountsByUserId", NO_LIST_ACCOUNTS, () => listAccountsSuite(ctx))
   optionalSuite("updateAccount", NO_UPDATE_ACCOUNT, () => updateAccountSuite(ctx))
-  optionalSuite("listSessionsByUserId", NO_USER_SESSIONS, () => userSessionsSuite(ctx))
-  optionalSuite("incrementUserSessionEpoch", NO_SESSION_EPOCH, () => sessionEpochSuite(ctx))
+  portSuite(options.adapter, "sessionListing", NO_USER_SESSIONS, () => userSessionsSuite(ctx))
+  portSuite(options.adapter, "sessionEpochs", NO_SESSION_EPOCH, () => sessionEpochSuite(ctx))
   describe("duplicate keys", () => duplicatesSuite(ctx))
   describe("races", () => racesSuite(ctx))
   describe("skipTests", () => {

@@ -28,9 +28,9 @@ import { resolveConfig } from "./kernel/config/resolve.js"
 import { useRegistry } from "./registry.js"
 import { dispatch } from "./kernel/http/dispatch.js"
 import { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
-import { logError } from "./kernel/logger.js"
-import type { AuthResponse } from "./kernel/http/types.js"
-import type { raw } from "./kernel/raw.js"
+import { logError } from "./kernel/errors/logger.js"
+import type { AuthResponse } from "./kernel/types/http.js"
+import type { raw } from "./kernel/types/raw.js"
 import type { AuthConfig, AuthRequestOptions } from "./kernel/types/config.js"
 
 // The kernel reads routes and flows from the registry this entry installs (see `registry.ts`).
@@ -81,7 +81,7 @@ export type {
   ProviderUser, SimpleWebAuthnServer, TokenEndpointHandler, TokenSet, UserinfoEndpointHandler,
   WebAuthnAuthenticatorSelection, WebAuthnConfig, WebAuthnCredentialInput, WebAuthnProviderType,
   WebAuthnRelyingParty, WebAuthnUserInfo
-} from "./kernel/providers/types.js"
+} from "./kernel/types/providers.js"
 export {
   APP_DEFINED_CODES, AccessDenied, AccountManagementError, AdapterError, AuthError, CallbackError,
   CallbackRouteError, CataloguedError, Configuration, CredentialsSignin, DuplicateProviderId, ERROR_CODES,
@@ -107,15 +107,16 @@ export type { SignInMethod } from "./capabilities/linked-accounts/ways-in.js"
 export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/access-token.js"
 export { MAX_PASSKEY_NAME_LENGTH } from "./capabilities/passkey-management/info.js"
 export type { PasskeyInfo } from "./capabilities/passkey-management/info.js"
-export type { RateLimitHit, RateLimitStore } from "./kernel/rate-limit/store.js"
+export type { RateLimitHit, RateLimitStore } from "./kernel/types/rate-limit-store.js"
 export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"
 export type { MemoryRateLimitStoreOptions } from "./kernel/rate-limit/memory-store.js"
 export { DEFAULT_RATE_LIMITS, DEFAULT_MAX_LIVE_TOKENS } from "./kernel/rate-limit/options.js"
 export type { RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules } from "./kernel/rate-limit/options.js"
 export type { TrustedProxies } from "./kernel/rate-limit/client-address.js"
-export { skipCSRFCheck } from "./kernel/security/skip-csrf.js"
-export { raw } from "./kernel/raw.js"
+export { skipCSRFCheck } from "./kernel/types/skip-csrf.js"
+export { raw } from "./kernel/types/raw.js"
 export { setEnvDefaults } from "./kernel/config/env.js"
+export { PORTS as ADAPTER_PORTS, type PortName as AdapterPortName } from "./kernel/ports/ports.js"
 export type { EnvSource } from "./kernel/config/env.js"
 export type { Cookie } from "./kernel/cookies/serialize.js"
 export { DEFAULT_EMAIL_MAX_AGE, MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, normalizeEmailAddress } from "./capabilities/email/index.js"

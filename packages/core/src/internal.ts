@@ -10,7 +10,7 @@ import { useRegistry } from "./registry.js"
 // Bindings reach the kernel through this entry too: it installs the registry as `index.ts` does.
 useRegistry()
 
-export { authResult } from "./kernel/auth-result.js"
+export { authResult } from "./kernel/run/auth-result.js"
 export { accessTokenResult, refreshErrorCookies } from "./capabilities/provider-tokens/access-token.js"
 export { revocationResult } from "./capabilities/session-management/functions.js"
 export type { Revocation } from "./kernel/sessions/types.js"
@@ -19,5 +19,5 @@ export { encodeCookieValue, serializeCookie } from "./kernel/cookies/serialize.j
 export { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
 export { defaultCookies } from "./kernel/cookies/names.js"
 export { DEFAULT_BASE_PATH, isAuthPath, normalizeBasePath } from "./kernel/config/base-path.js"
-export type { AuthAction, AuthRequest, AuthResponse, Context } from "./kernel/http/types.js"
-export type { Flow, FlowContext, FlowOutcome, SignInResult } from "./kernel/sign-in/types.js"
+export type { AuthAction, AuthRequest, AuthResponse, Context } from "./kernel/types/http.js"
+export type { Flow, FlowContext, FlowOutcome, SignInResult } from "./kernel/types/sign-in.js"

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { createLogger } from "../src/kernel/logger.js"
+import { createLogger } from "../src/kernel/errors/logger.js"
 
 afterEach(() => void vi.restoreAllMocks())
 

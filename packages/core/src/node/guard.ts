@@ -8,7 +8,7 @@
 import type { ServerResponse } from "node:http"
 import { resolveConfig } from "../kernel/config/resolve.js"
 import { AuthError } from "../kernel/errors/errors.js"
-import { logError } from "../kernel/logger.js"
+import { logError } from "../kernel/errors/logger.js"
 import type { AuthConfig } from "../kernel/types/config.js"
 
 type Next = (err?: unknown) => void

@@ -1,11 +1,11 @@
 /**
- * Adapter ports (kernel/config/ports.ts): a capability gets a typed handle of the methods it needs or one
+ * Adapter ports (kernel/ports/ports.ts): a capability gets a typed handle of the methods it needs or one
  * refusal naming what is missing, made in one place; no code asserts an adapter method exists.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
-import { adapterMethods, optionalPort, port, PORTS } from "../../src/kernel/config/ports.js"
+import { adapterMethods, optionalPort, port, PORTS } from "../../src/kernel/ports/ports.js"
 import { MissingAdapterMethods } from "../../src/index.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 
@@ -45,6 +45,6 @@ describe("adapter ports", () => {
 
   it("MissingAdapterMethods is made in one place", () => {
     const makers = files(src).filter((path) => /new MissingAdapterMethods\(/.test(readFileSync(path, "utf8"))).map((path) => relative(src, path))
-    expect(makers).toEqual(["kernel/config/ports.ts"])
+    expect(makers).toEqual(["kernel/ports/ports.ts"])
   })
 })

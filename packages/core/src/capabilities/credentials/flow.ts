@@ -8,10 +8,10 @@ import { userCodeError } from "../../kernel/user-code/run.js"
 import { credentialsAttempt } from "./limit.js"
 import { normalizeIdentifier } from "../../kernel/rate-limit/limiter.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
-import type { AuthRequest } from "../../kernel/http/types.js"
-import type { CredentialsConfig } from "../../kernel/providers/types.js"
+import type { AuthRequest } from "../../kernel/types/http.js"
+import type { CredentialsConfig } from "../../kernel/types/providers.js"
 import type { User } from "../../kernel/types/config.js"
-import type { Flow, FlowContext, FlowOutcome, SignInResult } from "../../kernel/sign-in/types.js"
+import type { Flow, FlowContext, FlowOutcome, SignInResult } from "../../kernel/types/sign-in.js"
 
 /** Form fields that belong to authlib, not to the provider's credentials. */
 const RESERVED = new Set(["csrfToken", "callbackUrl"])

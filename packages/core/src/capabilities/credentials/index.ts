@@ -3,7 +3,7 @@
  * check, and its throttling (per identifier and client network, device marks: `limit.ts`).
  */
 import { MissingAuthorize } from "../../kernel/errors/errors.js"
-import type { Capability } from "../../kernel/registry/types.js"
+import type { Capability } from "../../kernel/types/capability.js"
 import { credentialsFlow } from "./flow.js"
 
 export const credentials: Capability = {

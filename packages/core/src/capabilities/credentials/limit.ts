@@ -16,8 +16,8 @@
  */
 import { RateLimited } from "../../kernel/errors/errors.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
-import type { AuthRequest, Context } from "../../kernel/http/types.js"
-import { logError } from "../../kernel/logger.js"
+import type { AuthRequest, Context } from "../../kernel/types/http.js"
+import { logError } from "../../kernel/errors/logger.js"
 import { networkOfKey } from "../../kernel/rate-limit/client-address.js"
 import { deviceMarkCookie, verifiedDeviceMark } from "./device-mark.js"
 import { deviceMarkCookieName } from "../../kernel/cookies/names.js"

@@ -9,15 +9,15 @@
  *   other-address token is a `Verification` error and nothing is issued.
  */
 import { findEmailUser } from "../../kernel/sign-in/email-user.js"
-import { adapterMethods, type AdapterMethods } from "../../kernel/config/ports.js"
+import { adapterMethods, type AdapterMethods } from "../../kernel/ports/ports.js"
 import { Verification, type ErrorCode } from "../../kernel/errors/errors.js"
-import type { AuthRequest } from "../../kernel/http/types.js"
+import type { AuthRequest } from "../../kernel/types/http.js"
 import { formTargets, pageHeaders, renderEmailConfirmPage } from "../../kernel/pages/index.js"
-import type { EmailConfig } from "../../kernel/providers/types.js"
+import type { EmailConfig } from "../../kernel/types/providers.js"
 import { csrfTokenFor } from "../../kernel/security/csrf.js"
 import type { Adapter } from "../../kernel/types/adapters.js"
 import type { Account } from "../../kernel/types/config.js"
-import type { EmailUserLookup, FlowContext, FlowOutcome } from "../../kernel/sign-in/types.js"
+import type { EmailUserLookup, FlowContext, FlowOutcome } from "../../kernel/types/sign-in.js"
 import { identifierOf } from "./normalize-identifier.js"
 import { consumeToken, emailTokens, peekToken, tokenSecrets } from "./token.js"
 

@@ -1,9 +1,9 @@
 /** Start-up check of an e-mail provider. */
 import { Configuration, type AuthError } from "../../kernel/errors/errors.js"
-import { VERIFICATION_METHODS } from "../../kernel/config/adapter.js"
-import { missingError, missingMethods } from "../../kernel/config/ports.js"
-import type { ResolvedConfig } from "../../kernel/config/types.js"
-import type { ProviderConfig } from "../../kernel/providers/types.js"
+import { VERIFICATION_METHODS } from "../../kernel/ports/adapter.js"
+import { missingError, missingMethods } from "../../kernel/ports/ports.js"
+import type { ResolvedConfig } from "../../kernel/types/resolved-config.js"
+import type { ProviderConfig } from "../../kernel/types/providers.js"
 
 /** An e-mail provider needs an adapter that can store tokens and users, a sender, and a sane link lifetime. */
 export function checkEmailProvider(p: ProviderConfig, resolved: ResolvedConfig): AuthError | undefined {

@@ -12,13 +12,13 @@
  * Needs an adapter with `createVerificationToken`, `useVerificationToken` and `getUserByEmail`
  * (plus `createUser`, `updateUser`, `getUserByAccount`, `linkAccount` to store the user).
  */
-import type { EmailConfig } from "../../kernel/providers/types.js"
-import type { Flow } from "../../kernel/sign-in/types.js"
+import type { EmailConfig } from "../../kernel/types/providers.js"
+import type { Flow } from "../../kernel/types/sign-in.js"
 import { emailCallback } from "./callback.js"
 import { emailSignin } from "./signin.js"
 import { checkEmailProvider } from "./check.js"
 import { verifyRequest } from "./verify-request-route.js"
-import type { Capability } from "../../kernel/registry/types.js"
+import type { Capability } from "../../kernel/types/capability.js"
 
 const emailFlow: Flow<EmailConfig> = {
   callbackMethods: ["GET", "POST"],

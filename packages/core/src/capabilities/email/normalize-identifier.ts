@@ -19,7 +19,7 @@
  *    least two labels of 1-63 characters, no leading or trailing hyphen, not an IP address;
  * 8. the whole address at most 254 characters.
  */
-import type { EmailConfig } from "../../kernel/providers/types.js"
+import type { EmailConfig } from "../../kernel/types/providers.js"
 import { InvalidEmailAddress } from "../../kernel/errors/errors.js"
 
 /** RFC 5321: at most 64 octets before the `@`. */

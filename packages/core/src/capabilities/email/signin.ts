@@ -13,17 +13,17 @@
  * The link's origin is the context's: the configured application URL (`url` / `WEBAUTH_URL`) when
  * set. Without it the origin comes from the request's (trusted) Host, so a warning is logged once.
  */
-import { adapterMethods } from "../../kernel/config/ports.js"
+import { adapterMethods } from "../../kernel/ports/ports.js"
 import type { LoggerInstance } from "@authlib/jwt"
 import { Configuration, EmailSignInError, InvalidEmailAddress } from "../../kernel/errors/errors.js"
 import { userCodeError } from "../../kernel/user-code/run.js"
-import type { AuthRequest, AuthResponse } from "../../kernel/http/types.js"
+import type { AuthRequest, AuthResponse } from "../../kernel/types/http.js"
 import { routeUrl } from "../../kernel/http/urls.js"
-import { logError } from "../../kernel/logger.js"
-import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "../../kernel/providers/types.js"
+import { logError } from "../../kernel/errors/logger.js"
+import type { EmailConfig, EmailProviderSendVerificationRequestParams } from "../../kernel/types/providers.js"
 import { runSignInCallback } from "../../kernel/user-code/callbacks.js"
 import type { Account, User } from "../../kernel/types/config.js"
-import type { FlowContext } from "../../kernel/sign-in/types.js"
+import type { FlowContext } from "../../kernel/types/sign-in.js"
 import { identifierOf } from "./normalize-identifier.js"
 import { discardToken, emailTokens, newToken, retireOldTokens, storeToken } from "./token.js"
 import { emailAttempt } from "../../kernel/rate-limit/limiter.js"

@@ -4,15 +4,15 @@
  * into working links. This is the construction `@auth/core` uses (hex digest of token then secret):
  * links issued just before a migration between the two keep working.
  */
-import { port, type PortMethods } from "../../kernel/config/ports.js"
+import { port, type PortMethods } from "../../kernel/ports/ports.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import type { Adapter, VerificationToken } from "../../kernel/types/adapters.js"
 import { Configuration } from "../../kernel/errors/errors.js"
-import { logError } from "../../kernel/logger.js"
-import type { EmailConfig } from "../../kernel/providers/types.js"
+import { logError } from "../../kernel/errors/logger.js"
+import type { EmailConfig } from "../../kernel/types/providers.js"
 import { randomToken } from "../../kernel/security/random.js"
-import type { FlowContext } from "../../kernel/sign-in/types.js"
+import type { FlowContext } from "../../kernel/types/sign-in.js"
 
 /** Ten minutes, as OWASP ASVS 5.0 asks of one-time links. */
 export const DEFAULT_EMAIL_MAX_AGE = 10 * 60

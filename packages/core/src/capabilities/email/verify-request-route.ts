@@ -1,5 +1,5 @@
 /** GET /verify-request: "check your e-mail" (or a redirect to `pages.verifyRequest`). */
-import type { AuthRequest, AuthResponse, Context } from "../../kernel/http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { routeUrl } from "../../kernel/http/urls.js"
 import { pageHeaders, renderVerifyRequestPage } from "../../kernel/pages/index.js"
 

@@ -6,9 +6,9 @@
  */
 import type { Adapter, AdapterAccount } from "../../kernel/types/adapters.js"
 import { AccountManagementError } from "../../kernel/errors/errors.js"
-import { adapterMethods, type AdapterMethods } from "../../kernel/config/ports.js"
-import type { AuthRequest, Context } from "../../kernel/http/types.js"
-import { serverCall } from "../../kernel/server-call.js"
+import { adapterMethods, type AdapterMethods } from "../../kernel/ports/ports.js"
+import type { AuthRequest, Context } from "../../kernel/types/http.js"
+import { serverCall } from "../../kernel/run/server-call.js"
 import { hasWayIn, removeWayIn, signInMethods, type SignInMethod } from "./ways-in.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthConfig } from "../../kernel/types/config.js"

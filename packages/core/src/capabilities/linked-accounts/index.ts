@@ -2,7 +2,7 @@
  * Linked accounts and ways in: the server functions that list a user's ways to sign in and unlink
  * an account (`functions.ts`), on one definition of a way in (`ways-in.ts`). No routes of its own.
  */
-import type { Capability } from "../../kernel/registry/types.js"
+import type { Capability } from "../../kernel/types/capability.js"
 
 export const linkedAccounts: Capability = { name: "linked-accounts" }
 

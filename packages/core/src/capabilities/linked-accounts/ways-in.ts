@@ -13,8 +13,8 @@
  * concurrent removals at least one way in always remains.
  */
 import type { AdapterAccount, AdapterAuthenticator } from "../../kernel/types/adapters.js"
-import type { Context } from "../../kernel/http/types.js"
-import { logError } from "../../kernel/logger.js"
+import type { Context } from "../../kernel/types/http.js"
+import { logError } from "../../kernel/errors/logger.js"
 
 /** One way the user can sign in, as `listSignInMethods` shows it. */
 export interface SignInMethod {

@@ -5,7 +5,7 @@
  */
 import * as o from "oauth4webapi"
 import { InvalidCheck, OAuthCallbackError } from "../../kernel/errors/errors.js"
-import type { OAuthConfig, TokenSet } from "../../kernel/providers/types.js"
+import type { OAuthConfig, TokenSet } from "../../kernel/types/providers.js"
 import type { Profile } from "../../kernel/types/config.js"
 import type { CheckName } from "../../kernel/errors/errors.js"
 import { readCheckCookie } from "./checks.js"

@@ -1,7 +1,7 @@
 /** Start-up check of an OAuth/OIDC provider. */
 import { Configuration, type AuthError } from "../../kernel/errors/errors.js"
 import { envStem } from "../../kernel/config/env.js"
-import type { ProviderConfig } from "../../kernel/providers/types.js"
+import type { ProviderConfig } from "../../kernel/types/providers.js"
 
 /** Without a client id the provider fails only when a user clicks it: say so at start-up. */
 export function checkOAuthProvider(p: ProviderConfig): AuthError | undefined {

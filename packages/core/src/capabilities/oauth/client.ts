@@ -4,7 +4,7 @@
  */
 import * as o from "oauth4webapi"
 import { OAuthCallbackError } from "../../kernel/errors/errors.js"
-import type { OAuthConfig } from "../../kernel/providers/types.js"
+import type { OAuthConfig } from "../../kernel/types/providers.js"
 
 /** Client metadata: the provider's `client` overrides plus its `clientId`. */
 export function clientOf(provider: OAuthConfig): o.Client {

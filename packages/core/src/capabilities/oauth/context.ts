@@ -3,8 +3,8 @@
  * per-provider decisions both steps share (which checks run, which `redirect_uri` is used).
  */
 import type { LoggerInstance } from "@authlib/jwt"
-import type { Context } from "../../kernel/http/types.js"
-import type { OAuthConfig } from "../../kernel/providers/types.js"
+import type { Context } from "../../kernel/types/http.js"
+import type { OAuthConfig } from "../../kernel/types/providers.js"
 import type { CheckName } from "../../kernel/errors/errors.js"
 import type { CheckContext } from "./checks.js"
 import { proxyRedirectUri } from "./redirect-proxy.js"

@@ -4,7 +4,7 @@
  */
 import * as o from "oauth4webapi"
 import { OAuthSignInError } from "../../kernel/errors/errors.js"
-import type { OAuthConfig } from "../../kernel/providers/types.js"
+import type { OAuthConfig } from "../../kernel/types/providers.js"
 import { httpOptions, INSECURE_HINT, isInsecureAllowed, withInsecureHint } from "./insecure.js"
 import { acceptTenantTemplate, withTemplate } from "./tenant-issuer.js"
 

@@ -4,9 +4,9 @@
  * from the request) with `id_token_hint`, `client_id` and the sign-out's callback URL, already
  * checked by the `redirect` callback, as `post_logout_redirect_uri`.
  */
-import type { AuthRequest, Context } from "../../kernel/http/types.js"
-import { logError } from "../../kernel/logger.js"
-import type { OAuthConfig } from "../../kernel/providers/types.js"
+import type { AuthRequest, Context } from "../../kernel/types/http.js"
+import { logError } from "../../kernel/errors/logger.js"
+import type { OAuthConfig } from "../../kernel/types/providers.js"
 import { principalOf } from "../../kernel/sessions/principal.js"
 import { authorizationServer } from "./discovery.js"
 

@@ -6,9 +6,9 @@
  * - `callback`: GET callback/:provider (and `form_post` POST, re-issued as a GET first) -> the
  *   validated sign-in, handed to `issueSession` by the callback route.
  */
-import type { AuthRequest, AuthResponse } from "../../kernel/http/types.js"
-import type { OAuthConfig } from "../../kernel/providers/types.js"
-import type { Flow, FlowContext, FlowOutcome } from "../../kernel/sign-in/types.js"
+import type { AuthRequest, AuthResponse } from "../../kernel/types/http.js"
+import type { OAuthConfig } from "../../kernel/types/providers.js"
+import type { Flow, FlowContext, FlowOutcome } from "../../kernel/types/sign-in.js"
 import { authorizationRequest } from "./authorize.js"
 import { exchangeCode, loadProfile, readChecks, validateAuthorizationResponse, verifyIdToken } from "./callback.js"
 import { clearCheckCookies } from "./checks.js"

@@ -2,7 +2,7 @@
  * OAuth 2 and OpenID Connect sign-in: the flow of `oauth` and `oidc` providers, their start-up
  * checks, their per-client limits, and RP-Initiated Logout at sign-out (`signOutAtProvider`).
  */
-import type { Capability, FlowDeclaration } from "../../kernel/registry/types.js"
+import type { Capability, FlowDeclaration } from "../../kernel/types/capability.js"
 import { checkOAuthProvider } from "./check.js"
 import { endSessionUrl } from "./end-session.js"
 import { oauthFlow } from "./flow.js"

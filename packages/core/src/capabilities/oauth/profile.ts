@@ -4,7 +4,7 @@
  */
 import { runUserCode } from "../../kernel/user-code/run.js"
 import { OAuthProfileParseError } from "../../kernel/errors/errors.js"
-import type { OAuthConfig, TokenSet } from "../../kernel/providers/types.js"
+import type { OAuthConfig, TokenSet } from "../../kernel/types/providers.js"
 import type { Account, Profile, User } from "../../kernel/types/config.js"
 
 /** The keys of the token set the default `account` callback keeps. */

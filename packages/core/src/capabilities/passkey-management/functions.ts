@@ -14,7 +14,7 @@
  */
 import { deleteOwnPasskey, listOwnPasskeys, renameOwnPasskey } from "./manage.js"
 import type { PasskeyInfo } from "./info.js"
-import { serverCall } from "../../kernel/server-call.js"
+import { serverCall } from "../../kernel/run/server-call.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
 
 /**

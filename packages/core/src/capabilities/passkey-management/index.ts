@@ -2,7 +2,7 @@
  * Passkey management: the signed-in user lists, renames and deletes their passkeys
  * (`GET/POST passkeys`, and the server functions in `functions.ts`).
  */
-import type { Capability } from "../../kernel/registry/types.js"
+import type { Capability } from "../../kernel/types/capability.js"
 import { changePasskeyRoute, listPasskeysRoute } from "./route.js"
 
 export const passkeyManagement: Capability = {

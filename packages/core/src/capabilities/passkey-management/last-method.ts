@@ -2,12 +2,12 @@
  * Deleting a passkey must leave its owner a way to sign in (see `ways-in.ts`), unless the app allows
  * otherwise, also when two removals race; and the passkey's `webauthn` account goes with it.
  */
-import { adapterMethods } from "../../kernel/config/ports.js"
+import { adapterMethods } from "../../kernel/ports/ports.js"
 import type { AdapterAccount, AdapterAuthenticator } from "../../kernel/types/adapters.js"
 import { PasskeyManagementError } from "../../kernel/errors/errors.js"
-import type { Context } from "../../kernel/http/types.js"
-import { logError } from "../../kernel/logger.js"
-import type { WebAuthnConfig } from "../../kernel/providers/types.js"
+import type { Context } from "../../kernel/types/http.js"
+import { logError } from "../../kernel/errors/logger.js"
+import type { WebAuthnConfig } from "../../kernel/types/providers.js"
 import { hasWayIn, removeWayIn } from "../linked-accounts/index.js"
 
 const lastWayIn = (accountsListed: boolean) =>

@@ -11,10 +11,10 @@
  */
 import type { Adapter, AdapterAuthenticator } from "../../kernel/types/adapters.js"
 import { PasskeyManagementError, UnknownAction, type ErrorCode } from "../../kernel/errors/errors.js"
-import { adapterMethods, type AdapterMethods } from "../../kernel/config/ports.js"
+import { adapterMethods, type AdapterMethods } from "../../kernel/ports/ports.js"
 import { credentialIdToStored } from "../webauthn/index.js"
-import type { AuthRequest, Context } from "../../kernel/http/types.js"
-import type { WebAuthnConfig } from "../../kernel/providers/types.js"
+import type { AuthRequest, Context } from "../../kernel/types/http.js"
+import type { WebAuthnConfig } from "../../kernel/types/providers.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH, passkeyInfo, type PasskeyInfo } from "./info.js"
 import { assertAnotherWayIn, deletePasskeyKeepingAWayIn, unlinkPasskeyAccount } from "./last-method.js"

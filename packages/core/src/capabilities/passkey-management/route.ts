@@ -5,7 +5,7 @@
  * or as it was before its deletion. See `passkeys/manage.ts`.
  */
 import { PasskeyManagementError } from "../../kernel/errors/errors.js"
-import type { AuthRequest, AuthResponse, Context } from "../../kernel/http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { deleteOwnPasskey, listOwnPasskeys, renameOwnPasskey } from "./manage.js"
 import type { PasskeyInfo } from "./info.js"
 

@@ -2,6 +2,6 @@
  * Provider tokens: the access token of a linked provider account for the signed-in user, refreshed
  * when it has expired (`getAccessToken`, `access-token.ts`; the refresh grant in `refresh.ts`).
  */
-import type { Capability } from "../../kernel/registry/types.js"
+import type { Capability } from "../../kernel/types/capability.js"
 
 export const providerTokens: Capability = { name: "provider-tokens" }

@@ -9,7 +9,7 @@
 import * as o from "oauth4webapi"
 import type { AdapterAccount } from "../../kernel/types/adapters.js"
 import { RefreshTokenError } from "../../kernel/errors/errors.js"
-import type { OAuthConfig } from "../../kernel/providers/types.js"
+import type { OAuthConfig } from "../../kernel/types/providers.js"
 import { clientAuthOf, clientOf } from "../oauth/index.js"
 import { authorizationServer } from "../oauth/index.js"
 import { httpOptions } from "../oauth/index.js"

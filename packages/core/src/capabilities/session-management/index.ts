@@ -2,7 +2,7 @@
  * Session management: the signed-in user lists and revokes their sessions (`GET/POST sessions`),
  * the app revokes a user's sessions (`functions.ts`).
  */
-import type { Capability } from "../../kernel/registry/types.js"
+import type { Capability } from "../../kernel/types/capability.js"
 import { changeSessionsRoute, listSessionsRoute } from "./route.js"
 
 export const sessionManagement: Capability = {

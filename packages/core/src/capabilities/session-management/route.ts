@@ -7,7 +7,7 @@
  * the request's own session cookie re-issued or cleared. See `session-functions.ts`.
  */
 import { SessionManagementError } from "../../kernel/errors/errors.js"
-import type { AuthRequest, AuthResponse, Context } from "../../kernel/http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { listOwnSessions, revokeOwnSession, type SessionInfo } from "./functions.js"
 import { sessionStrategy } from "../../kernel/sessions/strategy.js"
 

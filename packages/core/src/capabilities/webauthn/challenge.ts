@@ -9,10 +9,10 @@ import { passkeyStore } from "./store.js"
 import { decode, encode } from "@authlib/jwt"
 import { expireCookie, type Cookie } from "../../kernel/cookies/serialize.js"
 import { WebAuthnVerificationError, type ErrorCode } from "../../kernel/errors/errors.js"
-import type { AuthRequest } from "../../kernel/http/types.js"
-import type { WebAuthnConfig } from "../../kernel/providers/types.js"
+import type { AuthRequest } from "../../kernel/types/http.js"
+import type { WebAuthnConfig } from "../../kernel/types/providers.js"
 import { sha256 } from "../../kernel/security/random.js"
-import type { FlowContext } from "../../kernel/sign-in/types.js"
+import type { FlowContext } from "../../kernel/types/sign-in.js"
 
 /** Seconds a challenge lives by default: the ceremony's timeout. */
 export const DEFAULT_CHALLENGE_MAX_AGE = 300

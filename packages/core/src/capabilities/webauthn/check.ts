@@ -1,9 +1,9 @@
 /** Start-up check of a passkey provider. */
 import { Configuration, ExperimentalFeatureNotEnabled, type AuthError } from "../../kernel/errors/errors.js"
-import { WEBAUTHN_METHODS } from "../../kernel/config/adapter.js"
-import { missingError, missingMethods } from "../../kernel/config/ports.js"
-import type { ResolvedConfig } from "../../kernel/config/types.js"
-import type { ProviderConfig, WebAuthnConfig, WebAuthnRelyingParty } from "../../kernel/providers/types.js"
+import { WEBAUTHN_METHODS } from "../../kernel/ports/adapter.js"
+import { missingError, missingMethods } from "../../kernel/ports/ports.js"
+import type { ResolvedConfig } from "../../kernel/types/resolved-config.js"
+import type { ProviderConfig, WebAuthnConfig, WebAuthnRelyingParty } from "../../kernel/types/providers.js"
 import { relyingPartyProblem, staticRelyingParty } from "./relying-party.js"
 
 /**

@@ -2,7 +2,7 @@
  * Passkeys (WebAuthn): the callback flow of `webauthn` providers, the options route
  * (`GET webauthn-options/:provider`), their start-up checks and per-client limits.
  */
-import type { Capability } from "../../kernel/registry/types.js"
+import type { Capability } from "../../kernel/types/capability.js"
 import { webauthnFlow } from "./callback.js"
 import { checkWebAuthnProvider } from "./check.js"
 import { webauthnOptionsRoute } from "./options-route.js"

@@ -3,11 +3,11 @@
  * `flows/webauthn/options.ts`). The route knows the session; the flow does not.
  */
 import { InvalidProvider } from "../../kernel/errors/errors.js"
-import type { FlowContext } from "../../kernel/sign-in/types.js"
+import type { FlowContext } from "../../kernel/types/sign-in.js"
 import { webauthnOptions } from "./options.js"
-import type { AuthRequest, AuthResponse, Context } from "../../kernel/http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { providerOf } from "../../kernel/providers/lookup.js"
-import type { WebAuthnConfig } from "../../kernel/providers/types.js"
+import type { WebAuthnConfig } from "../../kernel/types/providers.js"
 import { principalOf } from "../../kernel/sessions/principal.js"
 
 export async function webauthnOptionsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse> {

@@ -6,11 +6,11 @@
  * a public suffix such as `com`, `co.uk` or `github.io`, not an IP address) or `localhost`, and
  * each origin is on it.
  */
-import type { AuthRequest } from "../../kernel/http/types.js"
-import type { WebAuthnConfig, WebAuthnRelyingParty } from "../../kernel/providers/types.js"
+import type { AuthRequest } from "../../kernel/types/http.js"
+import type { WebAuthnConfig, WebAuthnRelyingParty } from "../../kernel/types/providers.js"
 import { Configuration } from "../../kernel/errors/errors.js"
 import { runUserCode } from "../../kernel/user-code/run.js"
-import type { FlowContext } from "../../kernel/sign-in/types.js"
+import type { FlowContext } from "../../kernel/types/sign-in.js"
 
 const DNS_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/
 const IPV4 = /^\d+(?:\.\d+){3}$/

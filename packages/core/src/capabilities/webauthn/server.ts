@@ -3,7 +3,7 @@
  * (core never imports it: apps without passkeys do not install it).
  */
 import { Configuration } from "../../kernel/errors/errors.js"
-import type { SimpleWebAuthnServer, WebAuthnConfig } from "../../kernel/providers/types.js"
+import type { SimpleWebAuthnServer, WebAuthnConfig } from "../../kernel/types/providers.js"
 
 const loaded = new WeakMap<WebAuthnConfig, Promise<SimpleWebAuthnServer>>()
 

@@ -2,10 +2,10 @@
  * The adapter methods the passkey flow uses, as one typed handle (checked at start-up for every
  * passkey provider, see `config/validate.ts`, so the refusal here is only a safety net).
  */
-import { WEBAUTHN_METHODS } from "../../kernel/config/adapter.js"
-import { adapterMethods, type AdapterMethods } from "../../kernel/config/ports.js"
-import type { WebAuthnConfig } from "../../kernel/providers/types.js"
-import type { FlowContext } from "../../kernel/sign-in/types.js"
+import { WEBAUTHN_METHODS } from "../../kernel/ports/adapter.js"
+import { adapterMethods, type AdapterMethods } from "../../kernel/ports/ports.js"
+import type { WebAuthnConfig } from "../../kernel/types/providers.js"
+import type { FlowContext } from "../../kernel/types/sign-in.js"
 
 export type PasskeyStore = AdapterMethods<(typeof WEBAUTHN_METHODS)[number]>
 

@@ -18,7 +18,7 @@
  * - Per e-mail provider: `AUTH_<ID>_KEY` fills `apiKey` when absent (HTTP e-mail services).
  */
 import type { AuthConfig } from "../types/config.js"
-import type { ProviderConfig } from "../providers/types.js"
+import type { ProviderConfig } from "../types/providers.js"
 import { parseOriginList } from "../security/origin-patterns.js"
 
 /** An environment: a plain record (`process.env`) or a getter object (`{ get(name) }`, as Qwik's `ev.env`). */

@@ -4,7 +4,7 @@
  * `Configuration`); prints warnings through the logger. Each message is printed once per process,
  * even when a binding builds a fresh config object per request.
  */
-import { warnOnce } from "../logger.js"
+import { warnOnce } from "../errors/logger.js"
 import { rateLimitProblems } from "../rate-limit/options.js"
 import {
   AuthError,
@@ -15,9 +15,9 @@ import {
   UntrustedHost,
 } from "../errors/errors.js"
 import type { AuthConfig } from "../types/config.js"
-import { missingError, missingMethods, PORTS } from "./ports.js"
+import { missingError, missingMethods, PORTS } from "../ports/ports.js"
 import { sessionStrategy } from "../sessions/strategy.js"
-import type { ResolvedConfig } from "./types.js"
+import type { ResolvedConfig } from "../types/resolved-config.js"
 import { registry } from "../registry/installed.js"
 import { compileOriginPattern } from "../security/origin-patterns.js"
 

@@ -6,13 +6,9 @@
  */
 import { parse } from "cookie"
 import type { CookieOption } from "../types/config.js"
+import type { Cookie } from "../types/http.js"
 
-/** One cookie to set (or clear, with `maxAge: 0`). */
-export interface Cookie {
-  name: string
-  value: string
-  options: CookieOption["options"]
-}
+export type { Cookie } from "../types/http.js"
 
 /** RFC 6265 cookie-octets: sent as they are. Everything else is percent-encoded. */
 const SAFE_VALUE = /^[\u0021\u0023-\u0024\u0026-\u002B\u002D-\u003A\u003C-\u005B\u005D-\u007E]*$/

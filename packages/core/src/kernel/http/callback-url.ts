@@ -6,7 +6,7 @@
 import { InvalidCallbackUrl } from "../errors/errors.js"
 import { runUserCode } from "../user-code/run.js"
 import type { Cookie } from "../cookies/serialize.js"
-import type { AuthRequest, Context } from "./types.js"
+import type { AuthRequest, Context } from "../types/http.js"
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/
 

@@ -3,8 +3,8 @@
  * request's own, honouring `X-Forwarded-Host` / `-Proto` since `trustHost` is required), the action
  * URL prefix, and the cookie set for a secure or plain origin.
  */
-import type { ResolvedConfig } from "../config/types.js"
-import type { AuthRequest, Context } from "./types.js"
+import type { ResolvedConfig } from "../types/resolved-config.js"
+import type { AuthRequest, Context } from "../types/http.js"
 
 function firstValue(header: string | null): string | undefined {
   const value = header?.split(",")[0]?.trim()

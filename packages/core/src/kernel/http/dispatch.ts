@@ -3,14 +3,14 @@
  * CSRF check and rate limit the route declares) -> response. This is
  * the single catch: every error raised by a route or flow is mapped here.
  */
-import type { ResolvedConfig } from "../config/types.js"
+import type { ResolvedConfig } from "../types/resolved-config.js"
 import { AuthError } from "../errors/errors.js"
 import { callerOf, configErrorResponse, errorResponse, rawError, requestErrorResponse } from "./error-response.js"
 import { contextOf } from "./context.js"
 import { parseRequest } from "./parse-request.js"
-import type { AuthRequest, AuthResponse, Context } from "./types.js"
+import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { registry } from "../registry/installed.js"
-import type { RouteMethod } from "../registry/types.js"
+import type { RouteMethod } from "../types/capability.js"
 import { assertCsrf } from "../security/csrf.js"
 import { limitClient } from "../rate-limit/limiter.js"
 

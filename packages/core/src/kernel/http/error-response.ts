@@ -4,32 +4,21 @@
  * (routes declared `answers: "json"`) answer `{ error, code? }` with a status; page actions redirect: `CredentialsSignin` and `MissingCSRF` back to the sign-in page, everything
  * else to the error page.
  */
-import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, PasskeyManagementError, RateLimited, RefreshTokenError, SessionManagementError, UnknownAction, isClientSafe } from "../errors/errors.js"
-import { logError } from "../logger.js"
+import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, RateLimited, RefreshTokenError, UnknownAction, isClientSafe } from "../errors/errors.js"
+import { policyOf } from "../errors/policy.js"
+import { logError } from "../errors/logger.js"
 import type { LoggerInstance } from "@authlib/jwt"
-import type { AuthAction, AuthResponse, Context } from "./types.js"
+import type { AuthAction, AuthResponse, Context } from "../types/http.js"
 import { routeUrl } from "./urls.js"
 import { wantsRedirectAsJson } from "./to-response.js"
-import type { ResolvedConfig } from "../config/types.js"
+import type { ResolvedConfig } from "../types/resolved-config.js"
 import { pageHeaders, renderErrorPage } from "../pages/index.js"
 import { registry } from "../registry/installed.js"
 
 /** Whether `action` answers errors as JSON (its route declares `answers: "json"`). */
 const answersJson = (action: AuthAction) => registry().route(action)?.answers === "json"
-/** Client-safe types whose `code` the JSON answer carries (the client can act on it). */
-const JSON_CODES = new Set(["CredentialsSignin", "WebAuthnVerificationError", "PasskeyManagementError", "SessionManagementError", "SessionRequired"])
-const TO_SIGNIN_PAGE = new Set(["CredentialsSignin", "MissingCSRF"])
-/** Types whose `code` the error page's URL keeps: it picks the page's text, or tells a script why. */
-const CODE_IN_REDIRECT = new Set(["EmailSignInError", "WebAuthnVerificationError"])
-
-const STATUS: Record<string, number> = {
-  MissingCSRF: 403,
-  AccessDenied: 403,
-  SessionRequired: 401,
-  Configuration: 500,
-}
-
-const statusOf = (err: unknown, type: string) => STATUS[type] ?? (err instanceof PasskeyManagementError || err instanceof SessionManagementError ? err.status : 400)
+/** The status of a JSON answer: the type's policy, else the error's own (from its code), else 400. */
+const statusOf = (err: unknown, type: string) => policyOf(type).status ?? (type !== "Configuration" && typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 400)
 
 /** The 4xx answer to a request that could not be parsed or routed. */
 export function requestErrorResponse(err: AuthError): AuthResponse {
@@ -127,15 +116,12 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
   if (err instanceof RateLimited && !logged) return rateLimitedResponse(err, action, ctx, caller)
   const { type, code } = publicType(err, ctx.config.logger, logged)
   // The error page's own errors answer JSON: a redirect to it could loop.
+  const policy = policyOf(type)
   if (answersJson(action) || action === "error") {
-    return { status: statusOf(err, type), json: { error: type, ...(code && JSON_CODES.has(type) ? { code } : {}) } }
+    return { status: statusOf(err, type), json: { error: type, ...(code && policy.codeInJson ? { code } : {}) } }
   }
-  if (TO_SIGNIN_PAGE.has(type)) {
-    return { redirect: routeUrl(ctx, "signIn", { error: type, ...(type === "CredentialsSignin" ? { code } : {}) }) }
-  }
-  // A failed send keeps its code (SEND_FAILED, SMTP_REJECTED, ...): the page says the mail could
-  // not be sent rather than blaming the address, and support can tell the causes apart.
-  return { redirect: routeUrl(ctx, "error", { error: type, ...(code && CODE_IN_REDIRECT.has(type) ? { code } : {}) }) }
+  const keptCode = code && policy.codeInRedirect ? { code } : {}
+  return { redirect: routeUrl(ctx, policy.page === "sign-in" ? "signIn" : "error", { error: type, ...keptCode }) }
 }
 
 /**

@@ -6,7 +6,7 @@ import { registry } from "../registry/installed.js"
 import { InvalidRequest, MethodNotAllowed, UnknownAction } from "../errors/errors.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
 import type { AuthError, ErrorCode } from "../errors/errors.js"
-import type { AuthAction, AuthRequest } from "./types.js"
+import type { AuthAction, AuthRequest } from "../types/http.js"
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
 
 

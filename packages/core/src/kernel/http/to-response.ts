@@ -3,7 +3,7 @@
  * when the caller sent `X-Auth-Return-Redirect: 1` (client-side `fetch`), `200 { url }`.
  */
 import { serializeCookie } from "../cookies/serialize.js"
-import type { AuthResponse } from "./types.js"
+import type { AuthResponse } from "../types/http.js"
 
 /** Nothing authlib answers may be stored by a shared cache. */
 const CACHE_CONTROL = "private, no-cache, no-store"

@@ -2,7 +2,7 @@
  * URLs core sends users to: custom `pages` (paths resolved against the application origin) or the
  * built-in routes under `basePath`, with query parameters appended safely.
  */
-import type { Context } from "./types.js"
+import type { Context } from "../types/http.js"
 import type { PagesOptions } from "../types/config.js"
 
 /** `path` (absolute or relative to the origin) with `params` added to its query. */

@@ -1,7 +1,7 @@
 /**
  * The built-in sign-in page: one form per provider, and the reason of a failed attempt.
  */
-import type { CredentialInput, OAuthProviderButtonStyles, ProviderType } from "../providers/types.js"
+import type { CredentialInput, OAuthProviderButtonStyles, ProviderType } from "../types/providers.js"
 import type { Theme } from "../types/config.js"
 import { ANY_FORM_TARGET, type FormTargets } from "./headers.js"
 import { actionUrl, hiddenInputs, html, layout, safeUrl, type SafeHtml } from "./html.js"

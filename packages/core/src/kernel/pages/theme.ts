@@ -5,7 +5,7 @@
  * `<style>` element. Everything the pages need is inline: no fonts, scripts or images of ours.
  */
 import type { Theme } from "../types/config.js"
-import type { OAuthProviderButtonStyles } from "../providers/types.js"
+import type { OAuthProviderButtonStyles } from "../types/providers.js"
 
 const HEX = /^#(?:[\da-f]{3,4}|[\da-f]{6}|[\da-f]{8})$/i
 const NAMED = /^[a-z]{3,24}$/i

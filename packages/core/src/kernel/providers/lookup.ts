@@ -1,9 +1,9 @@
 /**
  * The provider a URL names (`signin/:provider`, `callback/:provider`, `webauthn-options/:provider`).
  */
-import type { ResolvedConfig } from "../config/types.js"
+import type { ResolvedConfig } from "../types/resolved-config.js"
 import { UnknownAction } from "../errors/errors.js"
-import type { ProviderConfig } from "./types.js"
+import type { ProviderConfig } from "../types/providers.js"
 
 /** The configured provider `providerId`, or `UnknownAction` (404) for a missing or unknown id. */
 export function providerOf(action: string, providerId: string | undefined, config: ResolvedConfig): ProviderConfig {

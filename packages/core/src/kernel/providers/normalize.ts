@@ -2,7 +2,7 @@
  * Providers as core uses them: a provider function is called, its `options` (the user's overrides
  * of a preset) are laid over it, and the result is frozen. The caller's objects are never written.
  */
-import type { AppProvider, Provider, ProviderConfig } from "./types.js"
+import type { AppProvider, Provider, ProviderConfig } from "../types/providers.js"
 
 /** Calls a provider function and applies its `options`; returns a new frozen object. */
 export function normalizeProvider(provider: Provider): ProviderConfig {

@@ -10,29 +10,12 @@
  * Hostile headers cost bounded work: proxies append on the right, so entries are read from the
  * right end, at most `MAX_HOPS` of them, and an over-long entry is malformed without being copied.
  */
+import type { Cidr, ProxyTrust, TrustedProxies } from "../types/rate-limit.js"
 
-/** What the app declares: how many proxies stand in front of it (a hop count), or their addresses / CIDR ranges. */
-export type TrustedProxies = number | readonly string[]
+export type { ProxyTrust, TrustedProxies } from "../types/rate-limit.js"
 
 /** An address: 4 bytes (IPv4, including IPv4-mapped IPv6) or 16 bytes (IPv6). */
 type Bytes = Uint8Array
-
-/** One trusted range; a bare address is the range of its full length. */
-interface Cidr {
-  readonly bytes: Bytes
-  readonly prefix: number
-}
-
-/**
- * The compiled `trustedProxies`, built once at config resolution by {@link compileTrustedProxies}
- * and handed back to {@link clientKeyOf}. Its fields are this module's business.
- */
-export interface ProxyTrust {
-  /** How many proxies stand in front of the app; undefined when they are declared by address. */
-  readonly hops: number | undefined
-  /** The declared addresses and ranges; empty with a hop count. */
-  readonly ranges: readonly Cidr[]
-}
 
 /** Entries read from the right end of a forwarding header; anything further left is never read. */
 const MAX_HOPS = 64

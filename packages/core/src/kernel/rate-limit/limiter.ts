@@ -6,12 +6,12 @@
  * credentials attempt uses (networks, device marks) is credentials-limit.ts's business.
  */
 import { RateLimited } from "../errors/errors.js"
-import type { AuthRequest, Context } from "../http/types.js"
-import { logError, warnOnce } from "../logger.js"
+import type { AuthRequest, Context } from "../types/http.js"
+import { logError, warnOnce } from "../errors/logger.js"
 import { clientKeyOf } from "./client-address.js"
 import type { RateLimitGroup, ResolvedRateLimit, ResolvedRule } from "./options.js"
 import type { Awaitable } from "@authlib/jwt"
-import type { RateLimitHit } from "./store.js"
+import type { RateLimitHit } from "../types/rate-limit-store.js"
 
 export const isThenable = <T>(value: Awaitable<T>): value is PromiseLike<T> => typeof (value as { then?: unknown } | null)?.then === "function"
 

@@ -10,7 +10,7 @@
  * Several instances of an app do not share it: use a shared store (`PostgresRateLimitStore` in
  * `@authlib/xata-adapter`, or your own) there.
  */
-import type { RateLimitHit, RateLimitStore } from "./store.js"
+import type { RateLimitHit, RateLimitStore } from "../types/rate-limit-store.js"
 
 /** Options of `MemoryRateLimitStore`. */
 export interface MemoryRateLimitStoreOptions {

@@ -4,7 +4,7 @@
  * programming error, thrown when the registry is assembled (at module load, so a test catches it).
  */
 import type { ProviderType } from "../types/model.js"
-import type { Capability, FlowDeclaration, RouteDeclaration, SignOutHook } from "./types.js"
+import type { Capability, FlowDeclaration, RouteDeclaration, SignOutHook } from "../types/capability.js"
 
 /** The merged declarations. */
 export interface Registry {

@@ -1,5 +1,5 @@
 /** GET /csrf: the request's CSRF token; a new one (with its cookie) when it has none that verifies. */
-import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { csrfTokenFor } from "../security/csrf.js"
 
 export async function csrf(req: AuthRequest, ctx: Context): Promise<AuthResponse<{ csrfToken: string }>> {

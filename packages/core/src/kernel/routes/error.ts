@@ -2,7 +2,7 @@
  * GET /error?error=<type>&code=<code>: the error page (or a redirect to `pages.error`). Type and
  * code only select one of the page's fixed texts, so nothing user-supplied is echoed as prose.
  */
-import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { routeUrl } from "../http/urls.js"
 import { pageHeaders, renderErrorPage } from "../pages/index.js"
 

@@ -2,7 +2,7 @@
  * The kernel's own routes: the ones every configuration has, whatever capabilities it uses.
  * Capabilities declare theirs the same way (`capabilities/<name>/index.ts`).
  */
-import type { Capability } from "../registry/types.js"
+import type { Capability } from "../types/capability.js"
 import { callback } from "./callback.js"
 import { csrf } from "./csrf.js"
 import { errorPage } from "./error.js"

@@ -3,7 +3,7 @@
  * POST /session: update (CSRF-checked and limited by the kernel, see `index.ts`); `data` from the body reaches the `jwt` callback
  * (`trigger: "update"`, `session`) or the `session` callback (`newSession`, `trigger: "update"`).
  */
-import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import type { Session } from "../types/config.js"
 

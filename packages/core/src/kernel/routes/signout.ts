@@ -6,7 +6,7 @@
  * A failing adapter is logged and never keeps the cookies: the browser is signed out regardless.
  */
 import { resolveCallbackUrl } from "../http/callback-url.js"
-import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { routeUrl } from "../http/urls.js"
 import { emitEvent } from "../user-code/events.js"
 import { formTargets, pageHeaders, renderSignOutPage } from "../pages/index.js"

@@ -15,7 +15,7 @@
  */
 import { MissingCSRF } from "../errors/errors.js"
 import type { Cookie } from "../cookies/serialize.js"
-import type { AuthRequest, Context } from "../http/types.js"
+import type { AuthRequest, Context } from "../types/http.js"
 import { randomToken, sha256, timingSafeEqual } from "./random.js"
 import { isSameOrigin } from "./redirect.js"
 import { limitClient } from "../rate-limit/limiter.js"

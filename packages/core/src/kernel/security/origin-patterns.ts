@@ -10,12 +10,9 @@
  * - `https://myapp-*-team.vercel.app` — Vercel-style preview names.
  */
 
-/** One allowed origin, compiled. */
-export interface OriginPattern {
-  /** The pattern as configured, for messages. */
-  readonly source: string
-  test(origin: string): boolean
-}
+import type { OriginPattern } from "../types/origin-pattern.js"
+
+export type { OriginPattern } from "../types/origin-pattern.js"
 
 const SCHEME = /^(https?):\/\//
 

@@ -5,7 +5,7 @@
  * from the request, so a stored value is always short and display-safe whatever a client sends.
  */
 import { clientKeyOf, networkOfKey } from "../rate-limit/client-address.js"
-import type { AuthRequest, Context } from "../http/types.js"
+import type { AuthRequest, Context } from "../types/http.js"
 
 /** Only the start of the header is read: every token below sits in its first few hundred characters. */
 const MAX_UA_READ = 512

@@ -4,15 +4,15 @@
  * `updateAge`; an expired session is deleted and reads as no session. Signing in again ends the
  * session the browser held (OWASP ASVS 5.0 7.2.4).
  */
-import { port } from "../config/ports.js"
+import { optionalPort, port } from "../ports/ports.js"
 import type { JWT } from "@authlib/jwt"
 import type { Adapter, AdapterSession, AdapterUser } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
-import { SESSION_METHODS } from "../config/adapter.js"
+import { SESSION_METHODS } from "../ports/adapter.js"
 import { SessionTokenError } from "../errors/errors.js"
 import { emitEvent } from "../user-code/events.js"
-import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
-import { logError } from "../logger.js"
+import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
+import { logError } from "../errors/logger.js"
 import { sha256 } from "../security/random.js"
 import type { Session } from "../types/config.js"
 import { runUserCode } from "../user-code/run.js"
@@ -33,11 +33,13 @@ function sessionCookie(token: string, expires: Date, ctx: Context): Cookie {
 }
 
 /**
- * Whether the adapter keeps session metadata: one with the authlib-only `listSessionsByUserId`
- * does (see `AdapterSession`); an Auth.js adapter may refuse keys it does not know.
+ * Whether the adapter keeps session metadata: the session-listing port's contract (see `PORTS` in
+ * `ports/ports.ts`) is that its sessions store `createdAt`, `clientDescription`, `clientNetwork` and
+ * `error` (adapter-test's session-listing suite holds it to that); an Auth.js adapter, which lacks
+ * the port, may refuse keys it does not know.
  */
 export function keepsSessionMetadata(ctx: Context): boolean {
-  return typeof ctx.config.adapter?.listSessionsByUserId === "function"
+  return optionalPort(ctx.config.adapter, "sessionListing") !== undefined
 }
 
 /** Stores a new session for `userId`, with its metadata when the adapter keeps it; returns its cookie. */
@@ -215,6 +217,7 @@ async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[
 
 /** The database session strategy. */
 export const databaseStrategy: SessionStrategy = {
+  providerTokens: null,
   storesSessions: true,
   needsStoredUser: true,
   adapterMethods: SESSION_METHODS,

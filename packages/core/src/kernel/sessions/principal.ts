@@ -11,7 +11,7 @@
  * that changes what can sign in may not. Nothing outside the strategies decodes a session cookie.
  */
 import { SessionRequired } from "../errors/errors.js"
-import type { AuthRequest, Context } from "../http/types.js"
+import type { AuthRequest, Context } from "../types/http.js"
 import { sessionStrategy } from "./strategy.js"
 import type { Principal } from "./types.js"
 

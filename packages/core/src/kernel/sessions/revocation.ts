@@ -4,9 +4,9 @@
  * sessions are not stored, so the epoch is their only handle.
  */
 import { SessionManagementError, SessionRequired } from "../errors/errors.js"
-import { adapterMethods, optionalPort } from "../config/ports.js"
+import { adapterMethods, optionalPort } from "../ports/ports.js"
 import type { Adapter } from "../types/adapters.js"
-import type { Context } from "../http/types.js"
+import type { Context } from "../types/http.js"
 
 /** Only the configuration is read, so the app-level `revokeUserSessions` needs no request. */
 type HasConfig = Pick<Context, "config">

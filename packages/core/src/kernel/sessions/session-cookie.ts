@@ -8,7 +8,7 @@
  */
 import { clearChunked, readChunked } from "../cookies/chunks.js"
 import type { Cookie } from "../cookies/serialize.js"
-import type { AuthRequest, Context } from "../http/types.js"
+import type { AuthRequest, Context } from "../types/http.js"
 import type { CookieOption } from "../types/config.js"
 
 /** The request's session cookie value (joined from chunks), if any. */

@@ -3,7 +3,7 @@
  * Routes and the issuer call `sessionStrategy(config)` and never ask which strategy is on; whatever
  * differs between the two (issuing, reading, ending, and later revocation) lives behind it.
  */
-import type { ResolvedConfig } from "../config/types.js"
+import type { ResolvedConfig } from "../types/resolved-config.js"
 import { databaseStrategy } from "./database-strategy.js"
 import { jwtStrategy } from "./jwt-strategy.js"
 import type { SessionStrategy } from "./types.js"

@@ -5,7 +5,7 @@
 import type { JWT } from "@authlib/jwt"
 import type { AdapterAccount, AdapterSession, AdapterUser } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
-import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import type { Account, Profile, Session, User } from "../types/model.js"
 
 /** Who signed in, as the issuer hands it to the strategy. */
@@ -60,8 +60,11 @@ export interface Revocation {
 }
 
 export interface SessionStrategy {
-  /** Where the session keeps provider tokens itself, when it can (JWT strategy). */
-  readonly providerTokens?: ProviderTokenStore
+  /**
+   * Where the session keeps provider tokens itself (JWT strategy with `session.providerTokens`);
+   * `null` for a strategy whose sessions keep none (database: the accounts keep them).
+   */
+  readonly providerTokens: ProviderTokenStore | null
   /** Whether sessions are stored one by one (and so can be listed and ended one by one). */
   readonly storesSessions: boolean
   /** Whether a session points at a stored user (so even credentials users are stored). */

@@ -1,7 +1,7 @@
 /** Who holds an e-mail address, as both the e-mail flow and account linking ask it. */
-import type { AdapterMethods } from "../config/ports.js"
+import type { AdapterMethods } from "../ports/ports.js"
 import type { Account } from "../types/config.js"
-import type { EmailUserLookup } from "./types.js"
+import type { EmailUserLookup } from "../types/sign-in.js"
 
 /**
  * The user with `email` and the owner of its `email` account. The owner is asked first: a returning

@@ -4,8 +4,8 @@
  * strategy writes the session cookie, the `signIn` event fires, and the user is redirected.
  */
 import { emitEvent } from "../user-code/events.js"
-import type { SignInResult } from "./types.js"
-import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
+import type { SignInResult } from "../types/sign-in.js"
+import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { pageUrl } from "../http/urls.js"
 import type { CallbacksOptions } from "../types/config.js"
 import { runSignInCallback } from "../user-code/callbacks.js"

@@ -5,13 +5,13 @@
  * linkAccount. An e-mail link that proves a never-verified address first removes what was linked
  * without it (`unverified-links.ts`).
  */
-import { adapterMethods } from "../config/ports.js"
+import { adapterMethods } from "../ports/ports.js"
 import type { Adapter, AdapterAccount, AdapterUser } from "../types/adapters.js"
 import { OAuthAccountNotLinked } from "../errors/errors.js"
 import { emitEvent } from "../user-code/events.js"
-import type { Context } from "../http/types.js"
+import type { Context } from "../types/http.js"
 import { findEmailUser } from "./email-user.js"
-import type { SignInResult } from "./types.js"
+import type { SignInResult } from "../types/sign-in.js"
 import type { User } from "../types/config.js"
 import { removeUnverifiedLinks } from "./unverified-links.js"
 

@@ -12,9 +12,9 @@
  * user, and the data the application keeps under its id, stays. See the README, "Account linking".
  */
 import type { AdapterUser } from "../types/adapters.js"
-import { missingError, missingMethods } from "../config/ports.js"
+import { missingError, missingMethods } from "../ports/ports.js"
 import type { MissingAdapterMethods } from "../errors/errors.js"
-import type { Context } from "../http/types.js"
+import type { Context } from "../types/http.js"
 import { bumpEpoch } from "../sessions/revocation.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 

@@ -6,8 +6,8 @@
 import type { Awaitable, JWT, JWTOptions, LoggerInstance } from "@authlib/jwt"
 import type { Adapter, AdapterSession, AdapterUser } from "./adapters.js"
 import type { Account, DefaultSession, Profile, Session, Theme, User } from "./model.js"
-import type { Provider } from "../providers/types.js"
-import type { RateLimitOptions } from "../rate-limit/options.js"
+import type { Provider } from "./providers.js"
+import type { RateLimitOptions } from "./rate-limit.js"
 import type { RefreshTokenError } from "../errors/errors.js"
 
 export type { Awaitable, JWT, JWTOptions, LoggerInstance }
@@ -188,11 +188,11 @@ export interface AuthConfig {
   secret?: string | string[]
   session?: Partial<SessionOptions>
   /** Marker value: see `skipCSRFCheck`. */
-  skipCSRFCheck?: typeof import("../security/skip-csrf.js").skipCSRFCheck
+  skipCSRFCheck?: typeof import("./skip-csrf.js").skipCSRFCheck
   theme?: Theme
   /** Must be true (spec 1.6). */
   trustHost?: boolean
   useSecureCookies?: boolean
   /** Marker value: see `raw`. Makes `Auth` return the internal result instead of a Response. */
-  raw?: typeof import("../raw.js").raw
+  raw?: typeof import("./raw.js").raw
 }

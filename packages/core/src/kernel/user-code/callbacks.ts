@@ -3,7 +3,7 @@
  * runs through `user-code.ts`, which maps what it throws.)
  */
 import { AccessDenied } from "../errors/errors.js"
-import type { Context } from "../http/types.js"
+import type { Context } from "../types/http.js"
 import type { CallbacksOptions } from "../types/config.js"
 import { runUserCode } from "./run.js"
 

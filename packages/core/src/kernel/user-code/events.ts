@@ -2,7 +2,7 @@
  * Events (spec 6) are audit notifications: a handler that throws is logged as `EventError` and
  * never breaks the request that triggered it.
  */
-import type { Context } from "../http/types.js"
+import type { Context } from "../types/http.js"
 import type { EventCallbacks } from "../types/config.js"
 import { runEventHandler } from "./run.js"
 

@@ -15,7 +15,7 @@
  * | events | `EventError`, logged and never thrown | `EVENT_HANDLER_THREW` | wrapped |
  */
 import { AccessDenied, AdapterError, AuthError, CallbackError, CallbackRouteError, EmailSignInError, EventError, OAuthCallbackError } from "../errors/errors.js"
-import { logError } from "../logger.js"
+import { logError } from "../errors/logger.js"
 import type { LoggerInstance } from "@authlib/jwt"
 
 /** Where user code runs; `name` says which one (a callback, a method, a provider id, an event). */

@@ -138,8 +138,13 @@ describe("getAccessToken", () => {
 
   it("a refused refresh token marks the database session (session.error), for an adapter that keeps session metadata", async () => {
     const s = await signedIn()
-    // The authlib-only method that says the adapter keeps session metadata (see AdapterSession).
-    Object.assign(s.adapter, { listSessionsByUserId: async (userId: string) => [...s.adapter.sessions.values()].filter((x) => x.userId === userId) })
+    // The session-listing port says the adapter keeps session metadata (see AdapterSession).
+    Object.assign(s.adapter, {
+      listSessionsByUserId: async (userId: string) => [...s.adapter.sessions.values()].filter((x) => x.userId === userId),
+      deleteSessionsByUserId: async (userId: string) => {
+        for (const [key, x] of s.adapter.sessions) if (x.userId === userId) s.adapter.sessions.delete(key)
+      },
+    })
     const config = { ...s.config }
     await withSpentToken({ ...s, config })
     expect(await getAccessToken(s.request(), config, "op").catch((e: unknown) => e)).toMatchObject({ code: "INVALID_GRANT", setCookie: [] })

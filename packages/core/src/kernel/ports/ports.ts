@@ -9,13 +9,21 @@
 import type { Adapter } from "../types/adapters.js"
 import { MissingAdapterMethods } from "../errors/errors.js"
 
-/** authlib's named ports (Auth.js's base methods are asked for by name). */
+/**
+ * authlib's named adapter ports (Auth.js's base methods are asked for by name): the methods an
+ * adapter implements together, as a unit, for a feature to use them. Exported as `ADAPTER_PORTS`;
+ * `@authlib/adapter-test` fails an adapter that implements part of a port.
+ */
 export const PORTS = {
   /** Database sessions: the session record's life (`extendSession` is used when present, never required). */
   storedSessions: ["createSession", "getSessionAndUser", "updateSession", "deleteSession"],
   /** Single-use records: e-mail links and passkey challenges. */
   verificationTokens: ["createVerificationToken", "useVerificationToken"],
-  /** Listing and ending a user's stored sessions. */
+  /**
+   * Listing and ending a user's stored sessions. Its contract includes the session metadata: an
+   * adapter with this port stores `createdAt`, `clientDescription`, `clientNetwork` and `error` on
+   * its sessions (core writes them only then).
+   */
   sessionListing: ["listSessionsByUserId", "deleteSessionsByUserId", "deleteSession"],
   /** The per-user session epoch that ends JWT sessions. */
   sessionEpochs: ["getUserSessionEpoch", "incrementUserSessionEpoch"],

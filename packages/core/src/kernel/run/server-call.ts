@@ -4,12 +4,12 @@
  * read for its cookies and headers, the same per-request context as a route, and errors as `raw`
  * callers get them (client-safe ones as they are; any other logged in full first).
  */
-import { resolveConfig } from "./config/resolve.js"
-import { contextOf } from "./http/context.js"
-import { rawError } from "./http/error-response.js"
-import { serverCallRequest } from "./http/parse-request.js"
-import type { AuthAction, AuthRequest, Context } from "./http/types.js"
-import type { AuthConfig } from "./types/config.js"
+import { resolveConfig } from "../config/resolve.js"
+import { contextOf } from "../http/context.js"
+import { rawError } from "../http/error-response.js"
+import { serverCallRequest } from "../http/parse-request.js"
+import type { AuthAction, AuthRequest, Context } from "../types/http.js"
+import type { AuthConfig } from "../types/config.js"
 
 export async function serverCall<T>(request: Request, config: AuthConfig, action: AuthAction, run: (req: AuthRequest, ctx: Context) => Promise<T>): Promise<T> {
   const resolved = resolveConfig(config)

@@ -4,11 +4,11 @@
  * sign-out. The kernel reads only these declarations (see `assemble.ts`); it imports no capability.
  */
 import type { AuthError } from "../errors/errors.js"
-import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
-import type { ResolvedConfig } from "../config/types.js"
-import type { ProviderType } from "../types/model.js"
-import type { RateLimitGroup } from "../rate-limit/options.js"
-import type { Flow } from "../sign-in/types.js"
+import type { AuthRequest, AuthResponse, Context } from "./http.js"
+import type { ResolvedConfig } from "./resolved-config.js"
+import type { ProviderType } from "./model.js"
+import type { RateLimitGroup } from "./rate-limit.js"
+import type { Flow } from "./sign-in.js"
 
 /** A route handler: the parsed request and its context in, the internal response out. */
 export type RouteHandler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>

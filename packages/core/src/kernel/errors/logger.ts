@@ -4,7 +4,7 @@
  * `debug: true` and no custom `logger`; a custom `logger.debug` is always called.
  */
 import type { LoggerInstance } from "@authlib/jwt"
-import { AuthError } from "./errors/errors.js"
+import { AuthError } from "./errors.js"
 
 const prefix = "[authlib]"
 

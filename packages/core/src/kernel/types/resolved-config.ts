@@ -3,12 +3,12 @@
  * so every layer can name it without importing the resolver (and what the resolver imports).
  */
 import type { JWTOptions, LoggerInstance } from "@authlib/jwt"
-import type { Adapter } from "../types/adapters.js"
+import type { Adapter } from "./adapters.js"
 import type { AuthError } from "../errors/errors.js"
-import type { ProviderConfig } from "../providers/types.js"
-import type { OriginPattern } from "../security/origin-patterns.js"
-import type { ResolvedRateLimit } from "../rate-limit/options.js"
-import type { CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from "../types/config.js"
+import type { ProviderConfig } from "./providers.js"
+import type { OriginPattern } from "./origin-pattern.js"
+import type { ResolvedRateLimit } from "./rate-limit.js"
+import type { CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from "./config.js"
 
 /** The configuration as core uses it: every default applied, frozen. */
 export interface ResolvedConfig {

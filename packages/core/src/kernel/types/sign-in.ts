@@ -3,11 +3,11 @@
  * e-mail, WebAuthn). Routes pick the flow from the provider's `type`; a flow never touches session
  * cookies: it returns a `SignInResult` and `sessions/issue.ts` turns that into a session.
  */
-import type { AdapterAuthenticator, AdapterUser } from "../types/adapters.js"
-import type { Cookie } from "../cookies/serialize.js"
-import type { AuthRequest, AuthResponse, Context } from "../http/types.js"
-import type { ProviderConfig } from "../providers/types.js"
-import type { Account, Profile, User } from "../types/config.js"
+import type { AdapterAuthenticator, AdapterUser } from "./adapters.js"
+import type { Cookie } from "./http.js"
+import type { AuthRequest, AuthResponse, Context } from "./http.js"
+import type { ProviderConfig } from "./providers.js"
+import type { Account, Profile, User } from "./config.js"
 
 /** What every successful flow hands to `issueSession`. */
 export interface SignInResult {

@@ -2,9 +2,8 @@
  * The internal request and response of core. A `Request` becomes an `AuthRequest` in
  * `parse-request.ts`; routes return an `AuthResponse`; only `to-response.ts` makes a `Response`.
  */
-import type { ResolvedConfig } from "../config/types.js"
-import type { Cookie } from "../cookies/serialize.js"
-import type { CookiesOptions } from "../types/config.js"
+import type { ResolvedConfig } from "./resolved-config.js"
+import type { CookieOption, CookiesOptions } from "./config.js"
 
 /**
  * An action under `basePath` (design.md "Routes"): one the kernel or a capability declares (the
@@ -51,4 +50,11 @@ export interface Context {
   /** Whether cookies are `Secure` and prefixed. */
   readonly secure: boolean
   readonly cookies: CookiesOptions
+}
+
+/** One cookie to set (or clear, with `maxAge: 0`). */
+export interface Cookie {
+  name: string
+  value: string
+  options: CookieOption["options"]
 }

@@ -2,10 +2,10 @@
  * Provider configuration types (spec 2.5). Runtime behaviour of each type lives in `flows/`.
  */
 import type { Awaitable } from "@authlib/jwt"
-import type { Account, Profile, ProviderType, Theme, User, WebAuthnProviderType } from "../types/model.js"
-import type { Adapter, AdapterUser } from "../types/adapters.js"
+import type { Account, Profile, ProviderType, Theme, User, WebAuthnProviderType } from "./model.js"
+import type { Adapter, AdapterUser } from "./adapters.js"
 
-export type { OAuthProviderType, ProviderType, WebAuthnProviderType } from "../types/model.js"
+export type { OAuthProviderType, ProviderType, WebAuthnProviderType } from "./model.js"
 
 /** Fields every provider has. */
 export interface CommonProviderOptions {

@@ -1,0 +1,79 @@
+/**
+ * Errors of the management functions (passkeys, sessions, linked accounts, provider tokens).
+ */
+import { CataloguedError } from "./catalogued.js"
+
+/**
+ * A passkey-management request that cannot be done: no such passkey among the signed-in user's
+ * (`PASSKEY_UNKNOWN`, 404: another user's passkey answers exactly the same), a name that is empty
+ * once cleaned (`PASSKEY_NAME_INVALID`), a missing id or unknown action (400), or the deletion of
+ * the user's last way to sign in (`LAST_SIGN_IN_METHOD`, 409). Client-safe: `code` says why.
+ */
+export class PasskeyManagementError extends CataloguedError<"PasskeyManagementError"> {
+  static override type = "PasskeyManagementError"
+  declare type: "PasskeyManagementError"
+  static override clientSafe = true
+  /** The HTTP status of the JSON answer, from `code`. */
+  get status(): number {
+    return this.code === "PASSKEY_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" ? 409 : 400
+  }
+}
+
+/**
+ * `getAccessToken` could not give a valid access token: the user has no account of that provider
+ * (`ACCOUNT_NOT_LINKED`), the token expired and there is no refresh token (`REFRESH_TOKEN_MISSING`),
+ * the provider refused the refresh token (`INVALID_GRANT`: revoked, expired or already used; sign the
+ * user in with the provider again), or the refresh failed twice for another reason (`REFRESH_FAILED`:
+ * network, a 5xx, an answer that does not validate). The stored tokens are unchanged in every case.
+ * Named after the `session.error` value of Auth.js's refresh guide.
+ */
+export class RefreshTokenError extends CataloguedError<"RefreshTokenError"> {
+  static override type = "RefreshTokenError"
+  declare type: "RefreshTokenError"
+  /**
+   * With tokens kept in a JWT session (`session.providerTokens`) and `INVALID_GRANT`: the
+   * `Set-Cookie` values of the session re-issued with `error: "RefreshTokenError"`; send them.
+   */
+  setCookie?: string[]
+  /**
+   * How loud the log is when a server function hands this to the app: a user without an account of
+   * the provider is an answer the app asked for (`debug`); a provider refusing a refresh token, or
+   * a token that cannot be refreshed, happens to users (`warn`); only a refresh that failed
+   * (network, 5xx, an invalid answer) is for the operator to look at (`error`).
+   */
+  get logLevel(): "debug" | "warn" | "error" {
+    return this.code === "ACCOUNT_NOT_LINKED" ? "debug" : this.code === "REFRESH_FAILED" ? "error" : "warn"
+  }
+}
+
+/**
+ * Managing a user's sessions was refused: `SESSION_ID_MISSING`, `SESSION_UNKNOWN` (also for
+ * another user's session: the same answer as an unknown id), `DATABASE_SESSIONS_ONLY` (JWT
+ * sessions are not stored, so they cannot be listed or ended one by one), `REVOCATION_UNAVAILABLE`
+ * (JWT sessions of a user the adapter does not keep a session epoch for: they end when they expire),
+ * `USER_UNKNOWN` (`revokeUserSessions` for a user the adapter does not store), `SESSION_ACTION_INVALID`.
+ */
+export class SessionManagementError extends CataloguedError<"SessionManagementError"> {
+  static override type = "SessionManagementError"
+  declare type: "SessionManagementError"
+  static override clientSafe = true
+  /** The HTTP status of a JSON answer, from `code`. */
+  get status(): number {
+    return this.code === "SESSION_UNKNOWN" || this.code === "USER_UNKNOWN" ? 404 : this.code === "DATABASE_SESSIONS_ONLY" || this.code === "REVOCATION_UNAVAILABLE" ? 409 : 400
+  }
+}
+
+/**
+ * Managing the sign-in methods linked to a user was refused: `ACCOUNT_PROVIDER_MISSING`,
+ * `ACCOUNT_UNKNOWN` (no such linked account), `ACCOUNT_NOT_UNLINKABLE` (a passkey's or a password's
+ * account: removed elsewhere), `LAST_SIGN_IN_METHOD` (unlinking it would leave no way to sign in).
+ */
+export class AccountManagementError extends CataloguedError<"AccountManagementError"> {
+  static override type = "AccountManagementError"
+  declare type: "AccountManagementError"
+  static override clientSafe = true
+  /** The HTTP status of a JSON answer, from `code`. */
+  get status(): number {
+    return this.code === "ACCOUNT_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" || this.code === "ACCOUNT_NOT_UNLINKABLE" ? 409 : 400
+  }
+}
