@@ -13,8 +13,7 @@
  * Not modelled: `SameSite` (a test makes every request itself), public suffixes, size limits.
  *
  * It also reads as a `Map` of name -> value (`get`, `set`, `has`, `delete`, iteration) for tests
- * that look at or plant cookies by name; `set` plants a host-only cookie on `Path=/` of the jar's
- * URL. Parsing is `set-cookie-parser`'s, values kept as sent (not decoded).
+ * that look at, tamper with or plant cookies by name. Parsing is `set-cookie-parser`'s, values kept as sent (not decoded).
  */
 import setCookieParser from "set-cookie-parser"
 
@@ -179,8 +178,15 @@ export class CookieJar implements Iterable<[string, string]> {
     return this.get(name) !== undefined
   }
 
-  /** Plants `name=value` as a host-only session cookie on `Path=/` of the jar's URL (as a server could set it). */
+  /**
+   * Gives every stored cookie called `name` the value `value` (a tampered cookie keeps its domain,
+   * path and flags); with none stored, plants `name=value` as a host-only session cookie on `Path=/`
+   * of the jar's URL (as a server could set it).
+   */
   set(name: string, value: string): this {
+    const stored = this.all().filter((c) => c.name === name)
+    for (const c of stored) c.value = value
+    if (stored.length > 0) return this
     const url = this.#target(undefined)
     const cookie: StoredCookie = { name, value, domain: url.hostname.toLowerCase(), hostOnly: true, path: "/", secure: false, httpOnly: false, sameSite: undefined, expiresAt: undefined }
     this.#cookies.set(keyOf(cookie), cookie)

@@ -106,6 +106,14 @@ describe("the Map view", () => {
     expect(jar.size).toBe(0)
   })
 
+  it("set() on a stored name changes its value and keeps its path and flags", () => {
+    const jar = new CookieJar(APP)
+    jar.store("check=1; Path=/auth/callback; Secure; HttpOnly")
+    jar.set("check", "tampered")
+    expect(jar.all()).toMatchObject([{ name: "check", value: "tampered", path: "/auth/callback", secure: true, httpOnly: true }])
+    expect(jar.header(`${APP}/`)).toBe("")
+  })
+
   it("a jar without a URL refuses calls that need one", () => {
     expect(() => new CookieJar().set("a", "1")).toThrow(/no URL/)
     expect(() => new CookieJar().header()).toThrow(/no URL/)
