@@ -10,7 +10,10 @@
  * - `__Secure-` names need `Secure`; `__Host-` names need `Secure`, no `Domain` and `Path=/`;
  * - a request gets only the cookies whose domain, path and `Secure` match its URL, longest path
  *   first.
- * Not modelled: `SameSite` (a test makes every request itself), public suffixes, size limits.
+ * Not modelled: `SameSite` (a test makes every request itself), public suffixes, size limits, and,
+ * on purpose, a stored cookie's lifetime running out later: tests move the clock to prove that the
+ * server refuses an old cookie, and a jar that quietly stopped sending it would make them pass
+ * without the server checking anything. Expiry applies when a `Set-Cookie` arrives.
  *
  * It also reads as a `Map` of name -> value (`get`, `set`, `has`, `delete`, iteration) for tests
  * that look at, tamper with or plant cookies by name. Parsing is `set-cookie-parser`'s, values kept as sent (not decoded).
@@ -123,12 +126,11 @@ export class CookieJar implements Iterable<[string, string]> {
     return response
   }
 
-  /** The cookies a request to `url` carries, longest path first (expired ones are dropped). */
+  /** The cookies a request to `url` carries, longest path first. */
   matching(url?: UrlLike): StoredCookie[] {
     const to = this.#target(url)
     const host = to.hostname.toLowerCase()
     const secure = isSecureOrigin(to)
-    this.#dropExpired()
     return [...this.#cookies.values()]
       .filter((c) => (c.hostOnly ? host === c.domain : domainMatch(host, c.domain)) && pathMatch(to.pathname, c.path) && (!c.secure || secure))
       .sort((a, b) => b.path.length - a.path.length)
@@ -150,13 +152,7 @@ export class CookieJar implements Iterable<[string, string]> {
 
   /** Every stored cookie with its attributes. */
   all(): StoredCookie[] {
-    this.#dropExpired()
     return [...this.#cookies.values()]
-  }
-
-  #dropExpired(): void {
-    const now = Date.now()
-    for (const [key, c] of this.#cookies) if (c.expiresAt !== undefined && c.expiresAt <= now) this.#cookies.delete(key)
   }
 
   // The Map-like view, by name over every stored cookie.
