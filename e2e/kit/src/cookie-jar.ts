@@ -150,7 +150,7 @@ export class CookieJar implements Iterable<[string, string]> {
     return headers
   }
 
-  /** Every stored cookie with its attributes. */
+  /** Every stored cookie with its attributes (the jar's own records: changing one changes the jar). */
   all(): StoredCookie[] {
     return [...this.#cookies.values()]
   }
@@ -218,6 +218,7 @@ export class CookieJar implements Iterable<[string, string]> {
       [Symbol.iterator]()
   }
 
+  /** `[name, value]` per stored cookie, as a `Map` iterates. */
   [Symbol.iterator](): IterableIterator<[string, string]> {
     return this.entries()
   }
