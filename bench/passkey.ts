@@ -10,6 +10,7 @@
  * every time. Single use itself is proven by core's tests, not here.
  */
 import { createHash, createPublicKey, timingSafeEqual, verify, type KeyObject } from "node:crypto"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { Auth } from "@authlib/core"
 import type { AdapterAuthenticator, AdapterUser, AuthConfig, VerificationToken } from "@authlib/core"
 import { SoftAuthenticator } from "../packages/core/test/flows/webauthn/authenticator.js"
@@ -50,19 +51,13 @@ function benchAdapter() {
 
 /** A cookie jar over one handler. */
 function client(handler: (r: Request) => Promise<Response>) {
-  const jar = new Map<string, string>()
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ")
+  const jar = new CookieJar(origin)
+  const cookie = () => jar.header()
   const request = async (path: string, form?: Record<string, string>) => {
-    const headers = new Headers({ cookie: cookie() })
+    const headers = jar.apply(new Headers(), `${origin}${path}`)
     if (form) (headers.set("content-type", "application/x-www-form-urlencoded"), headers.set("origin", origin))
     const res = await handler(new Request(`${origin}${path}`, { method: form ? "POST" : "GET", headers, ...(form ? { body: new URLSearchParams(form) } : {}) }))
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!
-      const name = pair.slice(0, pair.indexOf("="))
-      if (/Max-Age=0/i.test(line)) jar.delete(name)
-      else jar.set(name, pair.slice(name.length + 1))
-    }
-    return res
+    return jar.keep(res, `${origin}${path}`)
   }
   return { jar, cookie, request }
 }

@@ -6,10 +6,11 @@
  * publishes (built already: turbo builds every package before this test, as `pnpm release` does).
  */
 import { execFile } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { promisify } from "node:util"
-import { readPackageJson, type PackageJson } from "./closure.js"
+import { cleanEnv } from "@authlib/e2e-kit/clean-env"
+import { readPackageJson, type PackageJson } from "@authlib/e2e-kit/third-party"
 
 const exec = promisify(execFile)
 
@@ -23,15 +24,6 @@ export interface WorkspaceCopy {
   manifest(name: string): PackageJson
 }
 
-/** The environment of a child process without what a parent pnpm/npm passes down (`npm_config_*`, `pnpm_*`). */
-export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(npm_|pnpm_|PNPM_|NPM_CONFIG_)/i.test(key)) env[key] = value
-  }
-  return { ...env, NO_UPDATE_NOTIFIER: "1", ...extra }
-}
-
 const GIT_ENV = { GIT_AUTHOR_NAME: "release test", GIT_AUTHOR_EMAIL: "release@example.invalid", GIT_COMMITTER_NAME: "release test", GIT_COMMITTER_EMAIL: "release@example.invalid", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" }
 
 export async function git(dir: string, ...args: string[]): Promise<string> {
@@ -43,7 +35,9 @@ export async function git(dir: string, ...args: string[]): Promise<string> {
  * Copies the workspace at `repo` into `dest` for a release: publishable packages under `packages/`
  * (their `package.json` and `files`), with `node_modules/@authlib/*` links between the copies (pnpm
  * publish reads a `workspace:` dependency's version there), and the changesets CLI linked at the root
- * (the changelog generator `.changeset/config.json` names is resolved from there). Then `git init`
+ * (the changelog generator `.changeset/config.json` names is resolved from there). A `workspace:`
+ * dependency on a private package (the e2e kit the tests use) links to its folder in the checkout:
+ * pnpm publish reads its version there, as in the real workspace. Then `git init`
  * and a first commit: `changeset publish` tags what it publishes.
  */
 export async function copyWorkspace(repo: string, dest: string): Promise<WorkspaceCopy> {
@@ -66,13 +60,16 @@ export async function copyWorkspace(repo: string, dest: string): Promise<Workspa
     }
     packages.set(manifest.name, target)
   }
-  for (const dir of packages.values()) {
+  for (const [name, dir] of packages) {
     const manifest = readPackageJson(dir)
+    const source = join(repo, "packages", relative(join(dest, "packages"), dir))
     for (const field of DEPENDENCY_FIELDS) {
-      for (const [name, range] of Object.entries(manifest[field] ?? {})) {
-        const linked = packages.get(name)
-        if (!range.startsWith("workspace:") || !linked) continue
-        const link = join(dir, "node_modules", name)
+      for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
+        if (!range.startsWith("workspace:")) continue
+        const installed = join(source, "node_modules", dependency)
+        const linked = packages.get(dependency) ?? (existsSync(installed) ? realpathSync(installed) : undefined)
+        if (!linked) throw new Error(`${name}: ${dependency} (${range}) is neither published nor installed in the workspace`)
+        const link = join(dir, "node_modules", dependency)
         mkdirSync(join(link, ".."), { recursive: true })
         if (!existsSync(link)) symlinkSync(relative(join(link, ".."), linked), link)
       }

@@ -6,7 +6,8 @@
  *    tags the release in git;
  * 3. a changeset for `@authlib/xata-adapter` alone, `changeset version`, `changeset publish`: only the
  *    adapter is published, on its new version.
- * The third-party packages they need are packed from what pnpm installed here (`src/closure.ts`).
+ * The third-party packages they need are packed from what pnpm installed here (the e2e kit's
+ * third-party packer, `e2e/kit`).
  * Then, in projects in a temporary folder outside the workspace, plain `npm install` from that
  * registry only:
  * - `@authlib/core` + `@authlib/providers`: type-check under `moduleResolution` bundler and node16,
@@ -21,11 +22,12 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CookieJar } from "../src/cookie-jar.js"
-import { readPackageJson, thirdPartyClosure } from "../src/closure.js"
-import { startRegistry, type Registry } from "../src/registry.js"
-import { addChangeset, changeset, cleanEnv, commitAll, copyWorkspace, git, pendingChangesets, type WorkspaceCopy } from "../src/release.js"
-import { installAndTypecheck, installedVersion, type CheckedProject } from "../src/scratch.js"
+import { cleanEnv } from "@authlib/e2e-kit/clean-env"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
+import { startRegistry, type Registry } from "@authlib/e2e-kit/registry"
+import { installAndTypecheck, installedVersion, type CheckedProject } from "@authlib/e2e-kit/scratch"
+import { readPackageJson, thirdPartyClosure } from "@authlib/e2e-kit/third-party"
+import { addChangeset, changeset, commitAll, copyWorkspace, git, pendingChangesets, type WorkspaceCopy } from "../src/release.js"
 
 const exec = promisify(execFile)
 const here = dirname(fileURLToPath(import.meta.url))
@@ -223,7 +225,7 @@ describe("installed alone, outside the workspace", () => {
     const server = await startServer(dir, "dist/server.js", { AUTH_SECRET: "release-test-secret-3f9a1c0e7b5d2468ace", NODE_ENV: "production" })
     try {
       const { origin } = server
-      const jar = new CookieJar()
+      const jar = new CookieJar(origin)
       const form = (fields: Record<string, string>) => ({
         method: "POST",
         redirect: "manual" as const,

@@ -1,9 +1,11 @@
 /**
- * A small browser for tests that cross origins over real HTTP(S): a cookie jar per host, redirects
- * followed by hand, HTML forms read and submitted. `ca` trusts a test certificate for https.
+ * A small browser for tests that cross origins over real HTTP(S): a cookie jar per host (the e2e
+ * kit's), redirects followed by hand, HTML forms read and submitted. `ca` trusts a test certificate
+ * for https.
  */
 import { request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 
 export interface Page {
   url: string
@@ -13,27 +15,23 @@ export interface Page {
 }
 
 export class Walker {
-  private readonly jars = new Map<string, Map<string, string>>()
+  private readonly jars = new Map<string, CookieJar>()
   constructor(private readonly ca?: string) {}
 
   /** One request, cookies sent and kept; no redirect followed. */
   fetch(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Page> {
     const target = new URL(url)
-    const jar = this.jars.get(target.host) ?? new Map<string, string>()
+    const jar = this.jars.get(target.host) ?? new CookieJar(target)
     this.jars.set(target.host, jar)
     const body = init.form ? new URLSearchParams(init.form).toString() : undefined
     const headers: Record<string, string> = { ...init.headers }
-    if (jar.size) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join("; ")
+    const cookie = jar.header(target)
+    if (cookie) headers.cookie = cookie
     if (body !== undefined) (headers["content-type"] = "application/x-www-form-urlencoded"), (headers["content-length"] = String(Buffer.byteLength(body)))
     const send = target.protocol === "https:" ? httpsRequest : httpRequest
     return new Promise((resolve, reject) => {
       const req = send(target, { method: init.method ?? (body ? "POST" : "GET"), headers, ...(this.ca ? { ca: this.ca } : {}) }, (res) => {
-        for (const line of res.headers["set-cookie"] ?? []) {
-          const pair = line.split(";")[0]!
-          const name = pair.slice(0, pair.indexOf("="))
-          if (/max-age=0|expires=thu, 01 jan 1970/i.test(line)) jar.delete(name)
-          else jar.set(name, pair.slice(name.length + 1))
-        }
+        jar.store(res.headers["set-cookie"] ?? [], target)
         let text = ""
         res.setEncoding("utf8")
         res.on("data", (chunk: string) => (text += chunk))
@@ -53,11 +51,6 @@ export class Walker {
       page = await this.fetch(new URL(page.location, page.url).href)
     }
     return page
-  }
-
-  /** The cookies kept for `host`. */
-  cookies(host: string): ReadonlyMap<string, string> {
-    return this.jars.get(host) ?? new Map()
   }
 }
 

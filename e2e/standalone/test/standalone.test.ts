@@ -13,16 +13,18 @@
  * Every type-check runs with TypeScript 5.9 and with 7 (what `npm install -D typescript` installs).
  */
 import { execFile, spawn } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth, setEnvDefaults, type AuthConfig } from "@authlib/core"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
+import { startRegistry, type Registry } from "@authlib/e2e-kit/registry"
+import { installedPackages, installedVersion, npmInstall as npmInstallFrom, scratchProject, TSCONFIGS, tsc } from "@authlib/e2e-kit/scratch"
+import { thirdPartyClosure } from "@authlib/e2e-kit/third-party"
 import { exportedNames, freePort, GITHUB_FETCH_ROUTE, readmeBlock, startGitHubStandIn, startHttpsOP } from "../src/quickstart.js"
-import { startRegistry, type LocalRegistry } from "../src/registry.js"
-import { thirdPartyClosure } from "../src/third-party.js"
 import { readForm, Walker } from "../src/walk.js"
 
 const run = promisify(execFile)
@@ -39,30 +41,14 @@ const COMPILERS: [version: string, tsc: string][] = [
 ]
 const PUBLISHED = ["jwt", "core", "providers", "xata-adapter", "adapter-test", "qwik", "redis"]
 
-let registry: LocalRegistry
+let registry: Registry
 let scratchRoot: string
 
 /** Runs `npm install` in `dir` against the local registry only, with its own cache and config. */
-async function npmInstall(dir: string): Promise<void> {
-  writeFileSync(join(dir, ".npmrc"), `registry=${registry.url}\n`)
-  await run("npm", ["install", "--no-audit", "--no-fund", "--no-update-notifier", "--cache", join(dir, ".npm-cache"), "--userconfig", join(dir, ".npmrc")], {
-    cwd: dir,
-    timeout: 120_000,
-    env: { ...process.env, npm_config_registry: registry.url },
-  })
-}
+const npmInstall = (dir: string) => npmInstallFrom(dir, registry.url, join(dir, ".npm-cache"))
 
 /** A scratch project outside the repository with `package.json` and files. */
-function scratch(name: string, manifest: object, files: Record<string, string>): string {
-  const dir = join(scratchRoot, name)
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module", ...manifest }, null, 2))
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true })
-    writeFileSync(join(dir, file), text)
-  }
-  return dir
-}
+const scratch = (name: string, manifest: object, files: Record<string, string>) => scratchProject(join(scratchRoot, name), { name, ...manifest }, files)
 
 /** Type-checks `dir` under each tsconfig with each compiler (the scratch project's own types). */
 async function typecheck(dir: string, configs: string[], skipLibCheck = false): Promise<void> {
@@ -72,42 +58,21 @@ async function typecheck(dir: string, configs: string[], skipLibCheck = false): 
       const json = JSON.parse(readFileSync(path, "utf8")) as { compilerOptions: Record<string, unknown> }
       writeFileSync(path, JSON.stringify({ ...json, compilerOptions: { ...json.compilerOptions, skipLibCheck: true } }))
     }
-    for (const [version, tsc] of COMPILERS) {
-      const result = await run("node", [tsc, "-p", config], { cwd: dir, timeout: 120_000 }).catch((err: { stdout?: string; stderr?: string }) => err)
-      expect((result as { stdout?: string }).stdout ?? "", `TypeScript ${version}: tsc -p ${config}`).toBe("")
+    for (const [version, compiler] of COMPILERS) {
+      expect(await tsc(compiler, dir, config), `TypeScript ${version}: tsc -p ${config}`).toEqual([])
     }
   }
 }
-
-const TSCONFIGS = {
-  "tsconfig.bundler.json": JSON.stringify({
-    compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "bundler", strict: true, noEmit: true, types: ["node"], skipLibCheck: false },
-    include: ["src"],
-  }),
-  "tsconfig.node16.json": JSON.stringify({
-    compilerOptions: { target: "ES2022", module: "node16", moduleResolution: "node16", strict: true, rootDir: "src", outDir: "dist", types: ["node"], skipLibCheck: false },
-    include: ["src"],
-  }),
-}
-
-/** Top-level folders of `node_modules` (scoped ones as `@scope/name`). */
-function installed(dir: string): string[] {
-  const root = join(dir, "node_modules")
-  return readdirSync(root)
-    .filter((n) => !n.startsWith("."))
-    .flatMap((n) => (n.startsWith("@") ? readdirSync(join(root, n)).map((m) => `${n}/${m}`) : [n]))
-    .sort()
-}
-
-const versionOf = (dir: string, name: string) => (JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")) as { version: string }).version
 
 beforeAll(async () => {
   registry = await startRegistry()
   scratchRoot = mkdtempSync(join(tmpdir(), "authlib-standalone-"))
   const roots = PUBLISHED.map((p) => realpathSync(join(repo, "packages", p)))
-  for (const { manifest, tarball } of thirdPartyClosure(roots.slice(0, 4), ["@electric-sql/pglite", "@types/node", "express", "@types/express"], realpathSync(join(here, "..")))) registry.add(manifest, tarball)
+  const from = realpathSync(join(here, ".."))
+  const extra = ["@electric-sql/pglite", "@types/node", "express", "@types/express"].map((name) => ({ name, from }))
+  for (const { manifest, tarball } of thirdPartyClosure(roots.slice(0, 4), extra)) registry.add(manifest, tarball)
   const npmrc = join(scratchRoot, "publish.npmrc")
-  writeFileSync(npmrc, `${registry.url.replace(/^http:/, "")}:_authToken=e2e-publish\n`)
+  writeFileSync(npmrc, registry.npmrc())
   // What `pnpm release` (changeset publish) runs for a pnpm workspace: pnpm publish of each package
   // not yet on the registry, workspace: ranges replaced by versions. Built by turbo before this test.
   await run("pnpm", ["-r", "--filter", "./packages/*", "publish", "--registry", registry.url, "--no-git-checks", "--ignore-scripts", "--access", "public"], {
@@ -133,7 +98,7 @@ afterAll(async () => {
 
 describe("the compilers consumers are checked with", () => {
   it("are TypeScript 5.9 and 7, and 7 runs from what was installed (its platform binary, nothing fetched)", async () => {
-    const versions = await Promise.all(COMPILERS.map(async ([, tsc]) => (await run("node", [tsc, "--version"], { timeout: 60_000, env: { PATH: process.env.PATH! } })).stdout.trim()))
+    const versions = await Promise.all(COMPILERS.map(async ([, compiler]) => (await run("node", [compiler, "--version"], { timeout: 60_000, env: { PATH: process.env.PATH! } })).stdout.trim()))
     expect(versions).toEqual(["Version 5.9.3", expect.stringMatching(/^Version 7\./)])
   })
 })
@@ -175,7 +140,7 @@ describe("a Node server with only @authlib/core and @authlib/providers", () => {
   it("installs alone, type-checks (bundler and node16) and signs in over HTTP", async () => {
     const dir = scratch("node-server", { dependencies: { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0" }, devDependencies: { "@types/node": "20.19.43" } }, { "src/server.ts": SERVER, ...TSCONFIGS })
     await npmInstall(dir)
-    const packages = installed(dir)
+    const packages = installedPackages(dir)
     expect(packages).toEqual(expect.arrayContaining(["@authlib/core", "@authlib/jwt", "@authlib/providers", "oauth4webapi", "jose"]))
     for (const absent of ["@authlib/xata-adapter", "@authlib/qwik", "@authlib/adapter-test", "@simplewebauthn/server", "nodemailer"]) expect(packages).not.toContain(absent)
     await typecheck(dir, ["tsconfig.bundler.json", "tsconfig.node16.json"])
@@ -192,14 +157,9 @@ describe("a Node server with only @authlib/core and @authlib/providers", () => {
         })
         child.once("exit", (code) => reject(new Error(`the server exited with ${code}`)))
       })
-      const jar = new Map<string, string>()
-      const keep = (res: Response) => {
-        for (const line of res.headers.getSetCookie()) {
-          const pair = line.split(";")[0]!
-          jar.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1))
-        }
-      }
-      const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ")
+      const jar = new CookieJar(origin)
+      const keep = (res: Response) => jar.keep(res)
+      const cookie = () => jar.header()
       const csrf = await fetch(`${origin}/auth/csrf`)
       keep(csrf)
       const { csrfToken } = (await csrf.json()) as { csrfToken: string }
@@ -242,9 +202,9 @@ describe("the Xata adapter alone, on its own version", () => {
   it("installs 0.1.0 with its PGlite peer beside the core it depends on, type-checks and stores a user", async () => {
     const dir = scratch("adapter-only", { dependencies: { "@authlib/xata-adapter": "0.1.0", "@electric-sql/pglite": "0.5.16" }, devDependencies: { "@types/node": "20.19.43" } }, { "src/main.ts": ADAPTER, ...TSCONFIGS })
     await npmInstall(dir)
-    expect(versionOf(dir, "@authlib/xata-adapter")).toBe("0.1.0")
-    expect(versionOf(dir, "@authlib/core")).toBe("0.0.0")
-    for (const absent of ["@authlib/providers", "@authlib/qwik", "@xata.io/client", "pg"]) expect(installed(dir)).not.toContain(absent)
+    expect(installedVersion(dir, "@authlib/xata-adapter")).toBe("0.1.0")
+    expect(installedVersion(dir, "@authlib/core")).toBe("0.0.0")
+    for (const absent of ["@authlib/providers", "@authlib/qwik", "@xata.io/client", "pg"]) expect(installedPackages(dir)).not.toContain(absent)
     // PGlite's own declarations do not check on their own (they need Emscripten's types): skip library checks here.
     await typecheck(dir, ["tsconfig.bundler.json", "tsconfig.node16.json"], true)
     const { stdout } = await run("node", ["dist/main.js"], { cwd: dir, timeout: 60_000 })

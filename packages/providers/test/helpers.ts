@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { simpleParser, type ParsedMail } from "mailparser"
-import setCookieParser from "set-cookie-parser"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { SMTPServer } from "smtp-server"
 import { Auth, type AuthConfig } from "@authlib/core"
 
@@ -14,25 +14,21 @@ export const SECRET = "providers-test-secret-0123456789-abcdefghijklmnop"
 
 /** Runs requests through `Auth` like a browser: same-origin POSTs, cookies kept between calls. */
 export class Client {
-  readonly jar = new Map<string, string>()
+  readonly jar = new CookieJar(ORIGIN)
   constructor(readonly config: AuthConfig) {}
 
   async request(path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
     const headers = new Headers()
     const method = init.method ?? (init.form ? "POST" : "GET")
     if (method === "POST") headers.set("origin", ORIGIN)
-    if (this.jar.size) headers.set("cookie", [...this.jar].map(([k, v]) => `${k}=${v}`).join("; "))
+    const url = new URL(path, ORIGIN)
+    this.jar.apply(headers, url)
     let body: string | undefined
     if (init.form) {
       headers.set("content-type", "application/x-www-form-urlencoded")
       body = new URLSearchParams(init.form).toString()
     }
-    const res = await Auth(new Request(new URL(path, ORIGIN), { method, headers, ...(body !== undefined ? { body } : {}) }), this.config)
-    for (const c of setCookieParser.parse(res.headers.getSetCookie(), { decodeValues: false })) {
-      if (c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now())) this.jar.delete(c.name)
-      else this.jar.set(c.name, c.value)
-    }
-    return res
+    return this.jar.keep(await Auth(new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) }), this.config), url)
   }
 
   /** A form POST carrying a fresh CSRF token, as the built-in pages send it. */

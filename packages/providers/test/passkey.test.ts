@@ -4,6 +4,7 @@
  * with it; the authenticator row is stored as Auth.js stores it. Plus the preset's defaults, the
  * public-suffix check and a missing `@simplewebauthn/server`.
  */
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { PGlite } from "@electric-sql/pglite"
 import { Auth, type AuthConfig } from "@authlib/core"
 import Credentials from "@authlib/providers/credentials"
@@ -25,18 +26,12 @@ afterAll(async () => {
 
 /** A cookie jar over `Auth()` for one configuration. */
 function browser(config: AuthConfig) {
-  const jar = new Map<string, string>()
+  const jar = new CookieJar(APP)
   const request = async (path: string, form?: Record<string, string>) => {
-    const headers = new Headers({ cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") })
+    const headers = jar.apply(new Headers(), `${APP}${path}`)
     if (form) (headers.set("content-type", "application/x-www-form-urlencoded"), headers.set("origin", APP))
     const res = await Auth(new Request(`${APP}${path}`, { method: form ? "POST" : "GET", headers, ...(form ? { body: new URLSearchParams(form) } : {}) }), config)
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";")
-      const [name, value] = [pair!.slice(0, pair!.indexOf("=")), pair!.slice(pair!.indexOf("=") + 1)]
-      if (/Max-Age=0/i.test(line) || value === "") jar.delete(name)
-      else jar.set(name, value)
-    }
-    return res
+    return jar.keep(res, `${APP}${path}`)
   }
   const post = async (path: string, form: Record<string, string>) => {
     const { csrfToken } = (await (await request("/auth/csrf")).json()) as { csrfToken: string }

@@ -5,6 +5,7 @@
  * cancelled prompt each come back as documented.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { Auth, type AuthConfig } from "@authlib/core"
 import { MemoryAdapter } from "@authlib/adapter-test/memory-adapter"
 import { SoftAuthenticator } from "../../core/test/flows/webauthn/authenticator.js"
@@ -12,7 +13,7 @@ import { registerPasskey, signInWithPasskey, supportsPasskeys } from "../src/pas
 
 const ORIGIN = "http://localhost:3000"
 const SECRET = "qwik-passkey-helper-secret-0123456789abcdef"
-const jar = new Map<string, string>()
+const jar = new CookieJar(ORIGIN)
 const visited: string[] = []
 let device: SoftAuthenticator
 let mode: "answer" | "cancel" | "tamper" | "refuse" = "answer"
@@ -35,16 +36,10 @@ function credentialOf(json: { id: string; type: string; response: Record<string,
 async function fakeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   const url = new URL(String(input instanceof Request ? input.url : input), ORIGIN)
   const headers = new Headers(init.headers)
-  headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "))
+  jar.apply(headers, url)
   if (init.method === "POST") headers.set("origin", ORIGIN)
   const res = await Auth(new Request(url, { ...init, headers }), config)
-  for (const line of res.headers.getSetCookie()) {
-    const pair = line.split(";")[0]!
-    const name = pair.slice(0, pair.indexOf("="))
-    if (/Max-Age=0/i.test(line)) jar.delete(name)
-    else jar.set(name, pair.slice(name.length + 1))
-  }
-  return res
+  return jar.keep(res, url)
 }
 
 const saved: Record<string, PropertyDescriptor | undefined> = {}

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { createClient } from "redis"
 import { afterAll, beforeAll, expect, inject, test } from "vitest"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { XataAdapter, migrate } from "@authlib/xata-adapter"
 import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
 import { pgSchema, startPostgres, type PgSchema, type Postgres } from "./helpers/postgres.js"
@@ -39,19 +40,15 @@ function startInstance(databaseUrl: string, redisUrl: string): Promise<Child> {
 
 /** A browser over HTTP: one cookie jar for every instance (they share the secret). */
 class HttpBrowser {
-  readonly jar = new Map<string, string>()
+  /** Cookies do not tell ports apart: every instance on 127.0.0.1 gets them. */
+  readonly jar = new CookieJar("http://127.0.0.1/")
   async request(origin: string, path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = {}
-    if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ")
+    const cookie = this.jar.header(origin + path)
+    if (cookie) headers.cookie = cookie
     if (init.form) (headers["content-type"] = "application/x-www-form-urlencoded"), (headers.origin = origin)
     const res = await fetch(origin + path, { method: init.method ?? (init.form ? "POST" : "GET"), headers, redirect: "manual", ...(init.form ? { body: new URLSearchParams(init.form) } : {}) })
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(";")
-      const [name, ...value] = pair!.split("=")
-      if (attrs.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.jar.delete(name!.trim())
-      else this.jar.set(name!.trim(), value.join("="))
-    }
-    return res
+    return this.jar.keep(res)
   }
   async post(origin: string, path: string, form: Record<string, string>): Promise<Response> {
     const { csrfToken } = (await (await this.request(origin, "/auth/csrf")).json()) as { csrfToken: string }

@@ -11,6 +11,7 @@ import PostgresAdapter from "@auth/pg-adapter"
 import { Auth } from "@authlib/core"
 import { PGlite } from "@electric-sql/pglite"
 import { afterAll, describe, expect, inject, it } from "vitest"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { migrateFromAuthJs, XataAdapter, XataAdapterError, type AdapterClient } from "../src/index.js"
 import { pgSchema } from "./helpers/pg-schema.js"
 
@@ -37,17 +38,9 @@ function pgShim(db: PGlite) {
   }
 }
 
-type Cookies = Map<string, string>
-const cookieHeader = (jar: Cookies) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ")
-function keep(res: Response, jar: Cookies): void {
-  for (const line of res.headers.getSetCookie()) {
-    const pair = line.split(";")[0]!
-    const name = pair.slice(0, pair.indexOf("="))
-    const value = pair.slice(name.length + 1)
-    if (/Max-Age=0/i.test(line) || value === "") jar.delete(name)
-    else jar.set(name, value)
-  }
-}
+type Cookies = CookieJar
+const cookieHeader = (jar: Cookies) => jar.header()
+const keep = (res: Response, jar: Cookies) => void jar.keep(res)
 
 /** Signs `email` in through @auth/core (e-mail link, database sessions); returns the browser's cookies. */
 async function signInWithAuthJs(adapterClient: { query: (sql: string, params?: unknown[]) => Promise<unknown> }, email: string): Promise<Cookies> {
@@ -61,7 +54,7 @@ async function signInWithAuthJs(adapterClient: { query: (sql: string, params?: u
     session: { strategy: "database" as const },
     logger: quiet,
   }
-  const jar: Cookies = new Map()
+  const jar: Cookies = new CookieJar(ORIGIN)
   const csrf = (await AuthJs(new Request(`${ORIGIN}/auth/csrf`), config as never)) as unknown as Response
   keep(csrf, jar)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }

@@ -10,6 +10,7 @@ import { encode } from "@auth/core/jwt"
 import { Auth, MemoryRateLimitStore, type AuthConfig } from "@authlib/core"
 import { PGlite } from "@electric-sql/pglite"
 import { afterAll, describe, expect, it } from "vitest"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { migrateFromAuthJs, XataAdapter } from "../src/index.js"
 
 const SECRET = "authjs-to-authlib-shared-secret-0123456789"
@@ -31,22 +32,15 @@ const AUTHJS_DATABASE = `
 
 /** A browser's cookie jar and requests to authlib's `Auth`. */
 class Browser {
-  readonly jar = new Map<string, string>()
+  readonly jar = new CookieJar(ORIGIN)
   constructor(readonly config: AuthConfig) {}
   async request(path: string, init: { form?: Record<string, string> } = {}): Promise<Response> {
-    const headers = new Headers()
-    if (this.jar.size) headers.set("cookie", [...this.jar].map(([k, v]) => `${k}=${v}`).join("; "))
+    const url = new URL(path, ORIGIN)
+    const headers = this.jar.apply(new Headers(), url)
     let body: string | undefined
     if (init.form) (headers.set("content-type", "application/x-www-form-urlencoded"), headers.set("origin", ORIGIN), (body = new URLSearchParams(init.form).toString()))
-    const res = await Auth(new Request(new URL(path, ORIGIN), { method: init.form ? "POST" : "GET", headers, ...(body ? { body } : {}) }), this.config)
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!
-      const name = pair.slice(0, pair.indexOf("="))
-      const value = pair.slice(name.length + 1)
-      if (/Max-Age=0/i.test(line) || value === "") this.jar.delete(name)
-      else this.jar.set(name, value)
-    }
-    return res
+    const res = await Auth(new Request(url, { method: init.form ? "POST" : "GET", headers, ...(body ? { body } : {}) }), this.config)
+    return this.jar.keep(res, url)
   }
   async user(): Promise<{ email?: string } | undefined> {
     const session = (await (await this.request("/auth/session")).json()) as { user?: { email?: string } } | null

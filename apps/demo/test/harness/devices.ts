@@ -1,19 +1,14 @@
 /** Signing ada in from a browser page, and from "another device" (plain HTTP with its own cookies). */
 import { expect } from "vitest"
 import type { Page } from "playwright-core"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { DEMO_LOGIN } from "../../src/lib/demo-login.js"
 
 /** Signs ada in from "another device": plain HTTP with its own cookies; answers its Cookie header. */
 export async function otherDevice(origin: string): Promise<string> {
-  const jar = new Map<string, string>()
-  const keep = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!
-      const name = pair.slice(0, pair.indexOf("="))
-      jar.set(name, pair.slice(name.length + 1))
-    }
-  }
-  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ")
+  const jar = new CookieJar(origin)
+  const keep = (res: Response) => jar.keep(res)
+  const header = () => jar.header()
   const csrf = await fetch(`${origin}/auth/csrf`)
   keep(csrf)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }

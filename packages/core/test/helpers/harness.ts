@@ -1,8 +1,9 @@
 /**
  * Runs Requests through `Auth` in-process, like Hono's `app.request`: `client.request(path, init)`
- * with a cookie jar, so tests read as HTTP conversations.
+ * with a cookie jar (the e2e kit's), so tests read as HTTP conversations.
  */
 import setCookieParser from "set-cookie-parser"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { Auth } from "../../src/index.js"
 import type { AuthConfig, CredentialsConfig, LoggerInstance, User } from "../../src/index.js"
 import { CredentialsSignin, MemoryRateLimitStore } from "../../src/index.js"
@@ -74,10 +75,12 @@ export interface RequestInitPlus extends RequestInit {
 }
 
 export class Client {
-  readonly jar = new Map<string, string>()
+  /** The browser's cookies for `origin`. */
+  readonly jar: CookieJar
   /** The peer address handed to `Auth` (none by default, as a caller that knows none). */
   clientAddress: string | undefined
   constructor(readonly config: AuthConfig, readonly origin = ORIGIN, clientAddress?: string) {
+    this.jar = new CookieJar(origin)
     this.clientAddress = clientAddress
   }
 
@@ -87,16 +90,13 @@ export class Client {
     const method = rest.method ?? (form || json !== undefined ? "POST" : "GET")
     if (method === "POST" && !headers.has("origin") && !headers.has("x-no-origin")) headers.set("origin", this.origin)
     headers.delete("x-no-origin")
-    if (!noJar && this.jar.size && !headers.has("cookie")) headers.set("cookie", [...this.jar].map(([k, v]) => `${k}=${v}`).join("; "))
+    const url = new URL(path, this.origin)
+    if (!noJar && !headers.has("cookie")) this.jar.apply(headers, url)
     let body = rest.body
     if (form) (headers.set("content-type", "application/x-www-form-urlencoded"), (body = new URLSearchParams(form).toString()))
     if (json !== undefined) (headers.set("content-type", "application/json"), (body = JSON.stringify(json)))
-    const res = await Auth(new Request(new URL(path, this.origin), { ...rest, method, headers, ...(body !== undefined ? { body } : {}) }), this.config, this.clientAddress ? { clientAddress: this.clientAddress } : {})
-    for (const c of setCookies(res)) {
-      if (c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now())) this.jar.delete(c.name)
-      else this.jar.set(c.name, c.value)
-    }
-    return res
+    const res = await Auth(new Request(url, { ...rest, method, headers, ...(body !== undefined ? { body } : {}) }), this.config, this.clientAddress ? { clientAddress: this.clientAddress } : {})
+    return this.jar.keep(res, url)
   }
 
   async csrfToken(): Promise<string> {

@@ -7,6 +7,7 @@
 import { createServer, request as httpRequest, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import express from "express"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { afterEach, describe, expect, it } from "vitest"
 import { getSession, toNodeHandler } from "../../src/node/index.js"
 import type { AuthConfig } from "../../src/index.js"
@@ -29,18 +30,10 @@ function config(over: Partial<AuthConfig> = {}): AuthConfig {
 
 /** fetch with a cookie jar, never following redirects. */
 function browser(origin: string) {
-  const jar = new Map<string, string>()
+  const jar = new CookieJar(origin)
   const request = async (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers)
-    if (jar.size) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "))
-    const res = await fetch(`${origin}${path}`, { ...init, headers, redirect: "manual" })
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!
-      const name = pair.slice(0, pair.indexOf("="))
-      if (/Max-Age=0/i.test(line)) jar.delete(name)
-      else jar.set(name, pair.slice(name.length + 1))
-    }
-    return res
+    const headers = jar.apply(new Headers(init.headers), `${origin}${path}`)
+    return jar.keep(await fetch(`${origin}${path}`, { ...init, headers, redirect: "manual" }))
   }
   const signIn = async () => {
     const { csrfToken } = (await (await request("/auth/csrf")).json()) as { csrfToken: string }

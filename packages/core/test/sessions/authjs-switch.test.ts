@@ -5,7 +5,7 @@
  */
 import { Auth as AuthJs } from "@auth/core"
 import AuthJsCredentials from "@auth/core/providers/credentials"
-import setCookieParser from "set-cookie-parser"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { SECRET } from "../helpers/harness.js"
@@ -15,15 +15,12 @@ const user = { id: "user-42", name: "Grace Hopper", email: "grace@example.com" }
 const authorize = async (c: Partial<Record<string, unknown>>) => (c.username === "grace" && c.password === "cobol" ? { ...user } : null)
 const quiet = { error() {}, warn() {}, debug() {} }
 
-/** The cookies a response sets, as name=value pairs for the next request. */
-function jar(res: Response, into = new Map<string, string>()): Map<string, string> {
-  for (const c of setCookieParser.parse(res.headers.getSetCookie(), { decodeValues: false })) {
-    if (c.maxAge === 0 || c.value === "") into.delete(c.name)
-    else into.set(c.name, c.value)
-  }
+/** The browser's cookies after `res` (kept in `into`, a new jar by default), for the next request. */
+function jar(res: Response, into = new CookieJar(ORIGIN)): CookieJar {
+  into.keep(res)
   return into
 }
-const header = (cookies: Map<string, string>) => [...cookies].map(([k, v]) => `${k}=${v}`).join("; ")
+const header = (cookies: CookieJar) => cookies.header()
 
 describe("switching a JWT-session app from @auth/core to authlib", () => {
   it("a user signed in through Auth.js is still signed in after the switch, and the next answer re-issues our cookie", async () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, inject } from "vitest"
 import { createClient } from "redis"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { Auth, type Adapter, type AdapterUser, type AuthConfig } from "@authlib/core"
 import { withRedisCache, type RedisCacheOptions } from "../../src/index.js"
 import { startRedisServer, type RedisServer } from "./redis-server.js"
@@ -113,7 +114,7 @@ export function appConfig(adapter: Adapter, over: Partial<AuthConfig> = {}): Aut
 
 /** A browser: one cookie jar, any instance. */
 export class Browser {
-  readonly jar = new Map<string, string>()
+  readonly jar = new CookieJar(ORIGIN)
 
   /** Takes `other`'s cookies (a copy of a stolen or kept cookie, to replay after a sign-out). */
   copy(other: Browser): this {
@@ -126,18 +127,12 @@ export class Browser {
     const headers = new Headers(rest.headers)
     const method = rest.method ?? (form ? "POST" : "GET")
     if (method === "POST") headers.set("origin", ORIGIN)
-    if (this.jar.size) headers.set("cookie", [...this.jar].map(([k, v]) => `${k}=${v}`).join("; "))
+    const url = new URL(path, ORIGIN)
+    this.jar.apply(headers, url)
     let body = rest.body
     if (form) (headers.set("content-type", "application/x-www-form-urlencoded"), (body = new URLSearchParams(form).toString()))
-    const res = await Auth(new Request(new URL(path, ORIGIN), { ...rest, method, headers, ...(body !== undefined ? { body } : {}) }), on.config)
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(";")
-      const [name, ...value] = pair!.split("=")
-      const gone = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && new Date(a.split("=")[1]!).getTime() < Date.now()))
-      if (gone) this.jar.delete(name!.trim())
-      else this.jar.set(name!.trim(), value.join("="))
-    }
-    return res
+    const res = await Auth(new Request(url, { ...rest, method, headers, ...(body !== undefined ? { body } : {}) }), on.config)
+    return this.jar.keep(res, url)
   }
 
   async post(on: Instance, path: string, form: Record<string, string> = {}): Promise<Response> {

@@ -3,6 +3,7 @@
  * end on the error page with no session cookie and no adapter write, under both session strategies.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
+import type { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
@@ -155,8 +156,8 @@ describe.each(strategies)("hostile OP, %s sessions", (_name, strategy) => {
   })
 
   it.each([
-    ["missing", (jar: Map<string, string>) => jar.delete("authlib.pkce.code_verifier"), "CHECK_PKCE_COOKIE_MISSING"],
-    ["tampered", (jar: Map<string, string>) => jar.set("authlib.nonce", `${jar.get("authlib.nonce")!.slice(0, -4)}AAAA`), "CHECK_NONCE_COOKIE_INVALID"],
+    ["missing", (jar: CookieJar) => jar.delete("authlib.pkce.code_verifier"), "CHECK_PKCE_COOKIE_MISSING"],
+    ["tampered", (jar: CookieJar) => jar.set("authlib.nonce", `${jar.get("authlib.nonce")!.slice(0, -4)}AAAA`), "CHECK_NONCE_COOKIE_INVALID"],
   ] as const)("refuses a %s check cookie before calling the token endpoint", async (_label, mutate, code) => {
     const browser = browserFor(configFor(strategy))
     const callback = await callbackUrlFrom(browser, "hostile")

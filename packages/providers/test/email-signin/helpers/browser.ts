@@ -1,8 +1,8 @@
 /**
- * A browser stand-in for `Auth()` in-process: a cookie jar, same-origin form POSTs with the CSRF
- * token, and following a magic link through its confirm page.
+ * A browser stand-in for `Auth()` in-process: a cookie jar (the e2e kit's), same-origin form POSTs
+ * with the CSRF token, and following a magic link through its confirm page.
  */
-import setCookieParser from "set-cookie-parser"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { Auth, type AuthConfig } from "@authlib/core"
 
 export interface FormInit {
@@ -13,24 +13,25 @@ export interface FormInit {
 }
 
 export class Browser {
-  readonly jar = new Map<string, string>()
-  constructor(readonly config: AuthConfig, readonly origin: string) {}
+  /** The browser's cookies for `origin`. */
+  readonly jar: CookieJar
+  constructor(readonly config: AuthConfig, readonly origin: string) {
+    this.jar = new CookieJar(origin)
+  }
 
   /** Sends one request; stores the cookies the response sets (and drops the ones it expires). */
   async request(path: string, init: FormInit & { method?: "GET" | "POST" } = {}): Promise<Response> {
     const headers = new Headers(init.headers)
     const method = init.method ?? (init.form ? "POST" : "GET")
     if (method === "POST" && !headers.has("origin")) headers.set("origin", this.origin)
-    if (this.jar.size) headers.set("cookie", [...this.jar].map(([k, v]) => `${k}=${v}`).join("; "))
+    // The browser talks to `origin` (a spoofed `requestOrigin` is what the server is made to see).
+    const page = new URL(path, this.origin)
+    this.jar.apply(headers, page)
     let body: string | undefined
     if (init.form) (headers.set("content-type", "application/x-www-form-urlencoded"), (body = new URLSearchParams(init.form).toString()))
     const url = new URL(path, init.requestOrigin ?? this.origin)
     const res = await Auth(new Request(url, { method, headers, ...(body !== undefined ? { body } : {}) }), this.config)
-    for (const c of setCookieParser.parse(res.headers.getSetCookie(), { decodeValues: false })) {
-      if (c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now())) this.jar.delete(c.name)
-      else this.jar.set(c.name, c.value)
-    }
-    return res
+    return this.jar.keep(res, page)
   }
 
   async csrfToken(): Promise<string> {

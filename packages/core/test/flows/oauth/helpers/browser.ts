@@ -1,9 +1,9 @@
 /**
- * A minimal browser for the tests: a cookie jar per host, manual redirects, and requests to the
- * app's origin answered in-process by a handler (`Auth`), everything else by real `fetch` on
- * loopback. It drives oidc-provider's login and consent pages like a user would.
+ * A minimal browser for the tests: a cookie jar per host (the e2e kit's), manual redirects, and
+ * requests to the app's origin answered in-process by a handler (`Auth`), everything else by real
+ * `fetch` on loopback. It drives oidc-provider's login and consent pages like a user would.
  */
-import { parse as parseSetCookie, splitCookiesString } from "set-cookie-parser"
+import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 
 export type Handler = (request: Request) => Promise<Response>
 
@@ -14,8 +14,8 @@ export interface Step {
 }
 
 export class Browser {
-  /** host -> cookie name -> value */
-  readonly jar = new Map<string, Map<string, string>>()
+  /** host -> its cookies */
+  readonly jar = new Map<string, CookieJar>()
 
   /** `apps` answers requests to further in-process origins (a redirect proxy deployment, say). */
   constructor(
@@ -30,33 +30,22 @@ export class Browser {
     return origin === this.appOrigin || origin in this.apps
   }
 
-  cookies(url: string): Map<string, string> {
-    const host = new URL(url).host
+  /** The cookies of `url`'s host. */
+  cookies(url: string): CookieJar {
+    const { host, origin } = new URL(url)
     let cookies = this.jar.get(host)
-    if (!cookies) this.jar.set(host, (cookies = new Map()))
+    if (!cookies) this.jar.set(host, (cookies = new CookieJar(origin)))
     return cookies
-  }
-
-  private store(url: string, response: Response): void {
-    const cookies = this.cookies(url)
-    const header = response.headers.getSetCookie?.() ?? splitCookiesString(response.headers.get("set-cookie") ?? "")
-    for (const cookie of parseSetCookie(header, { decodeValues: false })) {
-      const expired = cookie.maxAge !== undefined ? cookie.maxAge <= 0 : cookie.expires !== undefined && cookie.expires.getTime() <= Date.now()
-      if (expired || cookie.value === "") cookies.delete(cookie.name)
-      else cookies.set(cookie.name, cookie.value)
-    }
   }
 
   /** One request, no redirect following; cookies sent and stored. */
   async request(url: string, init: RequestInit = {}): Promise<Step> {
-    const headers = new Headers(init.headers)
-    const cookies = [...this.cookies(url)].map(([k, v]) => `${k}=${v}`).join("; ")
-    if (cookies) headers.set("cookie", cookies)
+    const headers = this.cookies(url).apply(new Headers(init.headers), url)
     const request = new Request(url, { ...init, headers, redirect: "manual" })
     const { origin } = new URL(url)
     const handler = origin === this.appOrigin ? this.app : this.apps[origin]
     const response = handler ? await handler(request) : await fetch(request)
-    this.store(url, response)
+    this.cookies(url).keep(response, url)
     return { url, response, body: await response.text() }
   }
 

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { pack } from "../src/closure.js"
+import { pack } from "../src/third-party.js"
 import { integrityOf, startRegistry, type Manifest, type Packument, type Registry } from "../src/registry.js"
-import { cleanEnv } from "../src/release.js"
+import { cleanEnv } from "../src/clean-env.js"
 import { npmInstall } from "../src/scratch.js"
 
 const exec = promisify(execFile)

@@ -1,16 +1,17 @@
 /**
- * Scratch projects: folders outside the workspace with a `package.json` and some files, installed
- * with plain `npm install` from one registry (their own `.npmrc`, a cache of their own, no global
- * config) and type-checked with the workspace's TypeScript.
+ * The scratch installer: projects in folders outside the workspace with a `package.json` and some
+ * files, installed with plain `npm install` from one registry (their own `.npmrc`, a cache of their
+ * own, no global config), as a user would, and type-checked with a given TypeScript.
  */
 import { execFile } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
-import { cleanEnv } from "./release.js"
+import { cleanEnv } from "./clean-env.js"
 
 const exec = promisify(execFile)
 
+/** Writes `dir/package.json` (private, ESM, plus `manifest`) and `files` (path -> text); returns `dir`. */
 export function scratchProject(dir: string, manifest: object, files: Record<string, string>): string {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, type: "module", ...manifest }, null, 2))
@@ -48,12 +49,14 @@ export function installedPackages(dir: string): string[] {
     .sort()
 }
 
+/** The version of `name` installed in `dir/node_modules`. */
 export const installedVersion = (dir: string, name: string) => (JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8")) as { version: string }).version
 
 /**
- * tsconfigs for a consumer: `moduleResolution` bundler (no emit) and node16 (emits to dist/).
- * Library checks on (our declarations and the packages they import are checked as installed), but
- * not of TypeScript's own `lib.*.d.ts` (a third of the time, and not ours).
+ * tsconfigs for a consumer: `moduleResolution` bundler (no emit) and node16 (emits `src/` to
+ * `dist/`; `rootDir` named, as TypeScript 7 no longer infers it from the sources). Library checks on
+ * (our declarations and the packages they import are checked as installed), but not of TypeScript's
+ * own `lib.*.d.ts` (a third of the time, and not ours).
  */
 export const TSCONFIGS = {
   "tsconfig.bundler.json": JSON.stringify({
@@ -61,7 +64,7 @@ export const TSCONFIGS = {
     include: ["src"],
   }),
   "tsconfig.node16.json": JSON.stringify({
-    compilerOptions: { target: "ES2022", module: "node16", moduleResolution: "node16", strict: true, outDir: "dist", types: ["node"], skipLibCheck: false, skipDefaultLibCheck: true },
+    compilerOptions: { target: "ES2022", module: "node16", moduleResolution: "node16", strict: true, rootDir: "src", outDir: "dist", types: ["node"], skipLibCheck: false, skipDefaultLibCheck: true },
     include: ["src"],
   }),
 }
@@ -83,6 +86,7 @@ export async function tsc(tscPath: string, dir: string, config: string): Promise
   return diagnostics
 }
 
+/** A scratch project after `installAndTypecheck`. */
 export interface CheckedProject {
   dir: string
   /** Top-level packages after the install. */

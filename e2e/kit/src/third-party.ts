@@ -1,8 +1,8 @@
 /**
- * The third-party packages that installing some workspace packages pulls in, taken from what pnpm
- * already put on this disk (nothing is downloaded): each package's `dependencies`,
- * `optionalDependencies` (when installed) and required `peerDependencies` (npm installs those too),
- * followed transitively, each found the way Node finds it from the requiring package's real folder
+ * The third-party packer: the third-party packages that installing some workspace packages pulls
+ * in, taken from what pnpm already put on this disk (nothing is downloaded): each package's
+ * `dependencies`, `optionalDependencies` (when installed) and required `peerDependencies` (npm
+ * installs those too), followed transitively, each found the way Node finds it from the requiring package's real folder
  * (pnpm's `.pnpm/<id>/node_modules` layout). Workspace packages (`@authlib/*`) are followed but not
  * packed: the release publishes them.
  */
@@ -12,6 +12,7 @@ import { existsSync, readFileSync, realpathSync } from "node:fs"
 import { basename, dirname, join } from "node:path"
 import type { Manifest } from "./registry.js"
 
+/** The fields of a `package.json` the packer and the release copy read. */
 export interface PackageJson extends Manifest {
   dependencies?: Record<string, string>
   devDependencies?: Record<string, string>
@@ -20,6 +21,7 @@ export interface PackageJson extends Manifest {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>
 }
 
+/** One packed package: what `Registry.add` takes, and where it came from. */
 export interface Packed {
   manifest: PackageJson
   /** Where it was packed from. */
@@ -27,6 +29,7 @@ export interface Packed {
   tarball: Buffer
 }
 
+/** The `package.json` in `dir`, parsed. */
 export const readPackageJson = (dir: string) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson
 
 /** The real folder of `name` as Node would find it from `fromDir`, or undefined. */
@@ -52,7 +55,10 @@ export function pack(dir: string): Buffer {
   return gzipSync(tar, { level: 1 }) // fast: PGlite is 27 MB
 }
 
-/** What the packages in `roots` (folders) need from outside the workspace, plus `extra` (name, from folder). */
+/**
+ * What the packages in `roots` (folders) need from outside the workspace, plus `extra` (each a name
+ * resolved from a folder: peers and type packages a scratch project installs), packed.
+ */
 export function thirdPartyClosure(roots: string[], extra: Array<{ name: string; from: string }> = []): Packed[] {
   const packed = new Map<string, Packed>()
   const visited = new Set<string>()

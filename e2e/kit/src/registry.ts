@@ -16,7 +16,7 @@
  *
  * It listens on 127.0.0.1 on a port the system picks, keeps everything in memory, never holds the
  * process open (`unref`) and closes itself after `lifetimeMs` (default 10 minutes) if nobody did.
- * Why not verdaccio: see this package's README.
+ * Why not verdaccio: see this package's README. Its wire behaviour is pinned by `test/registry.test.ts`.
  */
 import { createHash, randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
@@ -30,6 +30,7 @@ export interface Manifest {
   [field: string]: unknown
 }
 
+/** A package's document as `GET /<name>` answers it. */
 export interface Packument {
   _id: string
   name: string
@@ -38,6 +39,7 @@ export interface Packument {
   time: Record<string, string>
 }
 
+/** How `startRegistry` sets up a registry. */
 export interface RegistryOptions {
   /** The token a publish must carry (`//host:port/:_authToken=<token>` in an `.npmrc`). Random by default. */
   token?: string
@@ -47,6 +49,7 @@ export interface RegistryOptions {
   maxBodyBytes?: number
 }
 
+/** A running registry: where it is, what it holds, what it served. */
 export interface Registry {
   /** `http://127.0.0.1:<port>/` */
   readonly url: string
@@ -58,6 +61,8 @@ export interface Registry {
   add(manifest: Manifest, tarball: Buffer, tag?: string): void
   /** The packument of `name`, or undefined. */
   packument(name: string): Packument | undefined
+  /** The versions of `name` held, in publish order (empty when none). */
+  versions(name: string): string[]
   /** Every request served, in order: `PUT /@authlib%2fcore 201`. */
   readonly log: string[]
   close(): Promise<void>
@@ -79,6 +84,7 @@ class HttpError extends Error {
 /** The tarball's file name as npm gives it: the name without its scope, then the version. */
 export const tarballFile = (name: string, version: string) => `${name.slice(name.indexOf("/") + 1)}-${version}.tgz`
 
+/** The `dist.integrity` of a tarball (SRI, sha512), as npm computes and checks it. */
 export const integrityOf = (tarball: Buffer) => `sha512-${createHash("sha512").update(tarball).digest("base64")}`
 
 /** `/@scope%2fname`, `/@scope/name` or `/name` -> the name; `/<name>/-/<file>` -> name and file. */
@@ -151,6 +157,7 @@ function readPublish(name: string, raw: Buffer): { manifest: Manifest; tarball: 
   return { manifest, tarball, tags: tags.length > 0 ? tags : ["latest"] }
 }
 
+/** Starts a registry on 127.0.0.1 (a port the system picks); see the module comment for what it serves. */
 export async function startRegistry(options: RegistryOptions = {}): Promise<Registry> {
   const token = options.token ?? randomBytes(16).toString("hex")
   const maxBody = options.maxBodyBytes ?? 64 * 1024 * 1024
@@ -244,6 +251,7 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
     npmrc: () => `registry=${url}\n${url.replace(/^https?:/, "")}:_authToken=${token}\n`,
     add: (manifest, tarball, tag) => add(manifest, tarball, tag),
     packument: (name) => docs.get(name),
+    versions: (name) => Object.keys(docs.get(name)?.versions ?? {}),
     log,
     close,
   }
