@@ -9,6 +9,7 @@
 import { AuthError, JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
 import type { AuthErrorOptions } from "@authlib/jwt"
 import type { CataloguedType, ErrorCode } from "./error-codes.js"
+import type { TwoFactorError } from "./capabilities/two-factor/errors.js"
 
 export { AuthError, JWTSessionError, MissingSalt, MissingSecret }
 export type { AuthErrorOptions, ErrorCause } from "@authlib/jwt"
@@ -435,6 +436,7 @@ export type AnyAuthError =
   | RefreshTokenError
   | SessionManagementError
   | AccountManagementError
+  | TwoFactorError
 
 /** The `type` strings of the catalogue. */
 export type ErrorType = AnyAuthError["type"]

@@ -64,8 +64,8 @@ export type {
   LoggerInstance, PagesOptions, Profile, Session, SessionOptions, Theme, User
 } from "./types.js"
 export type {
-  Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession, AdapterUser,
-  SessionMetadata, VerificationToken
+  Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession, AdapterTwoFactor,
+  AdapterUser, SessionMetadata, VerificationToken
 } from "./adapters.js"
 export type {
   AccountCallback, AppProvider, AuthorizationEndpointHandler, CommonProviderOptions,
@@ -89,6 +89,7 @@ export {
   SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
   Verification, WebAuthnVerificationError, isClientSafe
 } from "./errors.js"
+export { TwoFactorError } from "./capabilities/two-factor/errors.js"
 export type {
   AnyAuthError, AuthErrorOptions, CallbackStep, CataloguedErrorOptions, CataloguedType, CheckName,
   ErrorCause, ErrorCode, ErrorType
