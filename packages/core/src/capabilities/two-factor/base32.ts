@@ -40,8 +40,8 @@ export function base32Encode(bytes: Uint8Array, options: { padding?: boolean } =
 const invalid = (message: string, cause: Record<string, unknown>) => new TwoFactorError(message, { code: "SECRET_INVALID", cause })
 
 /**
- * The bytes of a base32 string. Tolerates lower case, whitespace, dashes and missing padding;
- * throws `TwoFactorError` `SECRET_INVALID` for an empty or over-long input, a character outside
+ * The bytes of a base32 string ("" is no bytes). Tolerates lower case, whitespace, dashes and
+ * missing padding; throws `TwoFactorError` `SECRET_INVALID` for an over-long input, a character outside
  * the alphabet (the message gives its position, not the input: it may be a secret), padding in
  * the middle, or a length no byte string encodes to (1, 3 or 6 characters past a multiple of 8).
  */
@@ -54,7 +54,6 @@ export function base32Decode(input: string): Uint8Array<ArrayBuffer> {
   const padded = text.indexOf("=")
   const symbols = padded === -1 ? text : text.slice(0, padded)
   if (padded !== -1 && !/^=+$/.test(text.slice(padded))) throw invalid('base32 padding "=" may only end the secret', { position: input.indexOf("=") + 1 })
-  if (symbols.length === 0) throw invalid("the base32 secret is empty", { length: 0 })
   if ([1, 3, 6].includes(symbols.length % 8)) throw invalid(`${symbols.length} base32 characters encode no whole number of bytes`, { length: symbols.length })
   const out = new Uint8Array(Math.floor((symbols.length * 5) / 8))
   let buffer = 0
