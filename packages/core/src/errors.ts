@@ -9,7 +9,6 @@
 import { AuthError, JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
 import type { AuthErrorOptions } from "@authlib/jwt"
 import type { CataloguedType, ErrorCode } from "./error-codes.js"
-import type { TwoFactorError } from "./capabilities/two-factor/errors.js"
 
 export { AuthError, JWTSessionError, MissingSalt, MissingSecret }
 export type { AuthErrorOptions, ErrorCause } from "@authlib/jwt"
@@ -385,6 +384,17 @@ export class InvalidEmailAddress extends CataloguedError<"InvalidEmailAddress"> 
   constructor(message: string, options: CataloguedErrorOptions<"InvalidEmailAddress"> & { code: ErrorCode<"InvalidEmailAddress"> }) {
     super(message, options)
   }
+}
+
+/**
+ * A two-factor request that cannot be done. `SECRET_INVALID`: a TOTP secret to import is not
+ * base32 of at least 16 bytes (the message names the position of a bad character, never the
+ * secret). Client-safe: `code` says why, and nothing in it depends on the user's stored factors.
+ */
+export class TwoFactorError extends CataloguedError<"TwoFactorError"> {
+  static override type = "TwoFactorError"
+  declare type: "TwoFactorError"
+  static override clientSafe = true
 }
 
 /** An error of `@authlib/jwt` seen with its literal `type`, so the union below discriminates. */

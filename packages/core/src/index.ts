@@ -86,10 +86,9 @@ export {
   MethodNotAllowed, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSalt,
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, RefreshTokenError,
-  SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
+  SessionManagementError, SessionRequired, SessionTokenError, SignInError, TwoFactorError, UnknownAction, UntrustedHost,
   Verification, WebAuthnVerificationError, isClientSafe
 } from "./errors.js"
-export { TwoFactorError } from "./capabilities/two-factor/errors.js"
 export type {
   AnyAuthError, AuthErrorOptions, CallbackStep, CataloguedErrorOptions, CataloguedType, CheckName,
   ErrorCause, ErrorCode, ErrorType
