@@ -16,3 +16,8 @@ export { defaultCookies } from "./cookies/names.js"
 export { DEFAULT_BASE_PATH, isAuthPath, normalizeBasePath } from "./config/base-path.js"
 export type { AuthAction, AuthRequest, AuthResponse, Context } from "./http/types.js"
 export type { Flow, FlowContext, FlowOutcome, SignInResult } from "./flows/types.js"
+// Two-factor sign-in's building blocks: the conformance suite of @authlib/adapter-test enrols with them.
+export { base32Encode } from "./capabilities/two-factor/base32.js"
+export { createTotpKey } from "./capabilities/two-factor/totp.js"
+export { sealTotpKey } from "./capabilities/two-factor/secret-box.js"
+export { generateBackupCodes, hashBackupCode, normalizeBackupCode } from "./capabilities/two-factor/backup-codes.js"
