@@ -3,11 +3,15 @@
  * with jsQR, an independent decoder, which must give the URI back; the size is that of a QR
  * version (17 + 4v modules) plus the quiet zone; the title is escaped.
  */
-import jsQR from "jsqr"
+import jsqr from "jsqr"
 import { describe, expect, it } from "vitest"
 import { otpauthUri } from "../../../src/capabilities/two-factor/otpauth-uri.js"
 import { QR_QUIET_ZONE, qrCodeSvg } from "../../../src/capabilities/two-factor/qr-svg.js"
 import { createTotpKey } from "../../../src/capabilities/two-factor/totp.js"
+
+// jsQR is CommonJS whose typings say `exports.default`: under NodeNext the default import is the
+// module object; its `default` is the decoder (at run time both are).
+const jsQR = jsqr.default
 
 /** The SVG's dark modules as a matrix, from its one path of `M x,y h s v s h -s z` squares. */
 function modulesOf(svg: string, moduleSize: number): { side: number; dark: boolean[][] } {
