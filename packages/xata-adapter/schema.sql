@@ -145,3 +145,17 @@ UPDATE authlib_sessions SET "createdAt" = xata_createdat WHERE "createdAt" IS NU
 
 ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS "sessionEpoch" integer;
 INSERT INTO authlib_migrations (version, name) VALUES (4, 'sessions: createdAt, clientDescription, clientNetwork, error; users: sessionEpoch') ON CONFLICT (version) DO NOTHING;
+
+-- migration 6: two-factor: authlib_two_factors
+CREATE TABLE IF NOT EXISTS authlib_two_factors (
+  xata_id text PRIMARY KEY DEFAULT ('rec_' || replace(gen_random_uuid()::text, '-', '')) CHECK (length(xata_id) < 256),
+  xata_version integer NOT NULL DEFAULT 0,
+  xata_createdat timestamptz NOT NULL DEFAULT now(),
+  xata_updatedat timestamptz NOT NULL DEFAULT now(),
+  "user" text REFERENCES authlib_users(xata_id) ON DELETE CASCADE, secret text, enabled boolean, "lastUsedStep" bigint, "backupCodes" text[]
+);
+
+CREATE OR REPLACE TRIGGER authlib_two_factors_touch BEFORE UPDATE ON authlib_two_factors FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch();
+
+CREATE UNIQUE INDEX IF NOT EXISTS authlib_two_factors_user_key ON authlib_two_factors ("user");
+INSERT INTO authlib_migrations (version, name) VALUES (6, 'two-factor: authlib_two_factors') ON CONFLICT (version) DO NOTHING;

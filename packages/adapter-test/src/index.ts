@@ -30,13 +30,14 @@ import { listAccountsSuite } from "./list-accounts.js"
 import { racesSuite } from "./races.js"
 import { duplicatesSuite } from "./duplicates.js"
 import { portSuite } from "./ports.js"
+import { twoFactorSuite } from "./two-factor.js"
 import type { Adapter } from "@authlib/core"
 import type { TestOptions } from "./types.js"
 
 export type { Fixtures, RecordFactory, SkipTest, SuiteContext, TestDb, TestOptions, UserWithEmail } from "./types.js"
-export { MemoryAdapter, MemoryAdapterError, createMemoryStore } from "./memory-adapter.js"
+export { MemoryAdapter, MemoryAdapterError, createMemoryStore, dumpStore } from "./memory-adapter.js"
 export { runRateLimitStoreTests, type RateLimitStoreTestOptions } from "./rate-limit-store.js"
-export type { MemoryAdapterErrorCode, MemoryStore } from "./memory-adapter.js"
+export type { MemoryAdapterErrorCode, MemoryStore, MemoryTwoFactor } from "./memory-adapter.js"
 export { portCoverage, type PortCoverage } from "./ports.js"
 
 const NO_EXTEND_SESSION = "the adapter has no extendSession, an optional method (core falls back to updateSession)"
@@ -49,6 +50,7 @@ const NO_UPDATE_ACCOUNT = "the adapter has no updateAccount, an optional method 
 const NO_USER_SESSIONS = "the adapter has no listSessionsByUserId/deleteSessionsByUserId, optional methods (core then cannot list or end a user's sessions)"
 const NO_SESSION_EPOCH =
   "the adapter has no getUserSessionEpoch/incrementUserSessionEpoch, optional methods (core then cannot revoke JWT sessions before they expire)"
+const NO_TWO_FACTOR = "the adapter has no two-factor port (getTwoFactor and the six methods beside it; core then offers no second factor)"
 const NO_LIST_ACCOUNTS = "the adapter has no listAccountsByUserId, an optional method (core then refuses more deletions of a last passkey)"
 
 /** The suite of an optional method: registered when the adapter has it, else listed as skipped with the reason. */
@@ -85,6 +87,11 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  *   refresh token: of N parallel calls with the same expected token exactly one wins.
  * - `getVerificationToken`, optional: the stored token without using it up; `null` for an unknown,
  *   used or other identifier's token.
+ * - The two-factor port, optional (`getTwoFactor` and six more; then `db.dump` is required): a
+ *   pending secret, enabling by compare-and-swap on it, a last used TOTP step that only moves
+ *   forward (of N parallel calls for one step exactly one wins), single-use backup codes (of 20
+ *   parallel uses of one code exactly one wins), replacing and deleting, the cascade from
+ *   `deleteUser`, and no secret or backup code in plain text anywhere in the store.
  * - `retireVerificationTokens`, optional: keeps the `keep` newest tokens of an identifier (by
  *   `expires`), answers how many it deleted, never touches other identifiers, and under concurrent
  *   calls never deletes one of the `keep` newest.
@@ -95,6 +102,9 @@ export function runBasicTests(options: TestOptions): void {
   const optionalSuite = (method: keyof Adapter, reason: string, suite: () => void) => optional(options.adapter, method, reason, suite)
   if (options.testWebAuthnMethods && !options.db.authenticator) {
     throw new TypeError("testWebAuthnMethods needs db.authenticator to read authenticators directly")
+  }
+  if (typeof options.adapter.getTwoFactor === "function" && !options.db.dump) {
+    throw new TypeError("an adapter with the two-factor port needs db.dump, to check that no secret is stored in plain text")
   }
   const ctx = createContext(options)
   beforeAll(async () => {
@@ -120,6 +130,7 @@ export function runBasicTests(options: TestOptions): void {
   optionalSuite("updateAccount", NO_UPDATE_ACCOUNT, () => updateAccountSuite(ctx))
   portSuite(options.adapter, "sessionListing", NO_USER_SESSIONS, () => userSessionsSuite(ctx))
   portSuite(options.adapter, "sessionEpochs", NO_SESSION_EPOCH, () => sessionEpochSuite(ctx))
+  portSuite(options.adapter, "twoFactor", NO_TWO_FACTOR, () => twoFactorSuite(ctx))
   describe("duplicate keys", () => duplicatesSuite(ctx))
   describe("races", () => racesSuite(ctx))
   describe("skipTests", () => {

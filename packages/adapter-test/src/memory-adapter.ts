@@ -11,6 +11,9 @@ import type {
   AdapterUser,
   VerificationToken,
 } from "@authlib/core"
+import { twoFactorMethods, type MemoryTwoFactor } from "./memory-two-factor.js"
+
+export type { MemoryTwoFactor } from "./memory-two-factor.js"
 
 /** The maps behind a `MemoryAdapter`; pass one in to read the store directly in tests. */
 export interface MemoryStore {
@@ -23,6 +26,8 @@ export interface MemoryStore {
   authenticators: Map<string, AdapterAuthenticator>
   /** Session epochs by user id (`incrementUserSessionEpoch`); a user without an entry is at 0. */
   sessionEpochs: Map<string, number>
+  /** Two-factor records by user id (backup codes as the hashes core gave). */
+  twoFactor: Map<string, MemoryTwoFactor>
   accountKey(provider: string, providerAccountId: string): string
   tokenKey(identifier: string, token: string): string
 }
@@ -36,6 +41,7 @@ export function createMemoryStore(): MemoryStore {
     verificationTokens: new Map(),
     authenticators: new Map(),
     sessionEpochs: new Map(),
+    twoFactor: new Map(),
     accountKey: (provider, providerAccountId) => JSON.stringify([provider, providerAccountId]),
     tokenKey: (identifier, token) => JSON.stringify([identifier, token]),
   }
@@ -113,6 +119,7 @@ function userMethods(store: MemoryStore): Adapter {
       if (!user) return null
       store.users.delete(userId)
       store.sessionEpochs.delete(userId)
+      store.twoFactor.delete(userId)
       for (const [key, a] of store.accounts) if (a.userId === userId) store.accounts.delete(key)
       for (const [key, s] of store.sessions) if (s.userId === userId) store.sessions.delete(key)
       for (const [key, a] of store.authenticators) if (a.userId === userId) store.authenticators.delete(key)
@@ -301,5 +308,11 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
     ...sessionMethods(store),
     ...tokenMethods(store),
     ...authenticatorMethods(store),
+    ...twoFactorMethods(store),
   } as Required<Adapter>
+}
+
+/** Every record of `store` as one JSON string (what a test's `db.dump` answers for a `MemoryAdapter`). */
+export function dumpStore(store: MemoryStore): string {
+  return JSON.stringify(Object.entries(store).flatMap(([name, value]) => (value instanceof Map ? [[name, [...value]]] : [])))
 }

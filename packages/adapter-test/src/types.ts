@@ -28,6 +28,12 @@ export interface TestDb {
    * the stored `name`, `createdAt` and `lastUsedAt` too.
    */
   authenticator?: (credentialID: string) => Awaitable<AdapterAuthenticator | null>
+  /**
+   * Every stored value of every table as one string (for example each table's rows as JSON).
+   * Required when the adapter has the two-factor port: the suite searches it for TOTP secrets and
+   * backup codes in plain text after an enrolment.
+   */
+  dump?: () => Awaitable<string>
 }
 
 /** A test left out, and why. A skip without a reason does not type-check (and is rejected at run time). */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest"
-import { MemoryAdapter, createMemoryStore, runBasicTests } from "../src/index.js"
+import { MemoryAdapter, createMemoryStore, dumpStore, runBasicTests } from "../src/index.js"
 import type { MemoryStore, SkipTest, TestDb } from "../src/index.js"
 import { createContext } from "../src/context.js"
 
@@ -11,6 +11,7 @@ function memoryDb(store: MemoryStore): TestDb {
     account: ({ provider, providerAccountId }) => read(store.accounts.get(store.accountKey(provider, providerAccountId))),
     verificationToken: ({ identifier, token }) => read(store.verificationTokens.get(store.tokenKey(identifier, token))),
     authenticator: (id) => read(store.authenticators.get(id)),
+    dump: () => dumpStore(store),
   }
 }
 
@@ -51,6 +52,11 @@ describe("runBasicTests options", () => {
   test("testWebAuthnMethods without db.authenticator is rejected", () => {
     const { authenticator: _, ...db } = base.db
     expect(() => runBasicTests({ ...base, db, testWebAuthnMethods: true })).toThrow(/db.authenticator/)
+  })
+
+  test("an adapter with the two-factor port without db.dump is rejected (the plain-text check needs it)", () => {
+    const { dump: _, ...db } = base.db
+    expect(() => runBasicTests({ ...base, db })).toThrow(/two-factor port needs db.dump/)
   })
 
   test("an odd concurrency is rejected", () => {

@@ -5,7 +5,7 @@
  * registered as skipped.
  */
 import type { Adapter, AdapterAuthenticator } from "@authlib/core"
-import { MemoryAdapter, createMemoryStore, runBasicTests } from "../src/index.js"
+import { MemoryAdapter, createMemoryStore, dumpStore, runBasicTests } from "../src/index.js"
 import type { MemoryStore, TestDb } from "../src/index.js"
 
 /** The eight Auth.js fields only. */
@@ -23,6 +23,7 @@ function memoryDb(store: MemoryStore): TestDb {
     account: ({ provider, providerAccountId }) => read(store.accounts.get(store.accountKey(provider, providerAccountId))),
     verificationToken: ({ identifier, token }) => read(store.verificationTokens.get(store.tokenKey(identifier, token))),
     authenticator: (id) => authJsShaped(read(store.authenticators.get(id))),
+    dump: () => dumpStore(store),
   }
 }
 

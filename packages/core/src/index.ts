@@ -68,8 +68,8 @@ export type {
   LoggerInstance, PagesOptions, Profile, Session, SessionOptions, Theme, User
 } from "./kernel/types/config.js"
 export type {
-  Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession, AdapterUser,
-  SessionMetadata, VerificationToken
+  Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession, AdapterTwoFactor,
+  AdapterUser, SessionMetadata, VerificationToken
 } from "./kernel/types/adapters.js"
 export type {
   AccountCallback, AppProvider, AuthorizationEndpointHandler, CommonProviderOptions,
@@ -90,7 +90,7 @@ export {
   MethodNotAllowed, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSalt,
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, RefreshTokenError,
-  SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
+  SessionManagementError, SessionRequired, SessionTokenError, SignInError, TwoFactorError, UnknownAction, UntrustedHost,
   Verification, WebAuthnVerificationError, isClientSafe
 } from "./kernel/errors/errors.js"
 export type {

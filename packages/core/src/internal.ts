@@ -21,3 +21,8 @@ export { defaultCookies } from "./kernel/cookies/names.js"
 export { DEFAULT_BASE_PATH, isAuthPath, normalizeBasePath } from "./kernel/config/base-path.js"
 export type { AuthAction, AuthRequest, AuthResponse, Context } from "./kernel/types/http.js"
 export type { Flow, FlowContext, FlowOutcome, SignInResult } from "./kernel/types/sign-in.js"
+// Two-factor sign-in's building blocks: the conformance suite of @authlib/adapter-test enrols with them.
+export { base32Encode } from "./capabilities/two-factor/base32.js"
+export { createTotpKey } from "./capabilities/two-factor/totp.js"
+export { sealTotpKey } from "./capabilities/two-factor/secret-box.js"
+export { generateBackupCodes, hashBackupCode, normalizeBackupCode } from "./capabilities/two-factor/backup-codes.js"

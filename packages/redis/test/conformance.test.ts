@@ -3,7 +3,7 @@
  * every method behaves as the adapter's own, read back through the cache and through the store.
  */
 import { afterAll, inject, test } from "vitest"
-import { MemoryAdapter, createMemoryStore, runBasicTests, type MemoryStore, type TestDb } from "@authlib/adapter-test"
+import { MemoryAdapter, createMemoryStore, dumpStore, runBasicTests, type MemoryStore, type TestDb } from "@authlib/adapter-test"
 import { withRedisCache } from "../src/index.js"
 import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
 import { closeClient, connectClient, type Client } from "./helpers/app.js"
@@ -19,6 +19,7 @@ function memoryDb(store: MemoryStore, connect: () => Promise<void>): TestDb {
     account: ({ provider, providerAccountId }) => read(store.accounts.get(store.accountKey(provider, providerAccountId))),
     verificationToken: ({ identifier, token }) => read(store.verificationTokens.get(store.tokenKey(identifier, token))),
     authenticator: (id) => read(store.authenticators.get(id)),
+    dump: () => dumpStore(store),
   }
 }
 

@@ -3,6 +3,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterTwoFactor,
   AdapterUser,
   SessionMetadata,
   VerificationToken,
@@ -68,5 +69,19 @@ export interface XataAdapterMethods extends Required<Adapter> {
    * `refresh_token IS NOT DISTINCT FROM` it (of racing callers exactly one wins); `null` when unknown
    * or the refresh token differs.
    */
+  /** One `SELECT` of the user's `authlib_two_factors` row (`backupCodesLeft` is the array's length); `null` when none. */
+  getTwoFactor(userId: string): Promise<AdapterTwoFactor | null>
+  /** One `INSERT ... ON CONFLICT DO UPDATE ... WHERE NOT enabled`: `null` for an unknown user or an enabled record. */
+  setTwoFactorPendingSecret(userId: string, secret: string): Promise<AdapterTwoFactor | null>
+  /** One `UPDATE ... WHERE secret = $2 AND NOT enabled RETURNING`: of racing callers exactly one receives the record. */
+  enableTwoFactor(userId: string, params: { secret: string; step: number; backupCodeHashes: readonly string[] }): Promise<AdapterTwoFactor | null>
+  /** One `UPDATE ... WHERE enabled AND "lastUsedStep" < $2`: of racing callers for one step exactly one gets `true`. */
+  recordTwoFactorStep(userId: string, step: number): Promise<boolean>
+  /** One `UPDATE` removing the matching hash `WHERE enabled AND "backupCodes" && $2`: of racing callers exactly one gets `true`. */
+  useTwoFactorBackupCode(userId: string, codeHashes: readonly string[]): Promise<boolean>
+  /** One `UPDATE ... WHERE enabled`: the old hashes are gone. */
+  replaceTwoFactorBackupCodes(userId: string, codeHashes: readonly string[]): Promise<boolean>
+  /** One `DELETE ... RETURNING`. */
+  deleteTwoFactor(userId: string): Promise<boolean>
   updateAccount(account: Partial<AdapterAccount> & Pick<AdapterAccount, "provider" | "providerAccountId">, expected?: { refresh_token: string | null }): Promise<AdapterAccount | null>
 }

@@ -20,6 +20,7 @@ import { accountMethods } from "./sql/accounts.js"
 import { sessionMethods } from "./sql/sessions.js"
 import { verificationTokenMethods } from "./sql/verification-tokens.js"
 import { authenticatorMethods } from "./sql/authenticators.js"
+import { twoFactorMethods } from "./sql/two-factor.js"
 import { toAdapterError } from "./sql/values.js"
 import type { XataAdapterMethods } from "./adapter-type.js"
 
@@ -76,6 +77,7 @@ export function XataAdapter(client: AdapterClient): XataAdapterMethods {
     ...sessionMethods(db),
     ...verificationTokenMethods(db),
     ...authenticatorMethods(db),
+    ...twoFactorMethods(db),
   }
   const entries = Object.entries(methods).map(([name, method]) => [name, guarded(method as AnyMethod)])
   return Object.fromEntries(entries) as unknown as XataAdapterMethods

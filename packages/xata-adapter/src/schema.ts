@@ -9,7 +9,7 @@
  * e-mail address coexist while addresses stay unique);
  * `ON DELETE CASCADE` keeps links from ever dangling, even when rows are deleted outside the adapter.
  * Migration 3 adds `authlib_rate_limits`, the counters of `PostgresRateLimitStore` (not a record table).
- * Migration 4 adds session metadata and the users' session epoch.
+ * Migration 4 adds session metadata and the users' session epoch; migration 6 the two-factor records.
  */
 
 /** One schema step. Statements are idempotent, so a migration interrupted half-way can simply run again. */
@@ -116,6 +116,22 @@ const SESSION_METADATA: readonly string[] = [
   `ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS "sessionEpoch" integer`,
 ]
 
+/**
+ * Migration 6: two-factor sign-in, one row per user (`"user"` unique, removed with the user by
+ * the cascade): the TOTP secret as core sealed it, whether it is enabled, the last used time step
+ * (only later steps are accepted), and the backup codes as core hashed them. Nothing here is
+ * readable without the auth secret. Additive: no existing table changes. (Version 5 is another
+ * release step; versions are applied by number, so the two land in either order.)
+ */
+const TWO_FACTOR: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS authlib_two_factors (
+  ${META},
+  "user" ${link("authlib_users")}, secret text, enabled boolean, "lastUsedStep" bigint, "backupCodes" text[]
+)`,
+  `CREATE OR REPLACE TRIGGER authlib_two_factors_touch BEFORE UPDATE ON authlib_two_factors FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch()`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS authlib_two_factors_user_key ON authlib_two_factors ("user")`,
+]
+
 /** The table that records applied migrations. Created first, outside the versioned steps. */
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
   version integer PRIMARY KEY,
@@ -132,6 +148,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "authenticators: name, createdAt, lastUsedAt", statements: PASSKEY_MANAGEMENT },
   { version: 3, name: "rate limits: authlib_rate_limits", statements: RATE_LIMITS },
   { version: 4, name: "sessions: createdAt, clientDescription, clientNetwork, error; users: sessionEpoch", statements: SESSION_METADATA },
+  { version: 6, name: "two-factor: authlib_two_factors", statements: TWO_FACTOR },
 ]
 
 /** The whole schema as one SQL script (what `schema.sql` contains). */

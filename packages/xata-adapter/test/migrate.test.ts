@@ -19,6 +19,11 @@ import { runCli } from "../src/cli-run.js"
 import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
 
 const url = inject("databaseUrl")
+/** Every version, and the latest: derived, so adding a migration changes no expectation below. */
+const VERSIONS = MIGRATIONS.map((m) => m.version)
+const LATEST = Math.max(...VERSIONS)
+const after = (version: number) => VERSIONS.filter((v) => v > version)
+const appliedLine = `applied migrations ${VERSIONS.join(", ")}; schema version ${LATEST}`
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
 
 test("schema.sql is the generated schema (pnpm generate:schema after changing src/schema.ts)", () => {
@@ -45,7 +50,7 @@ test("authlib-xata migrate --database-url file:<dir> creates a PGlite database i
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l), env: {} }
     expect(await runCli(["migrate", "--database-url", `file:${dir}`], io)).toBe(0)
     expect(await runCli(["migrate", "--database-url", `file:${dir}`], io)).toBe(0)
-    expect(lines).toStrictEqual(["applied migrations 1, 2, 3, 4; schema version 4", "schema is up to date (version 4)"])
+    expect(lines).toStrictEqual([appliedLine, `schema is up to date (version ${LATEST})`])
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -77,8 +82,8 @@ async function upgradeFromVersion1(client: AdapterClient, query: Query): Promise
   )
   const [row] = await query(`SELECT xata_createdat FROM authlib_authenticators WHERE "credentialID" = 'c1'`)
   await expect(XataAdapter(client).getAuthenticator("c1")).rejects.toMatchObject({ code: "SCHEMA_MISSING", message: /run migrate\(\)/ })
-  expect(await migrate(client)).toStrictEqual({ applied: [2, 3, 4], version: 4 })
-  expect(await migrate(client)).toStrictEqual({ applied: [], version: 4 })
+  expect(await migrate(client)).toStrictEqual({ applied: after(1), version: LATEST })
+  expect(await migrate(client)).toStrictEqual({ applied: [], version: LATEST })
   const adapter = XataAdapter(client)
   const before = { credentialID: "c1", userId: "u1", providerAccountId: "c1", counter: 5, credentialBackedUp: true, credentialPublicKey: "k", credentialDeviceType: "multiDevice", transports: "internal" }
   expect(await adapter.getAuthenticator("c1")).toStrictEqual({ ...before, name: null, createdAt: new Date(row!.xata_createdat as string), lastUsedAt: null })
@@ -114,8 +119,8 @@ function migrationTests(url: string): void {
   describe("migrate", () => {
     test("applies versions 1 to 4 once, then reports the schema as current", async () => {
       const { pool } = await fresh()
-      expect(await migrate(pool)).toStrictEqual({ applied: [1, 2, 3, 4], version: 4 })
-      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 4 })
+      expect(await migrate(pool)).toStrictEqual({ applied: VERSIONS, version: LATEST })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: LATEST })
     })
 
     test("migration 3 upgrades a version-2 database: the rate-limit store works after it, the adapter before and after", async () => {
@@ -124,7 +129,7 @@ function migrationTests(url: string): void {
       const user = await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
       const store = PostgresRateLimitStore(pool)
       await expect(store.hit("signin:email:a@example.com", 60_000)).rejects.toMatchObject({ code: "SCHEMA_MISSING", message: /run migrate\(\)/ })
-      expect(await migrate(pool)).toStrictEqual({ applied: [3, 4], version: 4 })
+      expect(await migrate(pool)).toStrictEqual({ applied: after(2), version: LATEST })
       expect(await store.hit("signin:email:a@example.com", 60_000)).toMatchObject({ count: 1 })
       expect(await XataAdapter(pool).getUser("u1")).toStrictEqual(user)
     })
@@ -136,13 +141,39 @@ function migrationTests(url: string): void {
       await query(`INSERT INTO authlib_users (xata_id, email) VALUES ('u1', 'a@example.com')`)
       await query(`INSERT INTO authlib_sessions ("sessionToken", expires, "user") VALUES ('tok', now() + interval '1 day', 'u1')`)
       await expect(before.getSessionAndUser("tok")).rejects.toMatchObject({ code: "SCHEMA_MISSING" })
-      expect(await migrate(pool)).toStrictEqual({ applied: [4], version: 4 })
+      expect(await migrate(pool)).toStrictEqual({ applied: after(3), version: LATEST })
       const adapter = XataAdapter(pool)
       const found = await adapter.getSessionAndUser("tok")
       const [row] = await query(`SELECT xata_createdat FROM authlib_sessions WHERE "sessionToken" = 'tok'`)
       expect(found?.session).toMatchObject({ sessionToken: "tok", userId: "u1", createdAt: new Date(row!.xata_createdat as string) })
       expect(await adapter.getUserSessionEpoch("u1")).toBe(0)
       expect(await adapter.incrementUserSessionEpoch("u1")).toBe(1)
+    })
+
+    test("migration 6 upgrades a version-4 database: users keep their data; two-factor records work, and go with their user", async () => {
+      const { pool, query } = await fresh()
+      expect(await applyMigrations(toExecutor(pool), MIGRATIONS.filter((m) => m.version <= 4))).toStrictEqual({ applied: [1, 2, 3, 4], version: 4 })
+      const user = await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+      await expect(XataAdapter(pool).getTwoFactor("u1")).rejects.toMatchObject({ code: "SCHEMA_MISSING" })
+      expect(await migrate(pool)).toStrictEqual({ applied: after(4), version: LATEST })
+      const adapter = XataAdapter(pool)
+      expect(await adapter.getUser("u1")).toStrictEqual(user)
+      expect(await adapter.setTwoFactorPendingSecret("u1", "sealed")).toMatchObject({ enabled: false })
+      expect(await adapter.enableTwoFactor("u1", { secret: "sealed", step: 7, backupCodeHashes: ["h"] })).toMatchObject({ enabled: true, lastUsedStep: 7, backupCodesLeft: 1 })
+      // Deleted outside the adapter too: the reference cascades.
+      await query(`DELETE FROM authlib_users WHERE xata_id = 'u1'`)
+      expect(await query(`SELECT count(*)::integer AS n FROM authlib_two_factors`)).toStrictEqual([{ n: 0 }])
+    })
+
+    test("versions apply by number, not in sequence: a database that skipped the step below the latest gets it later, once, data intact", async () => {
+      const { pool } = await fresh()
+      const skipped = VERSIONS.at(-2)!
+      const db = toExecutor(pool)
+      expect(await applyMigrations(db, MIGRATIONS.filter((m) => m.version !== skipped))).toStrictEqual({ applied: VERSIONS.filter((v) => v !== skipped), version: LATEST })
+      const user = await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+      expect(await migrate(pool)).toStrictEqual({ applied: [skipped], version: LATEST })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: LATEST })
+      expect(await XataAdapter(pool).getUser("u1")).toStrictEqual(user)
     })
 
     test("migration 2 upgrades a version-1 database; its passkeys keep their data", async () => {
@@ -155,7 +186,7 @@ function migrationTests(url: string): void {
       await migrate(pool)
       const user = await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
       await query("DELETE FROM authlib_migrations")
-      expect(await migrate(pool)).toStrictEqual({ applied: [1, 2, 3, 4], version: 4 })
+      expect(await migrate(pool)).toStrictEqual({ applied: VERSIONS, version: LATEST })
       expect(await XataAdapter(pool).getUser("u1")).toStrictEqual(user)
     })
 
@@ -163,18 +194,18 @@ function migrationTests(url: string): void {
       const { pool, query } = await fresh()
       await migrate(pool)
       await XataAdapter(pool).createUser({ id: "u1", email: "a@example.com", emailVerified: null })
-      const next = { version: 5, name: "users.locale", statements: [`ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS locale text`] }
+      const next = { version: LATEST + 1, name: "users.locale", statements: [`ALTER TABLE authlib_users ADD COLUMN IF NOT EXISTS locale text`] }
       const db = toExecutor(pool)
-      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [5], version: 5 })
-      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [], version: 5 })
-      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 5 })
+      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [LATEST + 1], version: LATEST + 1 })
+      expect(await applyMigrations(db, [...MIGRATIONS, next])).toStrictEqual({ applied: [], version: LATEST + 1 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: LATEST + 1 })
       expect(await query(`SELECT email, locale FROM authlib_users`)).toStrictEqual([{ email: "a@example.com", locale: null }])
     })
 
     test("schema.sql applied by hand gives the same schema, which migrate then leaves alone", async () => {
       const { pool } = await fresh()
       await pool.query(readFileSync(`${packageDir}/schema.sql`, "utf8"))
-      expect(await migrate(pool)).toStrictEqual({ applied: [], version: 4 })
+      expect(await migrate(pool)).toStrictEqual({ applied: [], version: LATEST })
       const adapter = XataAdapter(pool)
       const user = await adapter.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
       expect(await adapter.getUserByEmail("a@example.com")).toStrictEqual(user)
@@ -193,8 +224,8 @@ function migrationTests(url: string): void {
       const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l), env: {} }
       expect(await runCli(["migrate", "--database-url", schema.url], io)).toBe(0)
       expect(await runCli(["migrate"], { ...io, env: { DATABASE_URL: schema.url } })).toBe(0)
-      expect(out).toStrictEqual(["applied migrations 1, 2, 3, 4; schema version 4", "schema is up to date (version 4)"])
-      expect(await schema.query("SELECT version FROM authlib_migrations ORDER BY version")).toStrictEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }])
+      expect(out).toStrictEqual([appliedLine, `schema is up to date (version ${LATEST})`])
+      expect(await schema.query("SELECT version FROM authlib_migrations ORDER BY version")).toStrictEqual(VERSIONS.map((version) => ({ version })))
     })
 
     test.skipIf(!existsSync(`${packageDir}/dist/cli.js`))("the built bin runs with its shebang", async () => {
@@ -203,7 +234,7 @@ function migrationTests(url: string): void {
         encoding: "utf8",
         timeout: 20_000,
       })
-      expect(output.trim()).toBe("applied migrations 1, 2, 3, 4; schema version 4")
+      expect(output.trim()).toBe(appliedLine)
     })
   })
 }

@@ -34,6 +34,9 @@ const UNCACHED = new Set<string>([
   "createVerificationToken", "useVerificationToken", "getVerificationToken", "retireVerificationTokens", "listSessionsByUserId",
   "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
   "deleteAuthenticator", "updateAuthenticator",
+  // The two-factor port: its record is never cached, and none of its writes changes a cached user or session.
+  "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "recordTwoFactorStep",
+  "useTwoFactorBackupCode", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
 ])
 
 /** Runs `write`, then (even when it threw: it may have committed) `invalidate`. */

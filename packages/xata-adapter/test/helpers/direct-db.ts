@@ -34,6 +34,13 @@ async function linked(query: Query, table: string, column: string, id: unknown, 
 export function directDb(query: Query, hooks: Pick<TestDb, "connect" | "disconnect"> = {}): TestDb {
   return {
     ...hooks,
+    // Every row of every authlib_ table (the migrations' and rate limits' too), as JSON.
+    async dump() {
+      const tables = await query(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE 'authlib\\_%' ORDER BY table_name`)
+      if (!tables.some((t) => t.table_name === "authlib_two_factors")) throw new Error("dump: authlib_two_factors is missing")
+      const rows = await Promise.all(tables.map(async (t) => [t.table_name, await query(`SELECT * FROM "${String(t.table_name)}"`)]))
+      return JSON.stringify(rows)
+    },
     async user(id) {
       const [row] = await query(`SELECT * FROM authlib_users WHERE xata_id = $1`, [id])
       if (!row) return null

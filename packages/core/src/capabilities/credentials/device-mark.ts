@@ -9,43 +9,22 @@
  * it is part of what the MAC covers, so a mark checks out only for the identifier it was given for.
  * Everything here is synchronous (`@noble/hashes`): the check sits on the sign-in hot path.
  */
-import { hkdf } from "@noble/hashes/hkdf.js"
-import { hmac, type _HMAC } from "@noble/hashes/hmac.js"
-import { sha256 } from "@noble/hashes/sha2.js"
 import { deviceMarkCookieName } from "../../kernel/cookies/names.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
+import { derivedMac } from "../../kernel/security/derived-mac.js"
 import { base64url, randomToken, timingSafeEqual } from "../../kernel/security/random.js"
 
 /** Seconds a device mark stays valid (and its cookie's `Max-Age`): 30 days. */
 export const DEVICE_MARK_MAX_AGE = 30 * 24 * 60 * 60
 
-const encoder = new TextEncoder()
-const INFO = encoder.encode("authlib device mark v1")
+// A key of its own (HKDF-SHA256 of the secret), so a mark's MAC can never be replayed as any other value made with the secret.
+const PURPOSE = "authlib device mark v1"
 /** Longest cookie value looked at: a real mark is about 50 characters. */
 const MAX_MARK_LENGTH = 128
 
-type Hmac = _HMAC<ReturnType<typeof sha256.create>>
-
-/** By secret: HMAC-SHA256 keyed once with the derived key (keying is two of a MAC's four compressions). */
-const keyed = new Map<string, Hmac>()
-/** Where a keyed state is copied for one MAC: reused, since a MAC is computed synchronously, start to end. */
-let scratch: Hmac | undefined
-
-function keyedHmac(secret: string): Hmac {
-  let base = keyed.get(secret)
-  if (!base) {
-    // A separate key (HKDF-SHA256), so a mark's MAC can never be replayed as any other value made with the secret.
-    base = hmac.create(sha256, hkdf(sha256, encoder.encode(secret), undefined, INFO, 32))
-    if (keyed.size >= 16) keyed.clear()
-    keyed.set(secret, base)
-  }
-  return base
-}
-
 /** 128 bits of HMAC-SHA256: plenty for a MAC checked online, and a shorter cookie. */
 function macOf(secret: string, expires: string, nonce: string, identifier: string): string {
-  const mac = (scratch = keyedHmac(secret)._cloneInto(scratch))
-  return base64url(mac.update(encoder.encode(`${expires}.${nonce}.${identifier}`)).digest().subarray(0, 16))
+  return base64url(derivedMac(secret, PURPOSE, `${expires}.${nonce}.${identifier}`).subarray(0, 16))
 }
 
 /**

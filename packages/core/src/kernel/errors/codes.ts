@@ -84,6 +84,8 @@ export const ERROR_CODES = {
     // Raised by framework bindings (@authlib/qwik) when an in-process call to core fails.
     "INTERNAL_CALL_FAILED",
     "SESSION_ROUTE_FAILED",
+    // A stored TOTP secret that no configured secret opens (rotated away, or the row was altered).
+    "TWO_FACTOR_SECRET_UNREADABLE",
   ],
   CredentialsSignin: ["credentials"],
   DuplicateProviderId: ["PROVIDER_ID_DUPLICATE"],
@@ -148,6 +150,7 @@ export const ERROR_CODES = {
   SessionRequired: ["SESSION_MISSING"],
   SessionTokenError: ["SESSION_TOKEN_WEAK", "SESSION_TOKEN_TOO_LARGE"],
   SignInError: [],
+  TwoFactorError: ["SECRET_INVALID"],
   UnknownAction: ["ACTION_UNKNOWN", "ACTION_UNAVAILABLE", "PROVIDER_ID_MISSING", "PROVIDER_UNKNOWN"],
   UntrustedHost: ["TRUST_HOST_FALSE"],
   WebAuthnVerificationError: [

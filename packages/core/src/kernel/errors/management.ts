@@ -1,5 +1,5 @@
 /**
- * Errors of the management functions (passkeys, sessions, linked accounts, provider tokens).
+ * Errors of the management functions (passkeys, sessions, linked accounts, provider tokens, two-factor).
  */
 import { CataloguedError } from "./catalogued.js"
 
@@ -76,4 +76,15 @@ export class AccountManagementError extends CataloguedError<"AccountManagementEr
   get status(): number {
     return this.code === "ACCOUNT_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" || this.code === "ACCOUNT_NOT_UNLINKABLE" ? 409 : 400
   }
+}
+
+/**
+ * A two-factor request that cannot be done. `SECRET_INVALID`: a TOTP secret to import is not
+ * base32 of at least 16 bytes (the message names the position of a bad character, never the
+ * secret). Client-safe: `code` says why, and nothing in it depends on the user's stored factors.
+ */
+export class TwoFactorError extends CataloguedError<"TwoFactorError"> {
+  static override type = "TwoFactorError"
+  declare type: "TwoFactorError"
+  static override clientSafe = true
 }

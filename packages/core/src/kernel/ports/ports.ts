@@ -29,6 +29,11 @@ export const PORTS = {
   sessionEpochs: ["getUserSessionEpoch", "incrementUserSessionEpoch"],
   /** Provider tokens kept on account rows and refreshed there. */
   accountTokens: ["listAccountsByUserId", "updateAccount", "getAccount"],
+  /** Two-factor sign-in: the user's sealed TOTP secret, last used step and hashed backup codes. */
+  twoFactor: [
+    "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "recordTwoFactorStep",
+    "useTwoFactorBackupCode", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
+  ],
 } as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
 
 export type PortName = keyof typeof PORTS
