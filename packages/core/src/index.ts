@@ -65,7 +65,7 @@ export async function Auth(request: Request, config: AuthConfig, options?: AuthR
 export type {
   Account, AuthConfig, AuthRequestOptions, AuthorizationDetails, Awaitable, CallbacksOptions,
   CookieOption, CookiesOptions, DefaultSession, EventCallbacks, JWT, JWTOptions, JsonValue,
-  LoggerInstance, PagesOptions, Profile, Session, SessionOptions, Theme, User
+  LoggerInstance, PagesOptions, Profile, Session, SessionOptions, Theme, TwoFactorOptions, User
 } from "./kernel/types/config.js"
 export type {
   Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession, AdapterTwoFactor,
@@ -107,6 +107,8 @@ export type { SignInMethod } from "./capabilities/linked-accounts/ways-in.js"
 export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/access-token.js"
 export { MAX_PASSKEY_NAME_LENGTH } from "./capabilities/passkey-management/info.js"
 export type { PasskeyInfo } from "./capabilities/passkey-management/info.js"
+export { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./capabilities/two-factor/functions.js"
+export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/actions.js"
 export type { RateLimitHit, RateLimitStore } from "./kernel/types/rate-limit-store.js"
 export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"
 export type { MemoryRateLimitStoreOptions } from "./kernel/rate-limit/memory-store.js"

@@ -10,6 +10,7 @@ import { oauth } from "./capabilities/oauth/index.js"
 import { passkeyManagement } from "./capabilities/passkey-management/index.js"
 import { providerTokens } from "./capabilities/provider-tokens/index.js"
 import { sessionManagement } from "./capabilities/session-management/index.js"
+import { twoFactor } from "./capabilities/two-factor/index.js"
 import { webauthn } from "./capabilities/webauthn/index.js"
 import { assembleRegistry, type Registry } from "./kernel/registry/assemble.js"
 import { installRegistry } from "./kernel/registry/installed.js"
@@ -26,6 +27,7 @@ export const REGISTRY: Registry = assembleRegistry([
   sessionManagement,
   linkedAccounts,
   providerTokens,
+  twoFactor,
 ])
 
 /** Makes `REGISTRY` the one the kernel reads; every entry calls it as it loads. */

@@ -117,6 +117,8 @@ async function authenticate({ ctx, credential, challenge, server, rp, requireUse
     user,
     account: { provider: ctx.provider.id, providerAccountId: stored.providerAccountId, type: "webauthn", userId: user.id },
     knownUserId: user.id,
+    // The assertion verified with user verification required: the passkey proved the person too.
+    ...(requireUserVerification ? { userVerified: true } : {}),
   }
 }
 

@@ -106,6 +106,9 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     redirectProxyUrl: config.redirectProxyUrl,
     redirectProxyAllowedOrigins: Object.freeze(compiledPatterns(config.redirectProxyAllowedOrigins)),
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
+    twoFactor: config.twoFactor
+      ? Object.freeze({ issuer: config.twoFactor.issuer ?? appUrlOf(config.url)?.host ?? "authlib", passkeyCountsAsTwoFactors: config.twoFactor.passkeyCountsAsTwoFactors !== false })
+      : undefined,
     // Checked by `validateConfig`: a broken option leaves the limits on their defaults meanwhile.
     rateLimit: resolveRateLimit(rateLimitProblems(config.rateLimit).length ? undefined : config.rateLimit),
     cookies(secure) {

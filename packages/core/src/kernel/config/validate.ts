@@ -140,6 +140,10 @@ export function configProblems(config: AuthConfig, resolved: ResolvedConfig): Au
   warnings(config, resolved)
   const problems = [...checkBasics(config, resolved), ...checkRedirectProxy(config, resolved), ...checkProviders(resolved)]
   for (const problem of [checkCookieNames(resolved), checkSessions(resolved)]) if (problem) problems.push(problem)
+  for (const capability of registry().capabilities) {
+    const problem = capability.check?.(resolved)
+    if (problem) problems.push(problem)
+  }
   return problems
 }
 

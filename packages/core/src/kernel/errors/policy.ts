@@ -28,6 +28,7 @@ export const ERROR_POLICY: Readonly<Partial<Record<ErrorType, ErrorPolicy>>> = {
   WebAuthnVerificationError: { codeInJson: true, codeInRedirect: true },
   PasskeyManagementError: { codeInJson: true },
   SessionManagementError: { codeInJson: true },
+  TwoFactorError: { codeInJson: true, codeInRedirect: true },
   // A failed send keeps its code (SEND_FAILED, SMTP_REJECTED, ...): the page says the mail could
   // not be sent rather than blaming the address, and support can tell the causes apart.
   EmailSignInError: { codeInRedirect: true },

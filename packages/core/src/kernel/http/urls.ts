@@ -18,6 +18,7 @@ const BUILTIN: Record<keyof PagesOptions, string | undefined> = {
   error: "error",
   verifyRequest: "verify-request",
   newUser: undefined,
+  twoFactor: "two-factor",
 }
 
 /** The custom page for `page` when configured, else the built-in route. */

@@ -18,6 +18,8 @@ const DEFAULTS: Record<RateLimitGroup, readonly RateLimitRule[]> = {
   "passkey.perClient": [{ limit: 60, window: 60 }],
   "csrf.perClient": [{ limit: 60, window: 60 }],
   "session.perClient": [],
+  "twoFactor.perUser": [{ limit: 5, window: 300 }, { limit: 20, window: 3600 }],
+  "twoFactor.perSignIn": [{ limit: 5, window: 300 }],
 }
 
 /** The default rules of every group (the README's table is tested against it). */

@@ -4,7 +4,7 @@
  * programming error, thrown when the registry is assembled (at module load, so a test catches it).
  */
 import type { ProviderType } from "../types/model.js"
-import type { Capability, FlowDeclaration, RouteDeclaration, SignOutHook } from "../types/capability.js"
+import type { BeforeIssueHook, Capability, FlowDeclaration, RouteDeclaration, SignOutHook } from "../types/capability.js"
 
 /** The merged declarations. */
 export interface Registry {
@@ -16,6 +16,7 @@ export interface Registry {
   methods(action: string): readonly ("GET" | "POST")[]
   flow(type: ProviderType): FlowDeclaration | undefined
   readonly signOutRedirects: readonly SignOutHook[]
+  readonly beforeIssue: readonly BeforeIssueHook[]
 }
 
 export function assembleRegistry(capabilities: readonly Capability[]): Registry {
@@ -40,5 +41,6 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     methods: (action: string) => methods.get(action) ?? [],
     flow: (type: ProviderType) => flows.get(type),
     signOutRedirects: Object.freeze(capabilities.flatMap((c) => (c.signOutRedirect ? [c.signOutRedirect] : []))),
+    beforeIssue: Object.freeze(capabilities.flatMap((c) => (c.beforeIssue ? [c.beforeIssue] : []))),
   })
 }

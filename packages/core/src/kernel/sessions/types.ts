@@ -6,15 +6,10 @@ import type { JWT } from "@authlib/jwt"
 import type { AdapterAccount, AdapterSession, AdapterUser } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
-import type { Account, Profile, Session, User } from "../types/model.js"
+import type { Session } from "../types/model.js"
+import type { NewSession } from "../types/sign-in.js"
 
-/** Who signed in, as the issuer hands it to the strategy. */
-export interface NewSession {
-  user: User | AdapterUser
-  account: Account | AdapterAccount
-  profile: Profile | undefined
-  isNewUser: boolean
-}
+export type { NewSession } from "../types/sign-in.js"
 
 /** Data of a session update (POST /session), or undefined for a read. */
 export interface SessionUpdate {

@@ -10,6 +10,9 @@ import { pageUrl } from "../http/urls.js"
 import type { CallbacksOptions } from "../types/config.js"
 import { runSignInCallback } from "../user-code/callbacks.js"
 import { sessionStrategy, type NewSession } from "../sessions/strategy.js"
+import { registry } from "../registry/installed.js"
+import type { Cookie } from "../types/http.js"
+import type { EventCallbacks } from "../types/config.js"
 import { persistUser } from "./link-user.js"
 import { principalOf } from "../sessions/principal.js"
 import type { PersistedUser } from "./link-user.js"
@@ -41,13 +44,16 @@ function newSession(result: SignInResult, stored: PersistedUser | undefined): Ne
   return { user: stored?.user ?? result.user, account: stored?.account ?? result.account, profile: result.profile, isNewUser: stored?.isNewUser ?? false }
 }
 
-async function signInEvent(ctx: Context, result: SignInResult, stored: PersistedUser | undefined): Promise<void> {
-  await emitEvent(ctx, "signIn", {
+/** What the `signIn` event receives, fixed when the first factor succeeds. */
+export type SignInEventInput = Parameters<EventCallbacks["signIn"]>[0]
+
+function signInEventInput(result: SignInResult, stored: PersistedUser | undefined): SignInEventInput {
+  return {
     user: result.account.type === "credentials" ? result.user : (stored?.user ?? result.user),
     account: stored?.account ?? result.account,
     ...(result.profile ? { profile: result.profile } : {}),
     isNewUser: stored?.isNewUser ?? false,
-  })
+  }
 }
 
 /** Turns a successful flow into session cookies and the redirect that follows sign-in. */
@@ -57,9 +63,32 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
   // Without an adapter nothing is stored: skip the call and its microtask (credentials + jwt).
   const stored = ctx.config.adapter ? await persistIfNeeded(req, ctx, result) : undefined
-  const cookies = await sessionStrategy(ctx.config).issue(req, ctx, newSession(result, stored))
-  if (ctx.config.events.signIn) await signInEvent(ctx, result, stored)
+  const session = newSession(result, stored)
+  // Every way in passes here: a capability may hold the sign-in back (a second factor) before any session cookie.
+  for (const hook of registry().beforeIssue) {
+    const held = await hook(req, ctx, { session, callbackUrl, cookies: flowCookies, userVerified: result.userVerified === true })
+    if (held) return held
+  }
+  const event = ctx.config.events.signIn ? signInEventInput(result, stored) : undefined
+  return completeSignIn(req, ctx, session, callbackUrl, flowCookies, event)
+}
+
+/**
+ * The end of every sign-in: the strategy issues the session, the `signIn` event fires, and the user
+ * goes to the callback URL (or `pages.newUser`). Also where a sign-in held back by a second factor
+ * ends once that factor is verified.
+ */
+export async function completeSignIn(
+  req: AuthRequest,
+  ctx: Context,
+  session: NewSession,
+  callbackUrl: string,
+  flowCookies: readonly Cookie[],
+  event: SignInEventInput | undefined,
+): Promise<AuthResponse> {
+  const cookies = await sessionStrategy(ctx.config).issue(req, ctx, session)
+  if (event) await emitEvent(ctx, "signIn", event)
   const { newUser } = ctx.config.pages
-  const redirect = stored?.isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl
+  const redirect = session.isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl
   return { redirect, cookies: flowCookies.length ? [...flowCookies, ...cookies] : cookies }
 }

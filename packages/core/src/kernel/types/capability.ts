@@ -8,7 +8,7 @@ import type { AuthRequest, AuthResponse, Context } from "./http.js"
 import type { ResolvedConfig } from "./resolved-config.js"
 import type { ProviderType } from "./model.js"
 import type { RateLimitGroup } from "./rate-limit.js"
-import type { Flow } from "./sign-in.js"
+import type { Flow, PendingSignIn } from "./sign-in.js"
 
 /** A route handler: the parsed request and its context in, the internal response out. */
 export type RouteHandler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
@@ -55,6 +55,12 @@ export interface FlowDeclaration {
 /** What happens at sign-out besides ending the session (read before it ends). */
 export type SignOutHook = (req: AuthRequest, ctx: Context, callbackUrl: string) => Promise<string | undefined>
 
+/**
+ * Runs between a first factor and the session, for every way in: an answer holds the sign-in back
+ * (no session cookie is set; the answer is sent instead), `undefined` lets it go on.
+ */
+export type BeforeIssueHook = (req: AuthRequest, ctx: Context, pending: PendingSignIn) => Promise<AuthResponse | undefined>
+
 /** One feature of core. */
 export interface Capability {
   readonly name: string
@@ -62,4 +68,8 @@ export interface Capability {
   readonly flows?: Partial<Record<ProviderType, FlowDeclaration>>
   /** Asked at sign-out, in registry order; the first URL returned is where the browser goes next. */
   readonly signOutRedirect?: SignOutHook
+  /** A fatal problem of the capability's own options, checked once at start-up. */
+  check?(config: ResolvedConfig): AuthError | undefined
+  /** Asked before every session is issued, in registry order; the first answer wins. */
+  readonly beforeIssue?: BeforeIssueHook
 }

@@ -88,6 +88,8 @@ export interface PagesOptions {
   verifyRequest: string
   /** Where a user is sent after their first sign-in. */
   newUser: string
+  /** The second step of a sign-in of a user with two factors enabled (`twoFactor`); it posts to `{basePath}/two-factor`. */
+  twoFactor: string
 }
 
 /** Callbacks (spec 2.6). */
@@ -190,9 +192,26 @@ export interface AuthConfig {
   /** Marker value: see `skipCSRFCheck`. */
   skipCSRFCheck?: typeof import("./skip-csrf.js").skipCSRFCheck
   theme?: Theme
+  /**
+   * Two-factor sign-in (authlib extension): TOTP codes, backup codes, and passkeys as a second
+   * factor, asked after every first factor of a user who enabled it. Off unless set; needs an
+   * adapter with the `twoFactor` port. See the README's "Two-factor sign-in".
+   */
+  twoFactor?: TwoFactorOptions
   /** Must be true (spec 1.6). */
   trustHost?: boolean
   useSecureCookies?: boolean
   /** Marker value: see `raw`. Makes `Auth` return the internal result instead of a Response. */
   raw?: typeof import("./raw.js").raw
+}
+
+/** The `twoFactor` option. */
+export interface TwoFactorOptions {
+  /** The issuer shown in authenticator apps (`otpauth://totp/<issuer>:<account>`). Default: the app URL's host, else `"authlib"`. */
+  issuer?: string
+  /**
+   * Whether a passkey sign-in with user verification (a PIN or biometric on the authenticator)
+   * counts as both factors, so no code is asked after it. Default true.
+   */
+  passkeyCountsAsTwoFactors?: boolean
 }

@@ -69,6 +69,11 @@ export interface RateLimitOptions {
   csrf?: { perClient?: RateLimitRules }
   /** `GET`/`POST` session per client. Default: not limited (apps poll it). */
   session?: { perClient?: RateLimitRules }
+  /**
+   * Second-factor codes (TOTP or backup) per user, and per pending sign-in. Default 5 per 5 minutes
+   * each (a growing wait); a refused code says nothing of the first factor.
+   */
+  twoFactor?: { perUser?: RateLimitRules; perSignIn?: RateLimitRules }
 }
 
 /** The names of the rule groups, as they appear in keys and log lines. */
@@ -81,6 +86,8 @@ export type RateLimitGroup =
   | "passkey.perClient"
   | "csrf.perClient"
   | "session.perClient"
+  | "twoFactor.perUser"
+  | "twoFactor.perSignIn"
 
 /** A rule as the limiter uses it: the window in milliseconds, and the key prefix of its counter. */
 export interface ResolvedRule {

@@ -38,6 +38,8 @@ export interface ResolvedConfig {
   /** Where this deployment, as a redirect proxy, may forward callbacks (compiled patterns). */
   readonly redirectProxyAllowedOrigins: readonly OriginPattern[]
   readonly experimental: Readonly<{ enableWebAuthn: boolean }>
+  /** Two-factor sign-in, or undefined when the `twoFactor` option is not set. */
+  readonly twoFactor: Readonly<{ issuer: string; passkeyCountsAsTwoFactors: boolean }> | undefined
   /** The rate limits, or undefined when `rateLimit: false`. */
   readonly rateLimit: ResolvedRateLimit | undefined
   /** The cookie set for a secure or a plain origin (computed once each). */

@@ -3,7 +3,7 @@
  * e-mail, WebAuthn). Routes pick the flow from the provider's `type`; a flow never touches session
  * cookies: it returns a `SignInResult` and `sessions/issue.ts` turns that into a session.
  */
-import type { AdapterAuthenticator, AdapterUser } from "./adapters.js"
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "./adapters.js"
 import type { Cookie } from "./http.js"
 import type { AuthRequest, AuthResponse, Context } from "./http.js"
 import type { ProviderConfig } from "./providers.js"
@@ -35,6 +35,8 @@ export interface SignInResult {
    * adding one). The account is linked to this user; no session or e-mail lookup decides.
    */
   knownUserId?: string
+  /** WebAuthn sign-in: the assertion was verified with user verification (a PIN or biometric), so it proved two factors. */
+  userVerified?: boolean
   /** WebAuthn registration: the new credential, stored when its account is linked. */
   authenticator?: Omit<AdapterAuthenticator, "userId">
 }
@@ -74,4 +76,26 @@ export interface Flow<P extends ProviderConfig = ProviderConfig> {
    * response to this browser (OAuth `form_post`, protected by state/PKCE check cookies).
    */
   readonly callbackCsrf: boolean
+}
+
+/** Who signed in, as the issuer hands it to the strategy. */
+export interface NewSession {
+  user: User | AdapterUser
+  account: Account | AdapterAccount
+  profile: Profile | undefined
+  isNewUser: boolean
+}
+
+/**
+ * A sign-in whose first factor succeeded and whose user is known (stored where there is an
+ * adapter), before its session is issued: what a `beforeIssue` hook of a capability sees.
+ */
+export interface PendingSignIn {
+  readonly session: NewSession
+  /** Where the user goes once signed in (already through the `redirect` callback). */
+  readonly callbackUrl: string
+  /** The flow's own cookies (expired check cookies): the hook's answer must carry them. */
+  readonly cookies: readonly Cookie[]
+  /** Whether the first factor verified the user as well as the credential (a passkey with user verification). */
+  readonly userVerified: boolean
 }

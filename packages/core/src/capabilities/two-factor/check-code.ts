@@ -1,0 +1,46 @@
+/**
+ * The one check of a second-factor code, for a pending sign-in and for the signed-in user's own
+ * changes alike: counted first (per user, and per pending sign-in when there is one), then a TOTP
+ * code accepted only for a time step later than the last one used (a conditional write: two
+ * instances cannot both accept one code), else a backup code consumed once. Every refusal is the
+ * same `CODE_INVALID`, whether the code was wrong, reused or there is no second factor at all.
+ */
+import { TwoFactorError } from "../../kernel/errors/errors.js"
+import { count } from "../../kernel/rate-limit/limiter.js"
+import type { Context } from "../../kernel/types/http.js"
+import { backupCodeCandidates } from "./backup-codes.js"
+import { openTotpKey } from "./secret-box.js"
+import { twoFactorStore } from "./store.js"
+import { verifyTotp } from "./totp.js"
+
+/** Which factor a code proved. */
+export type SecondFactor = "totp" | "backup-code"
+
+const invalid = () => new TwoFactorError("The code is not valid", { code: "CODE_INVALID" })
+
+/** Throws `TwoFactorError` `CODE_MISSING` unless `code` is a non-empty string of sane length. */
+export function codeOf(code: unknown): string {
+  if (typeof code !== "string" || code.trim() === "" || code.length > 64) throw new TwoFactorError('"code" is missing', { code: "CODE_MISSING" })
+  return code
+}
+
+/** Checks `code` for `userId`; resolves the factor it proved, or throws `CODE_INVALID` / `RateLimited`. */
+export async function checkCode(ctx: Context, userId: string, code: string, pendingId?: string): Promise<SecondFactor> {
+  if (ctx.config.rateLimit) {
+    await count(ctx, "twoFactor.perUser", userId, 1)
+    if (pendingId) await count(ctx, "twoFactor.perSignIn", pendingId, 1)
+  }
+  const store = twoFactorStore(ctx)
+  const record = await store.getTwoFactor(userId)
+  if (!record?.enabled) throw invalid()
+  const trimmed = code.replace(/\s+/g, "")
+  if (/^\d{6,8}$/.test(trimmed)) {
+    const { key } = await openTotpKey(record.secret, userId, ctx.config.secret)
+    const step = verifyTotp(key, trimmed, { timeMs: Date.now(), lastUsedStep: record.lastUsedStep })
+    if (step !== null && (await store.recordTwoFactorStep(userId, step))) return "totp"
+    throw invalid()
+  }
+  const candidates = backupCodeCandidates(code, userId, ctx.config.secret)
+  if (candidates && (await store.useTwoFactorBackupCode(userId, candidates))) return "backup-code"
+  throw invalid()
+}

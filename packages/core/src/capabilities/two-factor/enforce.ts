@@ -1,0 +1,23 @@
+/**
+ * The second factor, enforced in one place: the kernel asks this hook after every first factor
+ * (credentials, e-mail link, OAuth/OIDC, passkey) and before any session exists. A user with two
+ * factors enabled gets a pending sign-in and a redirect to the two-factor step instead of a session
+ * (a passkey verified with user verification counts as both factors unless configured otherwise).
+ */
+import { routeUrl } from "../../kernel/http/urls.js"
+import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
+import type { PendingSignIn } from "../../kernel/types/sign-in.js"
+import { holdPending } from "./pending.js"
+import { twoFactorStore } from "./store.js"
+
+export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pending: PendingSignIn): Promise<AuthResponse | undefined> {
+  const options = ctx.config.twoFactor
+  if (!options) return undefined
+  if (pending.userVerified && options.passkeyCountsAsTwoFactors) return undefined
+  const userId = pending.session.user.id
+  if (typeof userId !== "string" || userId === "") return undefined
+  const record = await twoFactorStore(ctx).getTwoFactor(userId)
+  if (!record?.enabled) return undefined
+  const held = await holdPending(req, ctx, { userId, session: pending.session, callbackUrl: pending.callbackUrl, event: ctx.config.events.signIn !== undefined })
+  return { redirect: routeUrl(ctx, "twoFactor"), cookies: [...pending.cookies, ...held] }
+}

@@ -1,0 +1,58 @@
+/**
+ * core's memory adapter plus the `twoFactor` port, each write conditional (and, being synchronous,
+ * atomic), with the records kept so a test can search them for plain-text secrets.
+ */
+import type { AdapterTwoFactor } from "../../src/kernel/types/adapters.js"
+import { memoryAdapter, type MemoryAdapter } from "./memory-adapter.js"
+
+interface Row {
+  secret: string
+  enabled: boolean
+  lastUsedStep: number | null
+  codes: Set<string>
+}
+
+export interface TwoFactorAdapter extends MemoryAdapter {
+  twoFactors: Map<string, Row>
+}
+
+export function twoFactorAdapter(): TwoFactorAdapter {
+  const base = memoryAdapter()
+  const rows = new Map<string, Row>()
+  const view = (userId: string, r: Row): AdapterTwoFactor => ({ userId, secret: r.secret, enabled: r.enabled, lastUsedStep: r.lastUsedStep, backupCodesLeft: r.codes.size })
+  return Object.assign(base, {
+    twoFactors: rows,
+    getTwoFactor: (userId: string) => (rows.has(userId) ? view(userId, rows.get(userId)!) : null),
+    setTwoFactorPendingSecret: (userId: string, secret: string) => {
+      if (!base.users.has(userId) || rows.get(userId)?.enabled) return null
+      const row = { secret, enabled: false, lastUsedStep: null, codes: new Set<string>() }
+      rows.set(userId, row)
+      return view(userId, row)
+    },
+    enableTwoFactor: (userId: string, p: { secret: string; step: number; backupCodeHashes: readonly string[] }) => {
+      const row = rows.get(userId)
+      if (!row || row.enabled || row.secret !== p.secret) return null
+      Object.assign(row, { enabled: true, lastUsedStep: p.step, codes: new Set(p.backupCodeHashes) })
+      return view(userId, row)
+    },
+    recordTwoFactorStep: (userId: string, step: number) => {
+      const row = rows.get(userId)
+      if (!row?.enabled || (row.lastUsedStep !== null && step <= row.lastUsedStep)) return false
+      row.lastUsedStep = step
+      return true
+    },
+    useTwoFactorBackupCode: (userId: string, hashes: readonly string[]) => {
+      const row = rows.get(userId)
+      if (!row?.enabled) return false
+      const hit = hashes.find((h) => row.codes.has(h))
+      return hit !== undefined && row.codes.delete(hit)
+    },
+    replaceTwoFactorBackupCodes: (userId: string, hashes: readonly string[]) => {
+      const row = rows.get(userId)
+      if (!row?.enabled) return false
+      row.codes = new Set(hashes)
+      return true
+    },
+    deleteTwoFactor: (userId: string) => rows.delete(userId),
+  })
+}
