@@ -10,44 +10,15 @@
  * Imports are read with TypeScript's own pre-processor (import/export-from, `import()` in code and
  * types, `require`); relative specifiers are resolved the NodeNext way (`./x.js` -> `./x.ts`).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import ts from "typescript"
+import { importsOf, sourceFiles } from "./lib/imports.mjs"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
-const SOURCE = /\.(ts|tsx|mts)$/
-
-function sourceFiles(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return name === "node_modules" ? [] : sourceFiles(path)
-    return SOURCE.test(name) && !name.endsWith(".d.ts") ? [path] : []
-  })
-}
-
-/** The file a relative specifier names, if it is a source file of the tree. */
-function resolveSpecifier(from, specifier) {
-  if (!specifier.startsWith(".")) return undefined
-  const base = resolve(dirname(from), specifier)
-  const stem = base.replace(/\.(js|jsx|mjs|ts|tsx|mts)$/, "")
-  const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, join(base, "index.ts"), join(base, "index.tsx")]
-  return candidates.find((c) => SOURCE.test(c) && existsSync(c) && statSync(c).isFile())
-}
-
 function importGraph(files) {
-  const graph = new Map()
-  for (const file of files) {
-    const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true)
-    const targets = new Set()
-    for (const { fileName } of info.importedFiles) {
-      const target = resolveSpecifier(file, fileName)
-      if (target) targets.add(target)
-    }
-    graph.set(file, [...targets])
-  }
-  return graph
+  return new Map(files.map((file) => [file, importsOf(file)]))
 }
 
 /** Strongly connected components with more than one file, or a file importing itself (Tarjan). */

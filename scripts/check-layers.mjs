@@ -14,30 +14,13 @@
  *   node scripts/check-layers.mjs DIR          another source folder laid out the same way
  *   node scripts/check-layers.mjs --self-test  proves each rule refuses what it should
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve, sep } from "node:path"
 import { fileURLToPath } from "node:url"
-import ts from "typescript"
+import { importsOf, sourceFiles } from "./lib/imports.mjs"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
-const SOURCE = /\.(ts|tsx|mts)$/
-
-function sourceFiles(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return sourceFiles(path)
-    return SOURCE.test(name) && !name.endsWith(".d.ts") ? [path] : []
-  })
-}
-
-function resolveSpecifier(from, specifier) {
-  if (!specifier.startsWith(".")) return undefined
-  const base = resolve(dirname(from), specifier)
-  const stem = base.replace(/\.(js|mjs|ts|mts)$/, "")
-  return [`${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, join(base, "index.ts")].find((c) => existsSync(c) && statSync(c).isFile())
-}
-
 /** The unit of a file: "kernel", "capabilities/<name>" or "entry". */
 function unitOf(src, file) {
   const parts = relative(src, file).split(sep)
@@ -51,9 +34,8 @@ export function violations(src) {
   const edges = new Map()
   for (const file of sourceFiles(src)) {
     const from = unitOf(src, file)
-    for (const { fileName } of ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles) {
-      const target = resolveSpecifier(file, fileName)
-      if (!target || !target.startsWith(src)) continue
+    for (const target of importsOf(file)) {
+      if (!target.startsWith(src)) continue
       const to = unitOf(src, target)
       if (from === to) continue
       const where = `${relative(src, file)} -> ${relative(src, target)}`
@@ -75,9 +57,8 @@ function folderEdges(src) {
   const edges = new Map()
   const folder = (file) => relative(src, dirname(file)) || "."
   for (const file of sourceFiles(src)) {
-    for (const { fileName } of ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles) {
-      const target = resolveSpecifier(file, fileName)
-      if (!target || !target.startsWith(src) || folder(target) === folder(file)) continue
+    for (const target of importsOf(file)) {
+      if (!target.startsWith(src) || folder(target) === folder(file)) continue
       if (!edges.has(folder(file))) edges.set(folder(file), new Set())
       edges.get(folder(file)).add(folder(target))
     }
