@@ -140,6 +140,18 @@ export interface Adapter {
    */
   extendSession?(session: { sessionToken: string; expires: Date }, dueBefore: Date): Awaitable<AdapterSession | null | undefined>
   /**
+   * Optional, authlib only: a new session (with its metadata) for the user who owns the account
+   * `provider`/`providerAccountId`, written atomically with that look-up (one statement in SQL),
+   * answered with the stored session and its user; `null`, and nothing written, when no user owns
+   * the account. Core calls it for a credentials sign-in under database sessions, in place of
+   * `getUserByAccount` then `createSession` (one round trip instead of two); on `null` it takes that
+   * usual path, which links or creates the user.
+   */
+  createSessionForAccount?(
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+    session: { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">,
+  ): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  /**
    * Optional, authlib only: every session of the user (expired ones included), in any order; `[]`
    * for an unknown user. Core reads it to list a user's sessions (`listSessions`).
    */

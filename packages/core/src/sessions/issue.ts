@@ -12,6 +12,7 @@ import { runSignInCallback } from "../callbacks.js"
 import { sessionStrategy, type NewSession } from "./strategy.js"
 import { persistUser } from "./link-user.js"
 import { principalOf } from "./principal.js"
+import type { AdapterAccount, AdapterUser } from "../adapters.js"
 import type { PersistedUser } from "./link-user.js"
 
 /** Credentials users are stored only where a session needs a stored user; other types whenever there is an adapter. */
@@ -24,6 +25,9 @@ async function persistIfNeeded(req: AuthRequest, ctx: Context, result: SignInRes
   const linkTo = type === "webauthn" ? result.knownUserId : type === "credentials" || type === "email" ? undefined : (await principalOf(req, ctx))?.userId
   return persistUser(ctx, result, linkTo)
 }
+
+/** What `persistUser` answers for an account whose owner is `user` (see `issueForAccount`). */
+const ownerOf = (result: SignInResult, user: AdapterUser): PersistedUser => ({ user, account: { ...result.account, userId: user.id } as AdapterAccount, isNewUser: false })
 
 type SignInParams = Parameters<CallbacksOptions["signIn"]>[0]
 
@@ -55,9 +59,12 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   const flowCookies = result.cookies ?? []
   const decision = await runSignInCallback(signInParams(result), ctx)
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
+  // A returning credentials user under database sessions: owner and session in one adapter call.
+  const strategy = sessionStrategy(ctx.config)
+  const atOnce = result.account.type === "credentials" && strategy.issueForAccount && ctx.config.adapter ? await strategy.issueForAccount(req, ctx, result.account) : null
   // Without an adapter nothing is stored: skip the call and its microtask (credentials + jwt).
-  const stored = ctx.config.adapter ? await persistIfNeeded(req, ctx, result) : undefined
-  const cookies = await sessionStrategy(ctx.config).issue(req, ctx, newSession(result, stored))
+  const stored = atOnce ? ownerOf(result, atOnce.user) : ctx.config.adapter ? await persistIfNeeded(req, ctx, result) : undefined
+  const cookies = atOnce ? atOnce.cookies : await strategy.issue(req, ctx, newSession(result, stored))
   if (ctx.config.events.signIn) await signInEvent(ctx, result, stored)
   const { newUser } = ctx.config.pages
   const redirect = stored?.isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl

@@ -1,0 +1,110 @@
+/**
+ * Round trips of the sign-in paths with database sessions, counted on the way out of the process
+ * (issue 27), and `createSessionForAccount` itself, on the PostgreSQL server of the test run:
+ * a returning credentials user is signed in with ONE statement (owner, session and link row),
+ * and an account nobody owns writes nothing.
+ */
+import { createHash } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
+import { Auth, type AuthConfig } from "@authlib/core"
+import { XataAdapter, XataAdapterError, migrate, type PgClientLike } from "../src/index.js"
+import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+
+const ORIGIN = "http://localhost:3000"
+const SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+const COOKIE = "authlib.session-token"
+const url = inject("databaseUrl")
+
+describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
+  let schema: PgSchema
+  const statements: string[] = []
+  let client: PgClientLike
+
+  beforeAll(async () => {
+    schema = pgSchema(url!, "signin_statements")
+    await schema.create()
+    await migrate(schema.pool)
+    client = { query: (s, p) => (statements.push(s), schema.pool.query(s, p)), connect: () => schema.pool.connect() }
+  })
+  afterAll(() => schema.drop())
+
+  /** Ada, stored, with a credentials account whose id is what `authorize` answers. */
+  async function ada() {
+    const adapter = XataAdapter(schema.pool)
+    const email = `${crypto.randomUUID()}@example.com`
+    const user = await adapter.createUser({ id: crypto.randomUUID(), email, name: "Ada", emailVerified: null })
+    const login = `login-${crypto.randomUUID()}`
+    await adapter.linkAccount({ userId: user.id, type: "credentials", provider: "credentials", providerAccountId: login })
+    return { user, login }
+  }
+
+  const config = (login: string): AuthConfig => ({
+    adapter: XataAdapter(client),
+    secret: SECRET,
+    trustHost: true,
+    session: { strategy: "database" },
+    providers: [{ id: "credentials", name: "Credentials", type: "credentials", credentials: { username: {} }, authorize: async () => ({ id: login, name: "Ada" }) }],
+  })
+
+  async function signIn(cfg: AuthConfig, cookie = "") {
+    const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), cfg)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const jar = [cookie, ...csrf.headers.getSetCookie().map((c) => c.split(";")[0]!)].filter(Boolean).join("; ")
+    statements.length = 0
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/callback/credentials`, {
+        method: "POST",
+        headers: { cookie: jar, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, username: "ada" }),
+      }),
+      cfg,
+    )
+    const session = res.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))?.split(";")[0]?.slice(COOKIE.length + 1)
+    return { res, session }
+  }
+
+  const storedSession = async (token: string) =>
+    schema.query(
+      `SELECT s."user", l."user" AS link_user FROM authlib_sessions s LEFT JOIN authlib_users_sessions l ON l.session = s.xata_id WHERE s."sessionToken" = $1`,
+      [createHash("sha256").update(token).digest("base64url")],
+    )
+
+  test("a returning credentials user: one statement stores the session and its link row for the account's owner", async () => {
+    const { user, login } = await ada()
+    const { res, session } = await signIn(config(login))
+    expect(res.status).toBe(302)
+    expect(statements).toHaveLength(1)
+    expect(await storedSession(session!)).toEqual([{ user: user.id, link_user: user.id }])
+  })
+
+  test("signing in again ends the browser's previous session: one more statement, not two", async () => {
+    const { login } = await ada()
+    const first = await signIn(config(login))
+    const second = await signIn(config(login), `${COOKIE}=${first.session}`)
+    expect(statements).toHaveLength(2)
+    expect(await storedSession(first.session!)).toEqual([])
+    expect(await storedSession(second.session!)).toHaveLength(1)
+  })
+
+  test("createSessionForAccount: an account nobody owns writes nothing and answers null", async () => {
+    const adapter = XataAdapter(schema.pool)
+    const before = await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions`)
+    const token = createHash("sha256").update(crypto.randomUUID()).digest("base64url")
+    expect(await adapter.createSessionForAccount({ provider: "credentials", providerAccountId: "nobody" }, { sessionToken: token, expires: new Date(Date.now() + 60_000) })).toBeNull()
+    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions`)).toEqual(before)
+  })
+
+  test("createSessionForAccount: answers the session and the owner; a taken token is refused and nothing is written", async () => {
+    const { user, login } = await ada()
+    const adapter = XataAdapter(schema.pool)
+    const sessionToken = createHash("sha256").update(crypto.randomUUID()).digest("base64url")
+    const expires = new Date(Date.now() + 60_000)
+    const createdAt = new Date(Date.now() - 1000)
+    const stored = await adapter.createSessionForAccount({ provider: "credentials", providerAccountId: login }, { sessionToken, expires, createdAt, clientNetwork: "203.0.113.0/24" })
+    expect(stored).toEqual({ session: { sessionToken, userId: user.id, expires, createdAt, clientNetwork: "203.0.113.0/24" }, user })
+    const links = await schema.query(`SELECT count(*)::int AS n FROM authlib_users_sessions`)
+    await expect(adapter.createSessionForAccount({ provider: "credentials", providerAccountId: login }, { sessionToken, expires })).rejects.toBeInstanceOf(XataAdapterError)
+    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_users_sessions`)).toEqual(links)
+    expect(await adapter.createSessionForAccount({ provider: "credentials\u0000", providerAccountId: login }, { sessionToken: "x".repeat(43), expires })).toBeNull()
+  })
+})
