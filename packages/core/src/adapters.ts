@@ -181,6 +181,17 @@ export interface Adapter {
   /** Returns the token and deletes it, atomically: under concurrent calls exactly one caller receives it. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
   /**
+   * Optional, authlib only: `useVerificationToken` (the same single-use guarantee) and, read in
+   * the same atomic step, the user who owns the account `provider`/`providerAccountId` (`owner`,
+   * `null` when nobody does); `null` when this caller did not receive the token. Core's e-mail
+   * completion calls it in place of `useVerificationToken` then `getUserByAccount` (one round trip
+   * instead of two).
+   */
+  useVerificationTokenForAccount?(
+    params: { identifier: string; token: string },
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<{ token: VerificationToken; owner: AdapterUser | null } | null>
+  /**
    * Optional, authlib only: the stored token, read without using it up (`null` when unknown). Core
    * calls it when an e-mail link is opened, so that a used or expired link says so at once instead
    * of after the user confirms; without it the confirm page is shown for every link, as before.

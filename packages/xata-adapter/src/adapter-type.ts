@@ -44,6 +44,16 @@ export interface XataAdapterMethods extends Required<Adapter> {
   deleteSession(sessionToken: string): Promise<AdapterSession | null>
   createVerificationToken(token: VerificationToken): Promise<VerificationToken | null>
   useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
+  /**
+   * `useVerificationToken` and, in the same statement, the user who owns the account
+   * `provider`/`providerAccountId` (`owner`, `null` when nobody does); `null` when no caller
+   * received the token. What core's e-mail completion calls in place of `useVerificationToken`
+   * then `getUserByAccount`.
+   */
+  useVerificationTokenForAccount(
+    params: { identifier: string; token: string },
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Promise<{ token: VerificationToken; owner: AdapterUser | null } | null>
   /** One `SELECT`: the token as stored, left in place; `null` when unknown. */
   getVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
   /**

@@ -2,7 +2,9 @@
  * Round trips of the sign-in paths with database sessions, counted on the way out of the process
  * (issue 27), and `createSessionForAccount` itself, on the PostgreSQL server of the test run:
  * a returning credentials user is signed in with ONE statement (owner, session and link row),
- * and an account nobody owns writes nothing.
+ * and an account nobody owns writes nothing; a returning e-mail user completes a link with TWO
+ * (the link used up with the account's owner read, then the session), and a link is still
+ * handed to exactly one of concurrent callers.
  */
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
@@ -84,6 +86,82 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(statements).toHaveLength(2)
     expect(await storedSession(first.session!)).toEqual([])
     expect(await storedSession(second.session!)).toHaveLength(1)
+  })
+
+  /** A stored link of `email` (hashed as core stores it); the token the mail would carry. */
+  async function link(email: string, expiresIn = 600_000) {
+    const token = crypto.randomUUID()
+    const hashed = createHash("sha256").update(`${token}${SECRET}`).digest("hex")
+    await XataAdapter(schema.pool).createVerificationToken({ identifier: email, token: hashed, expires: new Date(Date.now() + expiresIn) })
+    return { token, hashed }
+  }
+
+  const emailConfig = (): AuthConfig => ({
+    adapter: XataAdapter(client),
+    secret: SECRET,
+    trustHost: true,
+    session: { strategy: "database" },
+    providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} } as never],
+  })
+
+  async function complete(cfg: AuthConfig, email: string, token: string) {
+    const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), cfg)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ")
+    statements.length = 0
+    return Auth(
+      new Request(`${ORIGIN}/auth/callback/email`, {
+        method: "POST",
+        headers: { cookie: jar, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, token, email }),
+      }),
+      cfg,
+    )
+  }
+
+  test("a returning e-mail user completes a link with two statements: link used with its owner read, then the session", async () => {
+    const adapter = XataAdapter(schema.pool)
+    const email = `${crypto.randomUUID()}@example.com`
+    const user = await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: new Date() })
+    await adapter.linkAccount({ userId: user.id, type: "email", provider: "email", providerAccountId: email })
+    const { token } = await link(email)
+    const res = await complete(emailConfig(), email, token)
+    expect(res.status).toBe(302)
+    expect(res.headers.getSetCookie().some((c) => c.startsWith(`${COOKIE}=`))).toBe(true)
+    expect(statements).toHaveLength(2)
+    // Used up: the same link again is refused, and writes nothing.
+    const again = await complete(emailConfig(), email, token)
+    expect(again.headers.get("location")).toContain("error=Verification")
+    expect(statements).toHaveLength(1)
+  })
+
+  test("useVerificationTokenForAccount: exactly one of concurrent callers receives the link, with the owner; an expired link is used up but signs nobody in", async () => {
+    const adapter = XataAdapter(schema.pool)
+    const email = `${crypto.randomUUID()}@example.com`
+    const user = await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: null })
+    await adapter.linkAccount({ userId: user.id, type: "email", provider: "email", providerAccountId: email })
+    const { hashed } = await link(email)
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => adapter.useVerificationTokenForAccount({ identifier: email, token: hashed }, { provider: "email", providerAccountId: email })),
+    )
+    const received = answers.filter((a) => a !== null)
+    expect(received).toHaveLength(1)
+    expect(received[0]).toEqual({ token: { identifier: email, token: hashed, expires: expect.any(Date) }, owner: user })
+    const stale = await link(email, -1000)
+    const res = await complete(emailConfig(), email, stale.token)
+    expect(res.headers.get("location")).toContain("error=Verification")
+    expect(await adapter.getVerificationToken({ identifier: email, token: stale.hashed })).toBeNull()
+  })
+
+  test("useVerificationTokenForAccount: no owner reads as null; an unknown token answers null and uses nothing", async () => {
+    const adapter = XataAdapter(schema.pool)
+    const email = `${crypto.randomUUID()}@example.com`
+    const { hashed } = await link(email)
+    expect(await adapter.useVerificationTokenForAccount({ identifier: email, token: "unknown" }, { provider: "email", providerAccountId: email })).toBeNull()
+    expect(await adapter.useVerificationTokenForAccount({ identifier: email, token: hashed }, { provider: "email\u0000", providerAccountId: email })).toEqual({
+      token: { identifier: email, token: hashed, expires: expect.any(Date) },
+      owner: null,
+    })
   })
 
   test("createSessionForAccount: an account nobody owns writes nothing and answers null", async () => {

@@ -35,7 +35,7 @@ function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: L
  * The 19 methods of the Auth.js adapter interface, then authlib's optional `extendSession`,
  * `deleteAuthenticator`, `updateAuthenticator`, `listAccountsByUserId`,
  * `retireVerificationTokens`, `updateAccount`, `listSessionsByUserId`, `deleteSessionsByUserId`,
- * `getUserSessionEpoch`, `incrementUserSessionEpoch`, `getVerificationToken` and `createSessionForAccount` (own or inherited, so class adapters work). A method left out here would be dropped by `wrapAdapter`.
+ * `getUserSessionEpoch`, `incrementUserSessionEpoch`, `getVerificationToken`, `createSessionForAccount` and `useVerificationTokenForAccount` (own or inherited, so class adapters work). A method left out here would be dropped by `wrapAdapter`.
  */
 const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount",
@@ -44,6 +44,7 @@ const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "listAuthenticatorsByUserId", "updateAuthenticatorCounter", "extendSession", "deleteAuthenticator", "updateAuthenticator",
   "listAccountsByUserId", "retireVerificationTokens", "updateAccount", "listSessionsByUserId", "deleteSessionsByUserId",
   "getUserSessionEpoch", "incrementUserSessionEpoch", "getVerificationToken", "createSessionForAccount",
+  "useVerificationTokenForAccount",
 ]
 
 /** A frozen copy of `adapter` whose methods throw `AdapterError`. */

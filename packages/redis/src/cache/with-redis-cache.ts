@@ -31,7 +31,7 @@ type Wrap = (inner: Method, cache: SessionCache) => Method
 /** Methods whose answer the cache does not hold and whose writes do not touch it: called as they are. */
 const UNCACHED = new Set<string>([
   "getUserByEmail", "getUserByAccount", "linkAccount", "getAccount", "updateAccount", "listAccountsByUserId",
-  "createVerificationToken", "useVerificationToken", "getVerificationToken", "retireVerificationTokens", "listSessionsByUserId",
+  "createVerificationToken", "useVerificationToken", "useVerificationTokenForAccount", "getVerificationToken", "retireVerificationTokens", "listSessionsByUserId",
   "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
   "deleteAuthenticator", "updateAuthenticator",
 ])

@@ -14,11 +14,11 @@ import type { AuthRequest } from "../../http/types.js"
 import { formTargets, pageHeaders, renderEmailConfirmPage } from "../../pages/index.js"
 import type { EmailConfig } from "../../providers/types.js"
 import { csrfTokenFor } from "../../security/csrf.js"
-import type { Adapter } from "../../adapters.js"
+import type { Adapter, AdapterUser } from "../../adapters.js"
 import type { Account } from "../../types.js"
 import type { EmailUserLookup, FlowContext, FlowOutcome } from "../types.js"
 import { identifierOf } from "./normalize-identifier.js"
-import { consumeToken, emailTokens, peekToken, tokenSecrets } from "./token.js"
+import { consumeTokenForAccount, peekToken, tokenSecrets } from "./token.js"
 
 /**
  * The confirm page gets the headers of every built-in page (`pageHeaders`): it must not be framed
@@ -78,8 +78,14 @@ async function confirmPage(req: AuthRequest, ctx: FlowContext<EmailConfig>): Pro
  * user's account is linked, and an owner who holds the address is the user with it (addresses are
  * unique), so one read answers both. Otherwise the user is looked up by the address.
  */
-export async function findEmailUser(adapter: AdapterMethods<"getUserByAccount" | "getUserByEmail">, account: Pick<Account, "provider" | "providerAccountId">, email: string): Promise<EmailUserLookup> {
-  const accountOwner = await adapter.getUserByAccount(account)
+export async function findEmailUser(
+  adapter: AdapterMethods<"getUserByAccount" | "getUserByEmail">,
+  account: Pick<Account, "provider" | "providerAccountId">,
+  email: string,
+  /** The owner, when the token's consumption already read it (see `consumeTokenForAccount`). */
+  knownOwner?: AdapterUser | null,
+): Promise<EmailUserLookup> {
+  const accountOwner = knownOwner !== undefined ? knownOwner : await adapter.getUserByAccount(account)
   if (accountOwner && accountOwner.email === email) return { user: accountOwner, accountOwner }
   return { user: await adapter.getUserByEmail(email), accountOwner }
 }
@@ -87,13 +93,14 @@ export async function findEmailUser(adapter: AdapterMethods<"getUserByAccount" |
 async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {
   const email = linkIdentifier(ctx, req.body.email)
   const token = linkToken(ctx, req.body.token)
-  const record = await consumeToken(emailTokens(ctx), tokenSecrets(ctx), email, token)
-  if (!record) throw invalidLink(ctx, "TOKEN_INVALID", "The sign-in link is unknown, was already used, or belongs to another address")
+  const account = { provider: ctx.provider.id, providerAccountId: email, type: "email" } as const
+  const used = await consumeTokenForAccount(ctx, email, token, account)
+  if (!used) throw invalidLink(ctx, "TOKEN_INVALID", "The sign-in link is unknown, was already used, or belongs to another address")
+  const { record } = used
   // The adapter matched on both; an adapter that ignored the identifier must not widen the link.
   if (record.identifier !== email) throw invalidLink(ctx, "IDENTIFIER_MISMATCH", "The sign-in link belongs to another address")
   if (new Date(record.expires).getTime() <= Date.now()) throw invalidLink(ctx, "TOKEN_EXPIRED", "The sign-in link has expired")
-  const account = { provider: ctx.provider.id, providerAccountId: email, type: "email" } as const
-  const emailUser = await findEmailUser(adapterMethods(ctx.config.adapter, ["getUserByAccount", "getUserByEmail"], "E-mail sign-in"), account, email)
+  const emailUser = await findEmailUser(adapterMethods(ctx.config.adapter, ["getUserByAccount", "getUserByEmail"], "E-mail sign-in"), account, email, used.owner)
   // A copy for the `signIn` callback: what it does to its argument does not reach the stored user.
   return { signIn: { user: emailUser.user ? { ...emailUser.user } : { email }, account, emailUser } }
 }
