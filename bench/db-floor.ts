@@ -59,7 +59,15 @@ const redirect = (cookie: string) => new Response(null, { status: 302, headers: 
 const refused = () => new Response(null, { status: 302, headers: { location: `${origin}/auth/signin?error=Verification` } })
 const sessionCookie = (token: string, expires: Date) => `${COOKIE}=${token}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax`
 
-export async function floorImplementation(db: { query: pg.Pool["query"] }, setup: pg.Pool, userId: string, device: SoftAuthenticator): Promise<Implementation> {
+/**
+ * `prepared`: the floor's statements go as named prepared statements (parsed and planned once per
+ * connection), as authlib's do on a node-postgres pool; without it, as plain parameterised
+ * statements (what `pg` sends by default, and what `@auth/pg-adapter` sends).
+ */
+export async function floorImplementation(pool: pg.Pool, setup: pg.Pool, userId: string, device: SoftAuthenticator, prepared = false): Promise<Implementation> {
+  const names = new Map<string, string>()
+  const nameOf = (text: string) => names.get(text) ?? (names.set(text, `floor_${names.size}`), names.get(text)!)
+  const db = { query: (text: string, values: unknown[]) => (prepared ? pool.query({ name: nameOf(text), text, values }) : pool.query(text, values)) }
   const credential = device.credentials[0]!
   const credentialID = credential.id.toString("base64url")
   const keys = new Map<string, KeyObject>([[credentialID, createPublicKey(credential.publicKey.export({ format: "pem", type: "spki" }))]])
@@ -129,7 +137,7 @@ export async function floorImplementation(db: { query: pg.Pool["query"] }, setup
   const insertToken = (identifier: string, token: string) =>
     setup.query(`/* bench-setup */ INSERT INTO "authlib_verificationTokens" (identifier, token, expires) VALUES ($1, $2, $3)`, [identifier, token, new Date(Date.now() + 300_000)])
   return {
-    name: "floor",
+    name: prepared ? "floor, prepared statements" : "floor",
     ops: {
       "GET /session": {
         async run() {

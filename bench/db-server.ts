@@ -64,8 +64,8 @@ export async function startDbServer(): Promise<DbServer | null> {
 /** A one-connection pool whose statements are counted, and the CPU time of its backend. */
 export interface CountedPool {
   pool: pg.Pool
-  /** What the adapters get: `query` counted, `connect` passed through. */
-  client: { query: pg.Pool["query"]; connect: pg.Pool["connect"] }
+  /** What the implementations get: the pool itself, its `query` counted in place (so it stays a node-postgres `Pool`). */
+  client: pg.Pool
   count: number
   /** The backend's CPU time in microseconds (NaN where /proc cannot tell). */
   backendCpu(): number
@@ -77,13 +77,11 @@ export async function countedPool(url: string, searchPath: string): Promise<Coun
   const pool = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0, options: `-c search_path=${searchPath}` })
   const { rows } = await pool.query("SELECT pg_backend_pid() AS pid")
   const pid = Number(rows[0].pid)
+  const query = pool.query.bind(pool) as (...a: unknown[]) => unknown
   const counted: CountedPool = {
     pool,
     count: 0,
-    client: {
-      query: ((...args: unknown[]) => (counted.count++, (pool.query as (...a: unknown[]) => unknown)(...args))) as pg.Pool["query"],
-      connect: pool.connect.bind(pool) as pg.Pool["connect"],
-    },
+    client: pool,
     backendCpu() {
       try {
         return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1000
@@ -93,5 +91,6 @@ export async function countedPool(url: string, searchPath: string): Promise<Coun
     },
     end: () => pool.end(),
   }
+  pool.query = ((...args: unknown[]) => (counted.count++, query(...args))) as pg.Pool["query"]
   return counted
 }

@@ -58,13 +58,19 @@ const db: BenchModule = {
     const xataSetup = schemaPool(server.url, xata)
     const authjsSetup = schemaPool(server.url, authjs)
     await migrate(xataSetup)
-    const pools = { authlib: await countedPool(server.url, xata), floor: await countedPool(server.url, xata), authjs: await countedPool(server.url, authjs) }
+    const pools = {
+      authlib: await countedPool(server.url, xata),
+      floor: await countedPool(server.url, xata),
+      prepared: await countedPool(server.url, xata),
+      authjs: await countedPool(server.url, authjs),
+    }
     try {
       const ours = await authlibImplementation(pools.authlib, xataSetup)
       const implementations: [Implementation, CountedPool][] = [
         [ours, pools.authlib],
         [await authjsImplementation(pools.authjs, authjsSetup), pools.authjs],
         [await floorImplementation(pools.floor.client, xataSetup, ours.userId, ours.device), pools.floor],
+        [await floorImplementation(pools.prepared.client, xataSetup, ours.userId, ours.device, true), pools.prepared],
       ]
       const tasks: Record<string, Task> = {}
       for (const operation of OPERATIONS) {
@@ -85,6 +91,7 @@ const db: BenchModule = {
       }
       printFigures("Database sessions on PostgreSQL, in-process, one request at a time (latencies in microseconds)", figures)
       const rows = []
+      const missing: string[] = []
       for (const operation of OPERATIONS) {
         for (const [impl] of implementations) {
           const key = `${operation} | ${impl.name}`
@@ -92,10 +99,11 @@ const db: BenchModule = {
           const c = costs.get(key)
           const op = impl.ops[operation]
           if (!f || !c) {
-            rows.push({ operation, implementation: impl.name, "ops/s": typeof op === "string" ? op : "" })
+            if (typeof op === "string") missing.push(`${operation}, ${impl.name}: ${op}`)
             continue
           }
           const floor = figures.get(`${operation} | floor`)!
+          const preparedFloor = figures.get(`${operation} | floor, prepared statements`)!
           const theirs = figures.get(`${operation} | @auth/core + @auth/pg-adapter`)
           rows.push({
             operation,
@@ -103,6 +111,7 @@ const db: BenchModule = {
             "ops/s": fmt(f.ops, 0),
             "p50 us": fmt(f.p50, 0),
             "÷ floor, mean (p50)": `${fmt(f.mean / floor.mean, 2)} (${fmt(f.p50 / floor.p50, 2)})`,
+            "÷ prepared floor": `${fmt(f.mean / preparedFloor.mean, 2)} (${fmt(f.p50 / preparedFloor.p50, 2)})`,
             "@auth/core ÷ this, mean (p50)": theirs ? `${fmt(theirs.mean / f.mean, 2)} (${fmt(theirs.p50 / f.p50, 2)})` : "",
             "SQL node / server": `${fmt(c.sql, 2)} / ${Number.isNaN(c.sqlServer) ? "?" : fmt(c.sqlServer, 2)}`,
             "CPU us node + server": `${fmt(c.node, 0)} + ${Number.isNaN(c.server) ? "?" : fmt(c.server, 0)}`,
@@ -111,6 +120,7 @@ const db: BenchModule = {
       }
       console.log(`\nPer operation (statements and CPU over ${count} calls; pg_stat_statements ${server.statStatements ? "on" : "off"})`)
       console.table(rows)
+      for (const line of missing) console.log(`not measured: ${line}`)
       const ratio = (operation: Operation) => figures.get(`${operation} | authlib`)!.mean / figures.get(`${operation} | floor`)!.mean
       console.log(`targets: GET /session ${fmt(ratio("GET /session"), 2)} (<= 1.2), credentials ${fmt(ratio("credentials sign-in"), 2)} (<= 1.5), e-mail ${fmt(ratio("e-mail link completion"), 2)} (<= 1.5) x the floor (mean)`)
     } finally {
