@@ -79,6 +79,19 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(await storedSession(session!)).toEqual([{ user: user.id, link_user: user.id }])
   })
 
+  test("a first credentials sign-in (no account yet) takes the usual path: the user is stored, the account linked", async () => {
+    const login = `login-${crypto.randomUUID()}`
+    const { res, session } = await signIn(config(login))
+    expect(res.status).toBe(302)
+    const [row] = await storedSession(session!)
+    const owner = await XataAdapter(schema.pool).getUserByAccount({ provider: "credentials", providerAccountId: login })
+    expect(owner?.id).toBeDefined()
+    expect(row).toEqual({ user: owner!.id, link_user: owner!.id })
+    // The next one is a returning user's: one statement.
+    await signIn(config(login))
+    expect(statements).toHaveLength(1)
+  })
+
   test("signing in again ends the browser's previous session: one more statement, not two", async () => {
     const { login } = await ada()
     const first = await signIn(config(login))
