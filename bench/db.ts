@@ -3,7 +3,9 @@
  * passkey sign-in and sign-out, all with database sessions, side by side in one run on a throwaway
  * PostgreSQL 15 server, for authlib (`@authlib/core` + `@authlib/xata-adapter` on `pg`), `@auth/core`
  * + `@auth/pg-adapter`, and a hand-written floor on the same Xata-style schema as authlib
- * (`db-floor.ts`), so that the schema's own cost shows apart from the library's.
+ * (`db-floor.ts`), so that the schema's own cost shows apart from the library's. The floor runs
+ * twice: with plain parameterised statements (what `pg` sends by default, the floor of issue 27)
+ * and with named prepared statements, as authlib's adapter sends them on a node-postgres pool.
  *
  * Per operation: latency (tinybench rounds, `lib-measure.ts`), statements counted in node (a
  * wrapped client) and by `pg_stat_statements` (top-level statements), and CPU per operation of the
