@@ -42,7 +42,7 @@ export function keepsSessionMetadata(ctx: Context): boolean {
 
 type NewRecord = { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">
 
-/** A new session's token (for the cookie) and its record, with metadata when the adapter keeps it. */
+/** A new session's token (for the cookie) and its record, metadata included where kept. */
 function newRecord(req: AuthRequest, ctx: Context): { token: string; record: NewRecord } {
   const { config } = ctx
   const token = config.session.generateSessionToken()
@@ -66,10 +66,8 @@ async function createSession(req: AuthRequest, userId: string, ctx: Context): Pr
 }
 
 /**
- * Credentials sign-in under database sessions, where the adapter can: the account's owner found
- * and the session stored in one call (instead of `getUserByAccount` then `createSession`), then
- * the end of the browser's previous session, as `issue` does. `null` when the adapter cannot, or
- * no user owns the account yet: the caller takes the usual path (which links or creates the user).
+ * The account's owner found and the session stored in one adapter call (`createSessionForAccount`),
+ * then the previous session ended as `issue` does; `null` (the usual path) without that method or owner.
  */
 async function issueForAccount(req: AuthRequest, ctx: Context, account: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<{ user: AdapterUser; cookies: Cookie[] } | null> {
   const create = ctx.config.adapter?.createSessionForAccount
