@@ -6,7 +6,7 @@
  */
 import { Bench } from "tinybench"
 
-export type Task = () => Promise<unknown> | unknown
+export type Task = (() => Promise<unknown> | unknown) | { fn: () => Promise<unknown> | unknown; beforeEach?: () => Promise<void> | void }
 
 export interface Figures {
   /** Operations per second, from the mean latency of the kept round. */
@@ -48,7 +48,11 @@ function median<T>(items: T[], key: (item: T) => number): T {
 
 async function runRound(tasks: Record<string, Task>, time: number, warmup: boolean): Promise<Map<string, Sample>> {
   const bench = new Bench({ time, warmup, warmupTime: 300, throws: true })
-  for (const [name, fn] of Object.entries(tasks)) bench.add(name, fn)
+  // `beforeEach` runs outside the timed call (a fresh item the call uses up).
+  for (const [name, task] of Object.entries(tasks)) {
+    if (typeof task === "function") bench.add(name, task)
+    else bench.add(name, task.fn, task.beforeEach ? { beforeEach: task.beforeEach } : {})
+  }
   await bench.run()
   const samples = new Map<string, Sample>()
   for (const task of bench.tasks) {

@@ -47,6 +47,30 @@ describe("withRedisCache", () => {
     expect((await cached.getUser!(user.id))?.name).toBe("After")
   })
 
+  test("createSessionForAccount drops only the new session's entry: other cached entries stay, a cached 'unknown' for its hash goes", async () => {
+    const store = createMemoryStore()
+    const base = MemoryAdapter(store)
+    const adapter = {
+      ...base,
+      // What core calls for a returning credentials user: the account's owner and a new session in one call.
+      async createSessionForAccount(account: { provider: string; providerAccountId: string }, session: { sessionToken: string; expires: Date }) {
+        const user = await base.getUserByAccount(account)
+        return user ? { session: await base.createSession({ ...session, userId: user.id }), user } : null
+      },
+    }
+    const cached = withRedisCache(adapter as Adapter, { client, logger: quiet })
+    const other = await makeUser(base, "Cached")
+    const owner = await makeUser(base, "Owner")
+    await base.linkAccount({ userId: owner.id, type: "credentials", provider: "credentials", providerAccountId: owner.id })
+    const sessionToken = crypto.randomUUID()
+    expect(await cached.getUser!(other.id)).toMatchObject({ name: "Cached" })
+    expect(await cached.getSessionAndUser!(sessionToken)).toBeNull()
+    store.users.get(other.id)!.name = "Changed behind the cache"
+    await (cached as typeof adapter).createSessionForAccount({ provider: "credentials", providerAccountId: owner.id }, { sessionToken, expires: new Date(Date.now() + 60_000) })
+    expect((await cached.getSessionAndUser!(sessionToken))?.user.id).toBe(owner.id)
+    expect(await cached.getUser!(other.id)).toMatchObject({ name: "Cached" })
+  })
+
   test("options out of range and a missing client are refused at once, with INVALID_OPTION", () => {
     const adapter = MemoryAdapter()
     for (const options of [{ client: undefined }, { client: {} }, { client, ttl: 0 }, { client, ttl: 1.5 }, { client, negativeTtl: 0 }, { client, timeoutMs: -1 }]) {

@@ -30,12 +30,31 @@ export interface XataAdapterMethods extends Required<Adapter> {
   /** Stores the optional metadata (`createdAt`, `clientDescription`, `clientNetwork`, `error`) too. */
   createSession(session: { sessionToken: string; userId: string; expires: Date } & SessionMetadata): Promise<AdapterSession>
   getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null>
+  /**
+   * A new session for the user who owns the account, with its link row, in one statement; `null`
+   * (nothing written) when no user owns it. What core's credentials sign-in calls under database
+   * sessions, in place of `getUserByAccount` then `createSession`.
+   */
+  createSessionForAccount(
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+    session: { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">,
+  ): Promise<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, "sessionToken">): Promise<AdapterSession | null>
   /** One conditional `UPDATE ... WHERE expires < dueBefore RETURNING`: of concurrent calls, one extends the session. */
   extendSession(session: { sessionToken: string; expires: Date }, dueBefore: Date): Promise<AdapterSession | null>
   deleteSession(sessionToken: string): Promise<AdapterSession | null>
   createVerificationToken(token: VerificationToken): Promise<VerificationToken | null>
   useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
+  /**
+   * `useVerificationToken` and, in the same statement, the user who owns the account
+   * `provider`/`providerAccountId` (`owner`, `null` when nobody does); `null` when no caller
+   * received the token. What core's e-mail completion calls in place of `useVerificationToken`
+   * then `getUserByAccount`.
+   */
+  useVerificationTokenForAccount(
+    params: { identifier: string; token: string },
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Promise<{ token: VerificationToken; owner: AdapterUser | null } | null>
   /** One `SELECT`: the token as stored, left in place; `null` when unknown. */
   getVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
   /**

@@ -31,7 +31,7 @@ type Wrap = (inner: Method, cache: SessionCache) => Method
 /** Methods whose answer the cache does not hold and whose writes do not touch it: called as they are. */
 const UNCACHED = new Set<string>([
   "getUserByEmail", "getUserByAccount", "linkAccount", "getAccount", "updateAccount", "listAccountsByUserId",
-  "createVerificationToken", "useVerificationToken", "getVerificationToken", "retireVerificationTokens", "listSessionsByUserId",
+  "createVerificationToken", "useVerificationToken", "useVerificationTokenForAccount", "getVerificationToken", "retireVerificationTokens", "listSessionsByUserId",
   "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
   "deleteAuthenticator", "updateAuthenticator",
   // The two-factor port: its record is never cached, and none of its writes changes a cached user or session.
@@ -50,11 +50,13 @@ async function afterWrite<T>(write: () => Promise<T>, invalidate: (result: T | u
   }
 }
 
-const sessionWrite: Wrap = (inner, cache) => async (...args: never[]) => {
-  const first = args[0] as unknown
-  const hash = typeof first === "string" ? first : (first as { sessionToken?: unknown } | null)?.sessionToken
+/** A write of the session whose hash is the argument at `at` (or its `sessionToken`). */
+const sessionWriteAt = (at: number): Wrap => (inner, cache) => async (...args: never[]) => {
+  const arg = args[at] as unknown
+  const hash = typeof arg === "string" ? arg : (arg as { sessionToken?: unknown } | null)?.sessionToken
   return afterWrite(async () => inner(...args), async () => (typeof hash === "string" ? cache.dropSession(hash) : cache.renew()))
 }
+const sessionWrite = sessionWriteAt(0)
 
 const userWrite =
   (idOf: (args: unknown[], result: unknown) => unknown): Wrap =>
@@ -89,6 +91,8 @@ const WRAPS: Record<string, Wrap> = {
   updateSession: sessionWrite,
   deleteSession: sessionWrite,
   extendSession: sessionWrite,
+  // (account, session): a new session, whose hash may have been cached as unknown.
+  createSessionForAccount: sessionWriteAt(1),
   createUser: userWrite(byUserField),
   updateUser: userWrite(byUserField),
   deleteUser: userWrite(byFirstArg),
@@ -112,7 +116,7 @@ function methodNames(adapter: object): string[] {
  *
  * - Cached: `getSessionAndUser` (what every database-session read calls), `getUser` and
  *   `getUserSessionEpoch` (JWT revocation checks). A miss reads the adapter and fills the cache.
- * - Every write that could change them (`createSession`, `updateSession`, `extendSession`,
+ * - Every write that could change them (`createSession`, `createSessionForAccount`, `updateSession`, `extendSession`,
  *   `deleteSession`, `deleteSessionsByUserId`, `createUser`, `updateUser`, `deleteUser`,
  *   `incrementUserSessionEpoch`, `unlinkAccount`) deletes the entries after the database write,
  *   before it returns: the very next read on any instance goes to the database.

@@ -35,7 +35,7 @@ const oneSession = (rows: Row[]) => {
   return row ? toSession(row) : null
 }
 
-type SessionMethods = "createSession" | "getSessionAndUser" | "updateSession" | "extendSession" | "deleteSession" | "listSessionsByUserId" | "deleteSessionsByUserId"
+type SessionMethods = "createSessionForAccount" | "createSession" | "getSessionAndUser" | "updateSession" | "extendSession" | "deleteSession" | "listSessionsByUserId" | "deleteSessionsByUserId"
 
 export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMethods> {
   return {
@@ -60,6 +60,40 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
         ],
       )
       return written(oneSession(rows), "session")
+    },
+    // The account's owner, the session and its link in one statement (a sign-in whose first factor
+    // named an account: credentials). No owner: nothing is written and core takes the usual path.
+    async createSessionForAccount({ provider, providerAccountId }, session) {
+      if (!lookupable(provider, providerAccountId)) return null
+      const row = first(
+        await db.query(
+          `WITH owner AS (
+             SELECT u.xata_id, u.name, u.email, u."emailVerified", u.image
+             FROM authlib_accounts a JOIN authlib_users u ON u.xata_id = a."user"
+             WHERE a.provider = $1::text AND a."providerAccountId" = $2::text
+           ), s AS (
+             INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork")
+             SELECT $3::text, $4::timestamptz, xata_id, $5::timestamptz, $6::text, $7::text FROM owner
+             RETURNING xata_id, ${SESSION_COLUMNS}
+           ), link AS (
+             INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s
+           )
+           SELECT s."sessionToken", s.expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error,
+                  o.xata_id AS u_xata_id, o.name AS u_name, o.email AS u_email, o."emailVerified" AS "u_emailVerified", o.image AS u_image
+           FROM s JOIN owner o ON o.xata_id = s."user"`,
+          [
+            provider,
+            providerAccountId,
+            requiredText(session.sessionToken, "sessionToken"),
+            requiredTimestamp(session.expires, "expires"),
+            timestamp(session.createdAt, "createdAt"),
+            text(session.clientDescription, "clientDescription"),
+            text(session.clientNetwork, "clientNetwork"),
+          ],
+        ),
+      )
+      const stored = row ? toSession(row) : null
+      return row && stored ? { session: stored, user: toUser(row, "u_") } : null
     },
     async getSessionAndUser(sessionToken) {
       if (!lookupable(sessionToken)) return null

@@ -4,6 +4,7 @@ import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
 import { XataAdapterError } from "../errors.js"
 import { asDate, asNumber, asString, first, lookupable, requiredText, requiredTimestamp } from "./values.js"
+import { toUser } from "./users.js"
 
 /** A token row, or `null` when it lacks a field the type requires (only rows written by other tools can). */
 function toToken(row: Row): VerificationToken | null {
@@ -37,7 +38,7 @@ function keepCount(keep: number): number {
 
 export function verificationTokenMethods(
   db: Executor,
-): Pick<XataAdapterMethods, "createVerificationToken" | "useVerificationToken" | "getVerificationToken" | "retireVerificationTokens"> {
+): Pick<XataAdapterMethods, "createVerificationToken" | "useVerificationToken" | "useVerificationTokenForAccount" | "getVerificationToken" | "retireVerificationTokens"> {
   return {
     async createVerificationToken({ identifier, token, expires }) {
       const rows = await db.query(
@@ -59,6 +60,27 @@ export function verificationTokenMethods(
       )
       const row = first(rows)
       return row ? toToken(row) : null
+    },
+    // The same single-use DELETE, and the account's owner read in the same statement (e-mail
+    // completion asks for both): a token no caller received answers null, whoever owns the account.
+    async useVerificationTokenForAccount({ identifier, token }, { provider, providerAccountId }) {
+      if (!lookupable(identifier, token)) return null
+      const rows = await db.query(
+        `WITH t AS (
+           DELETE FROM "authlib_verificationTokens" WHERE identifier = $1::text AND token = $2::text
+           RETURNING identifier, token, expires
+         )
+         SELECT t.identifier, t.token, t.expires, u.xata_id AS u_xata_id, u.name AS u_name, u.email AS u_email,
+                u."emailVerified" AS "u_emailVerified", u.image AS u_image
+         FROM t LEFT JOIN (authlib_accounts a JOIN authlib_users u ON u.xata_id = a."user")
+           ON a.provider = $3::text AND a."providerAccountId" = $4::text`,
+        // An account key Postgres cannot hold matches no account (NULL never equals), the token is still used.
+        lookupable(provider, providerAccountId) ? [identifier, token, provider, providerAccountId] : [identifier, token, null, null],
+      )
+      const row = first(rows)
+      const stored = row ? toToken(row) : null
+      if (!row || !stored) return null
+      return { token: stored, owner: row.u_xata_id == null ? null : toUser(row, "u_") }
     },
     async getVerificationToken({ identifier, token }) {
       if (!lookupable(identifier, token)) return null

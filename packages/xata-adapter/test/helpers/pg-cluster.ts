@@ -46,8 +46,11 @@ function run(bin: string, args: string[], timeoutMs: number): void {
   execFileSync(file, argv, { stdio: "pipe", timeout: timeoutMs })
 }
 
-/** Starts a cluster; resolves when it accepts connections (at most ~40 s). */
-export async function startPgCluster(binDir: string): Promise<PgCluster> {
+/**
+ * Starts a cluster; resolves when it accepts connections (at most ~40 s). `settings` are extra
+ * server settings (`name=value`, e.g. `shared_preload_libraries=pg_stat_statements` for the bench).
+ */
+export async function startPgCluster(binDir: string, settings: readonly string[] = []): Promise<PgCluster> {
   const dir = mkdtempSync(join(tmpdir(), "authlib-pg-"))
   const data = join(dir, "data")
   const log = join(dir, "server.log")
@@ -57,7 +60,7 @@ export async function startPgCluster(binDir: string): Promise<PgCluster> {
     chownSync(dir, uid, gid)
   }
   const port = await freePort()
-  const options = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`
+  const options = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off${settings.map((s) => ` -c ${s}`).join("")}`
   try {
     run(join(binDir, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"], 60_000)
     run(join(binDir, "pg_ctl"), ["-D", data, "-l", log, "-o", options, "-w", "-t", "30", "start"], 40_000)

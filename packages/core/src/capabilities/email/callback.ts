@@ -19,7 +19,7 @@ import type { Adapter } from "../../kernel/types/adapters.js"
 import type { Account } from "../../kernel/types/config.js"
 import type { EmailUserLookup, FlowContext, FlowOutcome } from "../../kernel/types/sign-in.js"
 import { identifierOf } from "./normalize-identifier.js"
-import { consumeToken, emailTokens, peekToken, tokenSecrets } from "./token.js"
+import { consumeTokenForAccount, peekToken, tokenSecrets } from "./token.js"
 
 /**
  * The confirm page gets the headers of every built-in page (`pageHeaders`): it must not be framed
@@ -77,13 +77,14 @@ async function confirmPage(req: AuthRequest, ctx: FlowContext<EmailConfig>): Pro
 async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promise<FlowOutcome> {
   const email = linkIdentifier(ctx, req.body.email)
   const token = linkToken(ctx, req.body.token)
-  const record = await consumeToken(emailTokens(ctx), tokenSecrets(ctx), email, token)
-  if (!record) throw invalidLink(ctx, "TOKEN_INVALID", "The sign-in link is unknown, was already used, or belongs to another address")
+  const account = { provider: ctx.provider.id, providerAccountId: email, type: "email" } as const
+  const used = await consumeTokenForAccount(ctx, email, token, account)
+  if (!used) throw invalidLink(ctx, "TOKEN_INVALID", "The sign-in link is unknown, was already used, or belongs to another address")
+  const { record } = used
   // The adapter matched on both; an adapter that ignored the identifier must not widen the link.
   if (record.identifier !== email) throw invalidLink(ctx, "IDENTIFIER_MISMATCH", "The sign-in link belongs to another address")
   if (new Date(record.expires).getTime() <= Date.now()) throw invalidLink(ctx, "TOKEN_EXPIRED", "The sign-in link has expired")
-  const account = { provider: ctx.provider.id, providerAccountId: email, type: "email" } as const
-  const emailUser = await findEmailUser(adapterMethods(ctx.config.adapter, ["getUserByAccount", "getUserByEmail"], "E-mail sign-in"), account, email)
+  const emailUser = await findEmailUser(adapterMethods(ctx.config.adapter, ["getUserByAccount", "getUserByEmail"], "E-mail sign-in"), account, email, used.owner)
   // A copy for the `signIn` callback: what it does to its argument does not reach the stored user.
   return { signIn: { user: emailUser.user ? { ...emailUser.user } : { email }, account, emailUser } }
 }

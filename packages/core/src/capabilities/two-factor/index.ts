@@ -14,7 +14,7 @@ import { twoFactorAction, twoFactorPage } from "./route.js"
 export const twoFactor: Capability = {
   name: "two-factor",
   routes: [{ action: "two-factor", answers: "json", GET: { handler: twoFactorPage, csrf: false }, POST: { handler: twoFactorAction, csrf: true } }],
-  beforeIssue: holdForSecondFactor,
+  beforeIssue: { active: (config) => config.twoFactor !== undefined, hold: holdForSecondFactor },
   check(config) {
     if (!config.twoFactor) return undefined
     const missing = missingMethods(config.adapter, PORTS.twoFactor)

@@ -35,8 +35,9 @@ function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: L
  * The 19 methods of the Auth.js adapter interface, then authlib's optional `extendSession`,
  * `deleteAuthenticator`, `updateAuthenticator`, `listAccountsByUserId`,
  * `retireVerificationTokens`, `updateAccount`, `listSessionsByUserId`, `deleteSessionsByUserId`,
- * `getUserSessionEpoch`, `incrementUserSessionEpoch`, `getVerificationToken` and the two-factor
- * port's seven (own or inherited, so class adapters work). A method left out here would be dropped by `wrapAdapter`.
+ * `getUserSessionEpoch`, `incrementUserSessionEpoch`, `getVerificationToken`, `createSessionForAccount`,
+ * `useVerificationTokenForAccount` and the two-factor port's seven (own or inherited, so class adapters
+ * work). A method left out here would be dropped by `wrapAdapter`.
  */
 const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount",
@@ -44,7 +45,8 @@ const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "createVerificationToken", "useVerificationToken", "getAccount", "getAuthenticator", "createAuthenticator",
   "listAuthenticatorsByUserId", "updateAuthenticatorCounter", "extendSession", "deleteAuthenticator", "updateAuthenticator",
   "listAccountsByUserId", "retireVerificationTokens", "updateAccount", "listSessionsByUserId", "deleteSessionsByUserId",
-  "getUserSessionEpoch", "incrementUserSessionEpoch", "getVerificationToken",
+  "getUserSessionEpoch", "incrementUserSessionEpoch", "getVerificationToken", "createSessionForAccount",
+  "useVerificationTokenForAccount",
   "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "recordTwoFactorStep",
   "useTwoFactorBackupCode", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
 ]

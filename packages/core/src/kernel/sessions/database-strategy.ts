@@ -6,7 +6,7 @@
  */
 import { optionalPort, port } from "../ports/ports.js"
 import type { JWT } from "@authlib/jwt"
-import type { Adapter, AdapterSession, AdapterUser } from "../types/adapters.js"
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, SessionMetadata } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import { SESSION_METHODS } from "../ports/adapter.js"
 import { SessionTokenError } from "../errors/errors.js"
@@ -42,22 +42,42 @@ export function keepsSessionMetadata(ctx: Context): boolean {
   return optionalPort(ctx.config.adapter, "sessionListing") !== undefined
 }
 
-/** Stores a new session for `userId`, with its metadata when the adapter keeps it; returns its cookie. */
-async function createSession(req: AuthRequest, userId: string, ctx: Context): Promise<Cookie> {
+type NewRecord = { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">
+
+/** A new session's token (for the cookie) and its record, metadata included where kept. */
+function newRecord(req: AuthRequest, ctx: Context): { token: string; record: NewRecord } {
   const { config } = ctx
   const token = config.session.generateSessionToken()
   if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH)
     throw new SessionTokenError("generateSessionToken must return a string of at least 128 bits", { code: "SESSION_TOKEN_WEAK" })
   const now = Date.now()
-  const expires = new Date(now + config.session.maxAge * 1000)
-  const session: Parameters<NonNullable<Adapter["createSession"]>>[0] = { sessionToken: sha256(token), userId, expires }
+  const record: NewRecord = { sessionToken: sha256(token), expires: new Date(now + config.session.maxAge * 1000) }
   if (keepsSessionMetadata(ctx)) {
-    session.createdAt = new Date(now)
-    session.clientDescription = describeClient(req.headers.get("user-agent"))
-    session.clientNetwork = clientNetworkOf(req, ctx)
+    record.createdAt = new Date(now)
+    record.clientDescription = describeClient(req.headers.get("user-agent"))
+    record.clientNetwork = clientNetworkOf(req, ctx)
   }
-  await storedSessions(ctx).createSession(session)
-  return sessionCookie(token, expires, ctx)
+  return { token, record }
+}
+
+/** Stores a new session for `userId`, with its metadata when the adapter keeps it; returns its cookie. */
+async function createSession(req: AuthRequest, userId: string, ctx: Context): Promise<Cookie> {
+  const { token, record } = newRecord(req, ctx)
+  await storedSessions(ctx).createSession({ ...record, userId })
+  return sessionCookie(token, record.expires, ctx)
+}
+
+/**
+ * The account's owner found and the session stored in one adapter call (`createSessionForAccount`),
+ * then the previous session ended as `issue` does; `null` (the usual path) without that method or owner.
+ */
+async function issueForAccount(req: AuthRequest, ctx: Context, account: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<{ user: AdapterUser; cookies: Cookie[] } | null> {
+  const create = ctx.config.adapter?.createSessionForAccount
+  if (!create) return null
+  const { token, record } = newRecord(req, ctx)
+  const stored = await create({ provider: account.provider, providerAccountId: account.providerAccountId }, record)
+  if (!stored) return null
+  return { user: stored.user, cookies: await endPrevious(req, ctx, sessionCookie(token, record.expires, ctx)) }
 }
 
 /**
@@ -125,7 +145,11 @@ async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
  * failure to delete the old one is logged, not shown.
  */
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
-  const cookie = await createSession(req, signIn.user.id!, ctx)
+  return endPrevious(req, ctx, await createSession(req, signIn.user.id!, ctx))
+}
+
+/** Ends the session the browser held before `cookie`'s (see `issue`); the cookies to send. */
+async function endPrevious(req: AuthRequest, ctx: Context, cookie: Cookie): Promise<Cookie[]> {
   const previous = tokenOf(req, ctx)
   if (previous) {
     try {
@@ -222,6 +246,7 @@ export const databaseStrategy: SessionStrategy = {
   needsStoredUser: true,
   adapterMethods: SESSION_METHODS,
   issue,
+  issueForAccount,
   read,
   end,
   principal,

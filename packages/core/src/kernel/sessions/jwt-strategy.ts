@@ -313,4 +313,7 @@ async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[
 }
 
 /** The JWT session strategy. */
-export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, read, end, principal, providerTokens, revokeOthers, revokeAll, markRefreshError }
+/** JWT sessions store nothing: there is no shortcut that stores a session at once. */
+const issueForAccount = async () => null
+
+export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, issueForAccount, read, end, principal, providerTokens, revokeOthers, revokeAll, markRefreshError }

@@ -68,6 +68,13 @@ export interface SessionStrategy {
   readonly adapterMethods: readonly string[]
   /** Starts a session for a sign-in; only `issueSession` calls this. Resolves the cookies to set. */
   issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]>
+  /**
+   * In place of storing the user then `issue`: a session for the user who owns `account`
+   * in one adapter call, where the strategy and the adapter can (database sessions and an adapter
+   * with `createSessionForAccount`). `null` when they cannot (JWT sessions, an adapter without the method) or no user owns the account: then
+   * `issueSession` takes the usual path. Only `issueSession` calls this.
+   */
+  issueForAccount(req: AuthRequest, ctx: Context, account: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<{ user: AdapterUser; cookies: Cookie[] } | null>
   /** The request's session as the `session` callback shapes it (or `null`), with cookie changes. */
   read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>>
   /** Ends the request's session (sign-out); never throws for an adapter failure. */

@@ -15,6 +15,7 @@ import type { Cookie } from "../types/http.js"
 import type { EventCallbacks } from "../types/config.js"
 import { persistUser } from "./link-user.js"
 import { principalOf } from "../sessions/principal.js"
+import type { AdapterAccount, AdapterUser } from "../types/adapters.js"
 import type { PersistedUser } from "./link-user.js"
 
 /** Credentials users are stored only where a session needs a stored user; other types whenever there is an adapter. */
@@ -27,6 +28,9 @@ async function persistIfNeeded(req: AuthRequest, ctx: Context, result: SignInRes
   const linkTo = type === "webauthn" ? result.knownUserId : type === "credentials" || type === "email" ? undefined : (await principalOf(req, ctx))?.userId
   return persistUser(ctx, result, linkTo)
 }
+
+/** What `persistUser` answers for an account whose owner is `user` (see `issueForAccount`). */
+const ownerOf = (result: SignInResult, user: AdapterUser): PersistedUser => ({ user, account: { ...result.account, userId: user.id } as AdapterAccount, isNewUser: false })
 
 type SignInParams = Parameters<CallbacksOptions["signIn"]>[0]
 
@@ -61,12 +65,24 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   const flowCookies = result.cookies ?? []
   const decision = await runSignInCallback(signInParams(result), ctx)
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
+  const strategy = sessionStrategy(ctx.config)
+  const holds = registry().beforeIssue.filter((b) => b.active(ctx.config))
+  // A returning credentials user under database sessions: owner and session in one adapter call,
+  // unless a capability may hold the sign-in back (it must see the user before any session exists).
+  if (result.account.type === "credentials" && ctx.config.adapter && holds.length === 0) {
+    const atOnce = await strategy.issueForAccount(req, ctx, result.account)
+    if (atOnce) {
+      const stored = ownerOf(result, atOnce.user)
+      const event = ctx.config.events.signIn ? signInEventInput(result, stored) : undefined
+      return signedIn(ctx, false, callbackUrl, flowCookies, atOnce.cookies, event)
+    }
+  }
   // Without an adapter nothing is stored: skip the call and its microtask (credentials + jwt).
   const stored = ctx.config.adapter ? await persistIfNeeded(req, ctx, result) : undefined
   const session = newSession(result, stored)
   // Every way in passes here: a capability may hold the sign-in back (a second factor) before any session cookie.
-  for (const hook of registry().beforeIssue) {
-    const held = await hook(req, ctx, { session, callbackUrl, cookies: flowCookies, userVerified: result.userVerified === true })
+  for (const hold of holds) {
+    const held = await hold.hold(req, ctx, { session, callbackUrl, cookies: flowCookies, userVerified: result.userVerified === true })
     if (held) return held
   }
   const event = ctx.config.events.signIn ? signInEventInput(result, stored) : undefined
@@ -87,8 +103,13 @@ export async function completeSignIn(
   event: SignInEventInput | undefined,
 ): Promise<AuthResponse> {
   const cookies = await sessionStrategy(ctx.config).issue(req, ctx, session)
+  return signedIn(ctx, session.isNewUser, callbackUrl, flowCookies, cookies, event)
+}
+
+/** The `signIn` event, then the redirect that follows sign-in, with every cookie to set. */
+async function signedIn(ctx: Context, isNewUser: boolean, callbackUrl: string, flowCookies: readonly Cookie[], cookies: Cookie[], event: SignInEventInput | undefined): Promise<AuthResponse> {
   if (event) await emitEvent(ctx, "signIn", event)
   const { newUser } = ctx.config.pages
-  const redirect = session.isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl
+  const redirect = isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl
   return { redirect, cookies: flowCookies.length ? [...flowCookies, ...cookies] : cookies }
 }

@@ -160,6 +160,18 @@ export interface Adapter {
    */
   extendSession?(session: { sessionToken: string; expires: Date }, dueBefore: Date): Awaitable<AdapterSession | null | undefined>
   /**
+   * Optional, authlib only: a new session (with its metadata) for the user who owns the account
+   * `provider`/`providerAccountId`, written atomically with that look-up (one statement in SQL),
+   * answered with the stored session and its user; `null`, and nothing written, when no user owns
+   * the account. Core calls it for a credentials sign-in under database sessions, in place of
+   * `getUserByAccount` then `createSession` (one round trip instead of two); on `null` it takes that
+   * usual path, which links or creates the user.
+   */
+  createSessionForAccount?(
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+    session: { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">,
+  ): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  /**
    * Optional, authlib only: every session of the user (expired ones included), in any order; `[]`
    * for an unknown user. Core reads it to list a user's sessions (`listSessions`).
    */
@@ -188,6 +200,17 @@ export interface Adapter {
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
   /** Returns the token and deletes it, atomically: under concurrent calls exactly one caller receives it. */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  /**
+   * Optional, authlib only: `useVerificationToken` (the same single-use guarantee) and, read in
+   * the same atomic step, the user who owns the account `provider`/`providerAccountId` (`owner`,
+   * `null` when nobody does); `null` when this caller did not receive the token. Core's e-mail
+   * completion calls it in place of `useVerificationToken` then `getUserByAccount` (one round trip
+   * instead of two).
+   */
+  useVerificationTokenForAccount?(
+    params: { identifier: string; token: string },
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  ): Awaitable<{ token: VerificationToken; owner: AdapterUser | null } | null>
   /**
    * Optional, authlib only: the stored token, read without using it up (`null` when unknown). Core
    * calls it when an e-mail link is opened, so that a used or expired link says so at once instead

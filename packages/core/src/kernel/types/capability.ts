@@ -59,7 +59,11 @@ export type SignOutHook = (req: AuthRequest, ctx: Context, callbackUrl: string) 
  * Runs between a first factor and the session, for every way in: an answer holds the sign-in back
  * (no session cookie is set; the answer is sent instead), `undefined` lets it go on.
  */
-export type BeforeIssueHook = (req: AuthRequest, ctx: Context, pending: PendingSignIn) => Promise<AuthResponse | undefined>
+export interface BeforeIssueHook {
+  /** Whether the hook may hold sign-ins under `config` (when none may, a sign-in can take shortcuts that store the session at once). */
+  active(config: ResolvedConfig): boolean
+  hold(req: AuthRequest, ctx: Context, pending: PendingSignIn): Promise<AuthResponse | undefined>
+}
 
 /** One feature of core. */
 export interface Capability {

@@ -1,0 +1,201 @@
+/**
+ * Round trips of the sign-in paths with database sessions, counted on the way out of the process
+ * (issue 27), and `createSessionForAccount` itself, on the PostgreSQL server of the test run:
+ * a returning credentials user is signed in with ONE statement (owner, session and link row),
+ * and an account nobody owns writes nothing; a returning e-mail user completes a link with TWO
+ * (the link used up with the account's owner read, then the session), and a link is still
+ * handed to exactly one of concurrent callers.
+ */
+import { createHash } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
+import { Auth, type AuthConfig } from "@authlib/core"
+import { XataAdapter, XataAdapterError, migrate, type PgClientLike } from "../src/index.js"
+import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+
+const ORIGIN = "http://localhost:3000"
+const SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+const COOKIE = "authlib.session-token"
+const url = inject("databaseUrl")
+
+describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
+  let schema: PgSchema
+  const statements: string[] = []
+  let client: PgClientLike
+
+  beforeAll(async () => {
+    schema = pgSchema(url!, "signin_statements")
+    await schema.create()
+    await migrate(schema.pool)
+    client = { query: (s, p) => (statements.push(s), schema.pool.query(s, p)), connect: () => schema.pool.connect() }
+  })
+  afterAll(() => schema.drop())
+
+  /** Ada, stored, with a credentials account whose id is what `authorize` answers. */
+  async function ada() {
+    const adapter = XataAdapter(schema.pool)
+    const email = `${crypto.randomUUID()}@example.com`
+    const user = await adapter.createUser({ id: crypto.randomUUID(), email, name: "Ada", emailVerified: null })
+    const login = `login-${crypto.randomUUID()}`
+    await adapter.linkAccount({ userId: user.id, type: "credentials", provider: "credentials", providerAccountId: login })
+    return { user, login }
+  }
+
+  const config = (login: string): AuthConfig => ({
+    adapter: XataAdapter(client),
+    secret: SECRET,
+    trustHost: true,
+    session: { strategy: "database" },
+    providers: [{ id: "credentials", name: "Credentials", type: "credentials", credentials: { username: {} }, authorize: async () => ({ id: login, name: "Ada" }) }],
+  })
+
+  async function signIn(cfg: AuthConfig, cookie = "") {
+    const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), cfg)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const jar = [cookie, ...csrf.headers.getSetCookie().map((c) => c.split(";")[0]!)].filter(Boolean).join("; ")
+    statements.length = 0
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/callback/credentials`, {
+        method: "POST",
+        headers: { cookie: jar, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, username: "ada" }),
+      }),
+      cfg,
+    )
+    const session = res.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))?.split(";")[0]?.slice(COOKIE.length + 1)
+    return { res, session }
+  }
+
+  const storedSession = async (token: string) =>
+    schema.query(
+      `SELECT s."user", l."user" AS link_user FROM authlib_sessions s LEFT JOIN authlib_users_sessions l ON l.session = s.xata_id WHERE s."sessionToken" = $1`,
+      [createHash("sha256").update(token).digest("base64url")],
+    )
+
+  test("a returning credentials user: one statement stores the session and its link row for the account's owner", async () => {
+    const { user, login } = await ada()
+    const { res, session } = await signIn(config(login))
+    expect(res.status).toBe(302)
+    expect(statements).toHaveLength(1)
+    expect(await storedSession(session!)).toEqual([{ user: user.id, link_user: user.id }])
+  })
+
+  test("a first credentials sign-in (no account yet) takes the usual path: the user is stored, the account linked", async () => {
+    const login = `login-${crypto.randomUUID()}`
+    const { res, session } = await signIn(config(login))
+    expect(res.status).toBe(302)
+    const [row] = await storedSession(session!)
+    const owner = await XataAdapter(schema.pool).getUserByAccount({ provider: "credentials", providerAccountId: login })
+    expect(owner?.id).toBeDefined()
+    expect(row).toEqual({ user: owner!.id, link_user: owner!.id })
+    // The next one is a returning user's: one statement.
+    await signIn(config(login))
+    expect(statements).toHaveLength(1)
+  })
+
+  test("signing in again ends the browser's previous session: one more statement, not two", async () => {
+    const { login } = await ada()
+    const first = await signIn(config(login))
+    const second = await signIn(config(login), `${COOKIE}=${first.session}`)
+    expect(statements).toHaveLength(2)
+    expect(await storedSession(first.session!)).toEqual([])
+    expect(await storedSession(second.session!)).toHaveLength(1)
+  })
+
+  /** A stored link of `email` (hashed as core stores it); the token the mail would carry. */
+  async function link(email: string, expiresIn = 600_000) {
+    const token = crypto.randomUUID()
+    const hashed = createHash("sha256").update(`${token}${SECRET}`).digest("hex")
+    await XataAdapter(schema.pool).createVerificationToken({ identifier: email, token: hashed, expires: new Date(Date.now() + expiresIn) })
+    return { token, hashed }
+  }
+
+  const emailConfig = (): AuthConfig => ({
+    adapter: XataAdapter(client),
+    secret: SECRET,
+    trustHost: true,
+    session: { strategy: "database" },
+    providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} } as never],
+  })
+
+  async function complete(cfg: AuthConfig, email: string, token: string) {
+    const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), cfg)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ")
+    statements.length = 0
+    return Auth(
+      new Request(`${ORIGIN}/auth/callback/email`, {
+        method: "POST",
+        headers: { cookie: jar, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, token, email }),
+      }),
+      cfg,
+    )
+  }
+
+  test("a returning e-mail user completes a link with two statements: link used with its owner read, then the session", async () => {
+    const adapter = XataAdapter(schema.pool)
+    const email = `${crypto.randomUUID()}@example.com`
+    const user = await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: new Date() })
+    await adapter.linkAccount({ userId: user.id, type: "email", provider: "email", providerAccountId: email })
+    const { token } = await link(email)
+    const res = await complete(emailConfig(), email, token)
+    expect(res.status).toBe(302)
+    expect(res.headers.getSetCookie().some((c) => c.startsWith(`${COOKIE}=`))).toBe(true)
+    expect(statements).toHaveLength(2)
+    // Used up: the same link again is refused, and writes nothing.
+    const again = await complete(emailConfig(), email, token)
+    expect(again.headers.get("location")).toContain("error=Verification")
+    expect(statements).toHaveLength(1)
+  })
+
+  test("useVerificationTokenForAccount: exactly one of concurrent callers receives the link, with the owner; an expired link is used up but signs nobody in", async () => {
+    const adapter = XataAdapter(schema.pool)
+    const email = `${crypto.randomUUID()}@example.com`
+    const user = await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: null })
+    await adapter.linkAccount({ userId: user.id, type: "email", provider: "email", providerAccountId: email })
+    const { hashed } = await link(email)
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => adapter.useVerificationTokenForAccount({ identifier: email, token: hashed }, { provider: "email", providerAccountId: email })),
+    )
+    const received = answers.filter((a) => a !== null)
+    expect(received).toHaveLength(1)
+    expect(received[0]).toEqual({ token: { identifier: email, token: hashed, expires: expect.any(Date) }, owner: user })
+    const stale = await link(email, -1000)
+    const res = await complete(emailConfig(), email, stale.token)
+    expect(res.headers.get("location")).toContain("error=Verification")
+    expect(await adapter.getVerificationToken({ identifier: email, token: stale.hashed })).toBeNull()
+  })
+
+  test("useVerificationTokenForAccount: no owner reads as null; an unknown token answers null and uses nothing", async () => {
+    const adapter = XataAdapter(schema.pool)
+    const email = `${crypto.randomUUID()}@example.com`
+    const { hashed } = await link(email)
+    expect(await adapter.useVerificationTokenForAccount({ identifier: email, token: "unknown" }, { provider: "email", providerAccountId: email })).toBeNull()
+    expect(await adapter.useVerificationTokenForAccount({ identifier: email, token: hashed }, { provider: "email\u0000", providerAccountId: email })).toEqual({
+      token: { identifier: email, token: hashed, expires: expect.any(Date) },
+      owner: null,
+    })
+  })
+
+  test("createSessionForAccount: an account nobody owns writes nothing and answers null", async () => {
+    const adapter = XataAdapter(schema.pool)
+    const before = await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions`)
+    const token = createHash("sha256").update(crypto.randomUUID()).digest("base64url")
+    expect(await adapter.createSessionForAccount({ provider: "credentials", providerAccountId: "nobody" }, { sessionToken: token, expires: new Date(Date.now() + 60_000) })).toBeNull()
+    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions`)).toEqual(before)
+  })
+
+  test("createSessionForAccount: answers the session and the owner; a taken token is refused and nothing is written", async () => {
+    const { user, login } = await ada()
+    const adapter = XataAdapter(schema.pool)
+    const sessionToken = createHash("sha256").update(crypto.randomUUID()).digest("base64url")
+    const expires = new Date(Date.now() + 60_000)
+    const createdAt = new Date(Date.now() - 1000)
+    const stored = await adapter.createSessionForAccount({ provider: "credentials", providerAccountId: login }, { sessionToken, expires, createdAt, clientNetwork: "203.0.113.0/24" })
+    expect(stored).toEqual({ session: { sessionToken, userId: user.id, expires, createdAt, clientNetwork: "203.0.113.0/24" }, user })
+    const links = await schema.query(`SELECT count(*)::int AS n FROM authlib_users_sessions`)
+    await expect(adapter.createSessionForAccount({ provider: "credentials", providerAccountId: login }, { sessionToken, expires })).rejects.toBeInstanceOf(XataAdapterError)
+    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_users_sessions`)).toEqual(links)
+    expect(await adapter.createSessionForAccount({ provider: "credentials\u0000", providerAccountId: login }, { sessionToken: "x".repeat(43), expires })).toBeNull()
+  })
+})
