@@ -18,6 +18,7 @@ const modules: BenchModule[] = [
   (await import("./rate-limit-store.js")).default,
   (await import("./revocation.js")).default,
   (await import("./redis-session.js")).default,
+  (await import("./two-factor.js")).default,
 ]
 
 /** Re-runs this script under `taskset -c 0`; returns false when taskset is missing or fails. */
