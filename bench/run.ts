@@ -19,6 +19,7 @@ const modules: BenchModule[] = [
   (await import("./revocation.js")).default,
   (await import("./redis-session.js")).default,
   (await import("./db.js")).default,
+  (await import("./two-factor.js")).default,
 ]
 
 /** Re-runs this script under `taskset -c 0`; returns false when taskset is missing or fails. */

@@ -6,7 +6,8 @@
  * Each `form[data-passkey-options]` gets: on submit, the options from the URL in that attribute,
  * the browser's passkey prompt, and a normal form POST of `action` + `data` (with the CSRF token
  * the form already carries) to the provider's callback; with `data-passkey-autofill`, passkey
- * autofill (conditional UI) on inputs whose autocomplete includes `webauthn`.
+ * autofill (conditional UI) on inputs whose autocomplete includes `webauthn`. The two-factor page
+ * uses the same form for a passkey as second factor (`data-passkey-submit="verify-passkey"`).
  */
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnAbortService } from "@simplewebauthn/browser"
 import { describePasskeyError, passkeyFailure, type PasskeyFailure } from "./passkey-errors.js"
@@ -37,8 +38,9 @@ async function optionsFor(form: HTMLFormElement, action: Action | undefined): Pr
   return body
 }
 
+/** Posts the answer; `data-passkey-submit` names the posted action instead (the two-factor page's `verify-passkey`). */
 function submit(form: HTMLFormElement, action: Action, data: unknown): void {
-  ;(form.elements.namedItem("action") as HTMLInputElement).value = action
+  ;(form.elements.namedItem("action") as HTMLInputElement).value = form.dataset.passkeySubmit || action
   ;(form.elements.namedItem("data") as HTMLInputElement).value = JSON.stringify(data)
   form.submit()
 }

@@ -16,8 +16,8 @@ export interface TwoFactorAdapter extends MemoryAdapter {
   twoFactors: Map<string, Row>
 }
 
-export function twoFactorAdapter(): TwoFactorAdapter {
-  const base = memoryAdapter()
+/** The two-factor port added to `base` (a fresh memory adapter unless given, e.g. one with passkeys). */
+export function twoFactorAdapter<B extends MemoryAdapter = MemoryAdapter>(base: B = memoryAdapter() as B): B & TwoFactorAdapter {
   const rows = new Map<string, Row>()
   const view = (userId: string, r: Row): AdapterTwoFactor => ({ userId, secret: r.secret, enabled: r.enabled, lastUsedStep: r.lastUsedStep, backupCodesLeft: r.codes.size })
   return Object.assign(base, {

@@ -3,11 +3,13 @@
  * (credentials, e-mail link, OAuth/OIDC, passkey) and before any session exists. A user with two
  * factors enabled gets a pending sign-in and a redirect to the two-factor step instead of a session
  * (a passkey verified with user verification counts as both factors unless configured otherwise).
+ * A user without two factors whom `twoFactor.required` names is held too, to enrol first.
  */
 import { routeUrl } from "../../kernel/http/urls.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import type { PendingSignIn } from "../../kernel/types/sign-in.js"
 import { holdPending } from "./pending.js"
+import { twoFactorRequired } from "./required.js"
 import { twoFactorStore } from "./store.js"
 
 export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pending: PendingSignIn): Promise<AuthResponse | undefined> {
@@ -17,7 +19,15 @@ export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pendin
   const userId = pending.session.user.id
   if (typeof userId !== "string" || userId === "") return undefined
   const record = await twoFactorStore(ctx).getTwoFactor(userId)
-  if (!record?.enabled) return undefined
-  const held = await holdPending(req, ctx, { userId, session: pending.session, callbackUrl: pending.callbackUrl, event: ctx.config.events.signIn !== undefined })
+  // Without two factors, only a user the `required` policy names is held: to enrol.
+  const enrol = !record?.enabled
+  if (enrol && !(await twoFactorRequired(ctx, pending.session.user))) return undefined
+  const held = await holdPending(req, ctx, {
+    userId,
+    session: pending.session,
+    callbackUrl: pending.callbackUrl,
+    event: ctx.config.events.signIn !== undefined,
+    ...(enrol ? { enrol: true } : {}),
+  })
   return { redirect: routeUrl(ctx, "twoFactor"), cookies: [...pending.cookies, ...held] }
 }

@@ -24,6 +24,8 @@ export interface PendingTwoFactor {
   callbackUrl: string
   /** Whether the `signIn` event is owed once the sign-in completes. */
   event: boolean
+  /** `twoFactor.required` holds a user without two factors: enrolment is the only way on. */
+  enrol?: boolean
 }
 
 /** The cookie (its name carries the salt of its key, as the session cookie's does). */

@@ -1,62 +1,71 @@
 /**
  * GET /two-factor: the page of a pending sign-in (or a redirect to `pages.twoFactor`; without a
- * pending sign-in, to the sign-in page).
+ * pending sign-in, to the sign-in page): the code form and, when the user has a passkey, a passkey
+ * button; for a sign-in held to enrol (`twoFactor.required`), the enrolment.
  * POST /two-factor (CSRF token and Origin checked by the kernel): `action` =
  * - `verify` + `code` during a pending sign-in: the session, answered like a sign-in callback;
- * - `totp-enroll` (signed in): `{ secret, uri }`; `totp-confirm` + `code`: `{ enabled, backupCodes }`;
+ * - `verify-passkey` + `data` during a pending sign-in: the same, with a passkey (`passkey.ts`);
+ * - `totp-enroll` (signed in, or a sign-in held to enrol): `{ secret, uri }`; `totp-confirm` +
+ *   `code`: `{ enabled, backupCodes }` (held to enrol: the session too, see `enrol-pending.ts`);
  * - `disable` + `code`: `{ enabled: false }`; `backup-codes` + `code`: `{ backupCodes }`.
  */
-import { RateLimited, TwoFactorError } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "../../kernel/errors/errors.js"
 import { routeUrl } from "../../kernel/http/urls.js"
 import { formTargets, pageHeaders } from "../../kernel/pages/index.js"
 import { csrfTokenFor } from "../../kernel/security/csrf.js"
-import { requirePrincipal } from "../../kernel/sessions/principal.js"
-import { completeSignIn } from "../../kernel/sign-in/issue.js"
+import { principalOf, requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
+import { passkeyProviderForUser } from "../webauthn/index.js"
 import { confirmTotp, disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions } from "./actions.js"
 import { checkCode, codeOf } from "./check-code.js"
+import { confirmPending, currentEnrolment, enrolPending } from "./enrol-pending.js"
 import { renderTwoFactorPage } from "./page.js"
-import { clearPending, readPending } from "./pending.js"
+import { finishPending, verifyPasskey } from "./passkey.js"
+import { readPending, type PendingTwoFactor } from "./pending.js"
+import { answeringForms, signInMissing } from "./refusal.js"
+
+/** What the page offers besides the code form: the enrolment of a sign-in held to enrol, or the user's passkey. */
+async function pageExtras(ctx: Context, pending: PendingTwoFactor) {
+  if (pending.enrol) return { enrolment: await currentEnrolment(ctx, pending) }
+  const provider = await passkeyProviderForUser(ctx, pending.userId)
+  return provider ? { passkey: { optionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(provider.id)}`, provider: provider.id } } : {}
+}
 
 export async function twoFactorPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   twoFactorOptions(ctx)
   const { error, code } = req.query
   if (ctx.config.pages.twoFactor) return { redirect: routeUrl(ctx, "twoFactor", { error, code }) }
-  if (!(await readPending(req, ctx))) return { redirect: routeUrl(ctx, "signIn") }
+  const pending = await readPending(req, ctx)
+  if (!pending) return { redirect: routeUrl(ctx, "signIn") }
   const { token, cookie } = await csrfTokenFor(req, ctx)
-  const html = renderTwoFactorPage({ actionUrl: `${ctx.actionBase}/two-factor`, csrfToken: token, ...(code ? { error: code } : {}), theme: ctx.config.theme })
+  const extras = await pageExtras(ctx, pending)
+  const html = renderTwoFactorPage({ actionUrl: `${ctx.actionBase}/two-factor`, csrfToken: token, ...(code ? { error: code } : {}), theme: ctx.config.theme, ...extras })
   return { html, headers: pageHeaders(html, formTargets(ctx.origin, ctx.config.pages, ctx.origin)), cookies: cookie ? [cookie] : [] }
 }
 
-/** A form posted by a person (not a script): a refusal goes back to the page, which says why. */
-const fromForm = (req: AuthRequest) => (req.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded") && req.headers.get("x-auth-return-redirect") !== "1"
-
-async function verify(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
+function verify(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   twoFactorOptions(ctx)
-  const pending = await readPending(req, ctx)
-  try {
-    if (!pending) throw new TwoFactorError("No sign-in is waiting for a second factor (or its 5 minutes are over)", { code: "SIGN_IN_MISSING" })
+  return answeringForms(req, ctx, async () => {
+    const pending = await readPending(req, ctx)
+    if (!pending) throw signInMissing()
+    // A sign-in held to enrol has no second factor yet: every code is refused (`CODE_INVALID`).
     await checkCode(ctx, pending.userId, codeOf(req.body.code), pending.id)
-  } catch (err) {
-    if (fromForm(req) && (err instanceof TwoFactorError || err instanceof RateLimited)) {
-      ctx.config.logger.warn(err.type, err)
-      if (err instanceof TwoFactorError && err.code === "SIGN_IN_MISSING") return { redirect: routeUrl(ctx, "signIn") }
-      return { redirect: routeUrl(ctx, "twoFactor", { error: err.type, code: err.code }) }
-    }
-    throw err
-  }
-  const event = pending.event ? { user: pending.session.user, account: pending.session.account, isNewUser: pending.session.isNewUser } : undefined
-  return completeSignIn(req, ctx, pending.session, pending.callbackUrl, clearPending(req, ctx), event)
+    return finishPending(req, ctx, pending)
+  })
 }
 
 export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const { action, code } = req.body
   if (action === "verify") return verify(req, ctx)
   twoFactorOptions(ctx)
+  if (action === "verify-passkey") return verifyPasskey(req, ctx)
+  // Enrolment acts for the signed-in user, else for a sign-in held to enrol.
+  const enrolling = (action === "totp-enroll" || action === "totp-confirm") && !(await principalOf(req, ctx))
+  if (enrolling && (await readPending(req, ctx))?.enrol) return action === "totp-enroll" ? { json: await enrolPending(req, ctx) } : confirmPending(req, ctx)
   const signedIn = () => requirePrincipal(req, ctx, "Sign in to manage two-factor sign-in").then((p) => p.userId)
   if (action === "totp-enroll") return { json: await enrollTotp(ctx, await signedIn()) }
   if (action === "totp-confirm") return { json: await confirmTotp(ctx, await signedIn(), code) }
   if (action === "disable") return { json: await disableTwoFactor(ctx, await signedIn(), code) }
   if (action === "backup-codes") return { json: await regenerateBackupCodes(ctx, await signedIn(), code) }
-  throw new TwoFactorError('"action" must be "verify", "totp-enroll", "totp-confirm", "disable" or "backup-codes"', { code: "ACTION_INVALID" })
+  throw new TwoFactorError('"action" must be "verify", "verify-passkey", "totp-enroll", "totp-confirm", "disable" or "backup-codes"', { code: "ACTION_INVALID" })
 }

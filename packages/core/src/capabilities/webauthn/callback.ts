@@ -32,7 +32,7 @@ const refuse = (ctx: FlowContext<WebAuthnConfig>, code: Code, message: string, f
   new WebAuthnVerificationError(message, { code, cause: { provider: ctx.provider.id, ...facts } })
 
 /** The credential JSON of the body: an object with a string `id` and a `response` object. */
-function credentialOf(ctx: FlowContext<WebAuthnConfig>, data: unknown): { id: string; response: Record<string, unknown> } & Record<string, unknown> {
+export function credentialOf(ctx: FlowContext<WebAuthnConfig>, data: unknown): { id: string; response: Record<string, unknown> } & Record<string, unknown> {
   let value = data
   if (typeof data === "string") {
     try {
@@ -75,7 +75,7 @@ async function verified<T>(ctx: FlowContext<WebAuthnConfig>, run: () => Promise<
   }
 }
 
-interface Ceremony {
+export interface Ceremony {
   ctx: FlowContext<WebAuthnConfig>
   credential: { id: string; response: Record<string, unknown> }
   challenge: Challenge
@@ -84,7 +84,7 @@ interface Ceremony {
   requireUserVerification: boolean
 }
 
-async function authenticate({ ctx, credential, challenge, server, rp, requireUserVerification }: Ceremony): Promise<SignInResult> {
+export async function authenticate({ ctx, credential, challenge, server, rp, requireUserVerification }: Ceremony): Promise<SignInResult> {
   const adapter = passkeyStore(ctx)
   const credentialID = credentialIdToStored(credential.id)
   const stored = credentialID ? await adapter.getAuthenticator(credentialID) : null

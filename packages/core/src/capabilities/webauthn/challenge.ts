@@ -28,6 +28,8 @@ export interface Challenge {
   userId?: string
   /** register of a new account: the display name the passkey was created with. */
   name?: string
+  /** authenticate for a held sign-in (a second factor): its id; only that sign-in may answer it. */
+  heldSignIn?: string
 }
 
 const refuse = (code: ErrorCode<"WebAuthnVerificationError">, message: string, provider: string) =>

@@ -18,3 +18,5 @@ export { DEFAULT_CHALLENGE_MAX_AGE } from "./challenge.js"
 // What passkey management builds on: stored credential ids and names as the sign-in flow keeps them.
 export { credentialIdToStored, storedIdToBase64url, transportsOf } from "./encoding.js"
 export { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH } from "./names.js"
+// What two-factor sign-in builds on: a passkey as the second factor of a held sign-in.
+export { passkeyProviderForUser, verifyHeldSignInPasskey, type HeldPasskeyCheck } from "./second-factor.js"

@@ -13,6 +13,7 @@ import { passkeyStore } from "./store.js"
 import type { AdapterUser } from "../../kernel/types/adapters.js"
 import { WebAuthnVerificationError, type ErrorCode } from "../../kernel/errors/errors.js"
 import type { AuthRequest, AuthResponse } from "../../kernel/types/http.js"
+import type { HeldSignIn } from "../../kernel/types/capability.js"
 import type { WebAuthnConfig, WebAuthnUserInfo } from "../../kernel/types/providers.js"
 import { runUserCode } from "../../kernel/user-code/run.js"
 import type { FlowContext } from "../../kernel/types/sign-in.js"
@@ -72,10 +73,13 @@ async function credentialsOf(ctx: FlowContext<WebAuthnConfig>, userId: string | 
   })
 }
 
-/** The options route's answer for `provider`; `signedInUserId` is the session's user, if any. */
-export async function webauthnOptions(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, signedInUserId: string | undefined): Promise<AuthResponse> {
+/**
+ * The options route's answer for `provider`; `signedInUserId` is the session's user, if any; `held`
+ * a sign-in held for a second factor: authenticate options for its user, the challenge bound to it.
+ */
+export async function webauthnOptions(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, signedInUserId: string | undefined, held?: HeldSignIn): Promise<AuthResponse> {
   const { provider } = ctx
-  const chosen = await plan(req, ctx, signedInUserId)
+  const chosen: Plan = held ? { action: "authenticate", userId: held.userId } : await plan(req, ctx, signedInUserId)
   const [server, rp] = await Promise.all([webAuthnServer(provider), relyingPartyOf(req, ctx)])
   const userVerification = provider.userVerification ?? "required"
   const timeout = provider.timeout ?? challengeMaxAge(provider) * 1000
@@ -84,7 +88,7 @@ export async function webauthnOptions(req: AuthRequest, ctx: FlowContext<WebAuth
   if (chosen.action === "authenticate") {
     const allowCredentials = await credentialsOf(ctx, chosen.userId)
     options = await server.generateAuthenticationOptions({ rpID: rp.id, timeout, userVerification, ...(allowCredentials ? { allowCredentials } : {}) })
-    challenge = { challenge: options.challenge, provider: provider.id, action: "authenticate", ...(chosen.userId ? { userId: chosen.userId } : {}) }
+    challenge = { challenge: options.challenge, provider: provider.id, action: "authenticate", ...(chosen.userId ? { userId: chosen.userId } : {}), ...(held ? { heldSignIn: held.id } : {}) }
   } else {
     const user = chosen.user
     const userName = user ? (user.email ?? user.name ?? user.id) : chosen.name!

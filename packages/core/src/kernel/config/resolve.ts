@@ -107,7 +107,12 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     redirectProxyAllowedOrigins: Object.freeze(compiledPatterns(config.redirectProxyAllowedOrigins)),
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
     twoFactor: config.twoFactor
-      ? Object.freeze({ issuer: config.twoFactor.issuer ?? appUrlOf(config.url)?.host ?? "authlib", passkeyCountsAsTwoFactors: config.twoFactor.passkeyCountsAsTwoFactors !== false })
+      ? Object.freeze({
+          issuer: config.twoFactor.issuer ?? appUrlOf(config.url)?.host ?? "authlib",
+          passkeyCountsAsTwoFactors: config.twoFactor.passkeyCountsAsTwoFactors !== false,
+          // Anything but a function or `true` is checked by the capability at start-up.
+          required: config.twoFactor.required ?? false,
+        })
       : undefined,
     // Checked by `validateConfig`: a broken option leaves the limits on their defaults meanwhile.
     rateLimit: resolveRateLimit(rateLimitProblems(config.rateLimit).length ? undefined : config.rateLimit),

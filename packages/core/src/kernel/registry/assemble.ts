@@ -4,7 +4,7 @@
  * programming error, thrown when the registry is assembled (at module load, so a test catches it).
  */
 import type { ProviderType } from "../types/model.js"
-import type { BeforeIssueHook, Capability, FlowDeclaration, RouteDeclaration, SignOutHook } from "../types/capability.js"
+import type { BeforeIssueHook, Capability, FlowDeclaration, HeldSignInHook, RouteDeclaration, SignOutHook } from "../types/capability.js"
 
 /** The merged declarations. */
 export interface Registry {
@@ -17,6 +17,7 @@ export interface Registry {
   flow(type: ProviderType): FlowDeclaration | undefined
   readonly signOutRedirects: readonly SignOutHook[]
   readonly beforeIssue: readonly BeforeIssueHook[]
+  readonly heldSignIn: readonly HeldSignInHook[]
 }
 
 export function assembleRegistry(capabilities: readonly Capability[]): Registry {
@@ -42,5 +43,6 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     flow: (type: ProviderType) => flows.get(type),
     signOutRedirects: Object.freeze(capabilities.flatMap((c) => (c.signOutRedirect ? [c.signOutRedirect] : []))),
     beforeIssue: Object.freeze(capabilities.flatMap((c) => (c.beforeIssue ? [c.beforeIssue] : []))),
+    heldSignIn: Object.freeze(capabilities.flatMap((c) => (c.heldSignIn ? [c.heldSignIn] : []))),
   })
 }

@@ -65,6 +65,19 @@ export interface BeforeIssueHook {
   hold(req: AuthRequest, ctx: Context, pending: PendingSignIn): Promise<AuthResponse | undefined>
 }
 
+/**
+ * A sign-in that a capability holds back (the first factor done, a second factor pending): its
+ * random id and its user. Routes of other capabilities that help finish it (passkey options for a
+ * second factor) ask for it through the kernel (`sign-in/held.ts`) without importing the holder.
+ */
+export interface HeldSignIn {
+  readonly id: string
+  readonly userId: string
+}
+
+/** Reads the request's held sign-in, if the capability holds one for it. */
+export type HeldSignInHook = (req: AuthRequest, ctx: Context) => Promise<HeldSignIn | undefined>
+
 /** One feature of core. */
 export interface Capability {
   readonly name: string
@@ -76,4 +89,6 @@ export interface Capability {
   check?(config: ResolvedConfig): AuthError | undefined
   /** Asked before every session is issued, in registry order; the first answer wins. */
   readonly beforeIssue?: BeforeIssueHook
+  /** The sign-in this capability holds back for the request (see `HeldSignIn`). */
+  readonly heldSignIn?: HeldSignInHook
 }

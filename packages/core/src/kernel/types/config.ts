@@ -214,4 +214,10 @@ export interface TwoFactorOptions {
    * counts as both factors, so no code is asked after it. Default true.
    */
   passkeyCountsAsTwoFactors?: boolean
+  /**
+   * Two factors required: `true` for every user, or a function of the signed-in user (run like a
+   * callback: a throw is `CallbackError`). A required user without them is held after the first
+   * factor until they enrol an authenticator on the two-factor page. Default false.
+   */
+  required?: boolean | ((user: User | AdapterUser) => Awaitable<boolean>)
 }

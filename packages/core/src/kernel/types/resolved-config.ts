@@ -8,7 +8,7 @@ import type { AuthError } from "../errors/errors.js"
 import type { ProviderConfig } from "./providers.js"
 import type { OriginPattern } from "./origin-pattern.js"
 import type { ResolvedRateLimit } from "./rate-limit.js"
-import type { CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from "./config.js"
+import type { CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, SessionOptions, Theme, TwoFactorOptions } from "./config.js"
 
 /** The configuration as core uses it: every default applied, frozen. */
 export interface ResolvedConfig {
@@ -39,7 +39,7 @@ export interface ResolvedConfig {
   readonly redirectProxyAllowedOrigins: readonly OriginPattern[]
   readonly experimental: Readonly<{ enableWebAuthn: boolean }>
   /** Two-factor sign-in, or undefined when the `twoFactor` option is not set. */
-  readonly twoFactor: Readonly<{ issuer: string; passkeyCountsAsTwoFactors: boolean }> | undefined
+  readonly twoFactor: Readonly<{ issuer: string; passkeyCountsAsTwoFactors: boolean; required: NonNullable<TwoFactorOptions["required"]> }> | undefined
   /** The rate limits, or undefined when `rateLimit: false`. */
   readonly rateLimit: ResolvedRateLimit | undefined
   /** The cookie set for a secure or a plain origin (computed once each). */

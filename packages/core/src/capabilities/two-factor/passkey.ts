@@ -1,0 +1,38 @@
+/**
+ * A passkey as the second factor of a pending sign-in (`action=verify-passkey` + `data`): the
+ * options came from `GET webauthn-options/:provider`, which during a pending sign-in answers the
+ * pending user's passkeys with a challenge bound to that sign-in (the `heldSignIn` hook below).
+ * The passkey capability verifies the assertion as it verifies a passkey sign-in; the sign-in then
+ * completes as after a code. A sign-in held only to enrol (`twoFactor.required`) has no second
+ * factor yet, so a passkey cannot finish it (`NOT_ENABLED`).
+ */
+import { TwoFactorError } from "../../kernel/errors/errors.js"
+import { completeSignIn } from "../../kernel/sign-in/issue.js"
+import type { HeldSignIn } from "../../kernel/types/capability.js"
+import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
+import { verifyHeldSignInPasskey } from "../webauthn/index.js"
+import { clearPending, readPending, type PendingTwoFactor } from "./pending.js"
+import { answeringForms, signInMissing } from "./refusal.js"
+
+/** The kernel's view of the pending sign-in (for other capabilities' routes), or undefined. */
+export async function heldTwoFactorSignIn(req: AuthRequest, ctx: Context): Promise<HeldSignIn | undefined> {
+  if (!ctx.config.twoFactor) return undefined
+  const pending = await readPending(req, ctx)
+  return pending ? { id: pending.id, userId: pending.userId } : undefined
+}
+
+/** Ends `pending` with its session, the `signIn` event owed, and the pending cookie cleared. */
+export function finishPending(req: AuthRequest, ctx: Context, pending: PendingTwoFactor, extraCookies: AuthResponse["cookies"] = []): Promise<AuthResponse> {
+  const event = pending.event ? { user: pending.session.user, account: pending.session.account, isNewUser: pending.session.isNewUser } : undefined
+  return completeSignIn(req, ctx, pending.session, pending.callbackUrl, [...extraCookies, ...clearPending(req, ctx)], event)
+}
+
+export function verifyPasskey(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
+  return answeringForms(req, ctx, async () => {
+    const pending = await readPending(req, ctx)
+    if (!pending) throw signInMissing()
+    if (pending.enrol) throw new TwoFactorError("Enrol an authenticator app first: this sign-in has no second factor yet", { code: "NOT_ENABLED" })
+    const { cookies } = await verifyHeldSignInPasskey(req, ctx, { data: req.body.data, provider: req.body.provider, held: { id: pending.id, userId: pending.userId } })
+    return finishPending(req, ctx, pending, cookies)
+  })
+}
