@@ -30,6 +30,7 @@ import { listAccountsSuite } from "./list-accounts.js"
 import { racesSuite } from "./races.js"
 import { duplicatesSuite } from "./duplicates.js"
 import { portSuite } from "./ports.js"
+import { createSessionForAccountSuite, useVerificationTokenForAccountSuite } from "./account-shortcuts.js"
 import { twoFactorSuite } from "./two-factor.js"
 import type { Adapter } from "@authlib/core"
 import type { TestOptions } from "./types.js"
@@ -45,6 +46,8 @@ const NO_DELETE_AUTHENTICATOR = "the adapter has no deleteAuthenticator, an opti
 const NO_UPDATE_AUTHENTICATOR = "the adapter has no updateAuthenticator, an optional method (core cannot rename passkeys with it)"
 const NO_RETIRE_TOKENS =
   "the adapter has no retireVerificationTokens, an optional method (core then bounds live e-mail links by its send limits alone)"
+const NO_SESSION_FOR_ACCOUNT = "the adapter has no createSessionForAccount, an optional method (core then stores a credentials session in two calls)"
+const NO_TOKEN_FOR_ACCOUNT = "the adapter has no useVerificationTokenForAccount, an optional method (core then completes an e-mail link in two calls)"
 const NO_GET_TOKEN = "the adapter has no getVerificationToken, an optional method (core then shows the confirm page for used or expired e-mail links too)"
 const NO_UPDATE_ACCOUNT = "the adapter has no updateAccount, an optional method (core then cannot write refreshed provider tokens back)"
 const NO_USER_SESSIONS = "the adapter has no listSessionsByUserId/deleteSessionsByUserId, optional methods (core then cannot list or end a user's sessions)"
@@ -121,6 +124,8 @@ export function runBasicTests(options: TestOptions): void {
   describe("verification tokens", () => verificationTokensSuite(ctx))
   optionalSuite("retireVerificationTokens", NO_RETIRE_TOKENS, () => retireVerificationTokensSuite(ctx))
   optionalSuite("getVerificationToken", NO_GET_TOKEN, () => getVerificationTokenSuite(ctx))
+  optionalSuite("createSessionForAccount", NO_SESSION_FOR_ACCOUNT, () => createSessionForAccountSuite(ctx))
+  optionalSuite("useVerificationTokenForAccount", NO_TOKEN_FOR_ACCOUNT, () => useVerificationTokenForAccountSuite(ctx))
   if (ctx.webauthn) {
     describe("authenticators", () => authenticatorsSuite(ctx))
     optionalSuite("deleteAuthenticator", NO_DELETE_AUTHENTICATOR, () => deleteAuthenticatorSuite(ctx))

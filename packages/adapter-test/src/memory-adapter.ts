@@ -3,6 +3,7 @@
  * (database sessions, e-mail sign-in, passkeys) without a database. Records are copied in and out,
  * so a caller mutating a returned object never changes the store.
  */
+import { accountShortcutMethods } from "./memory-account-shortcuts.js"
 import type {
   Adapter,
   AdapterAccount,
@@ -302,11 +303,14 @@ function authenticatorMethods(store: MemoryStore): Adapter {
 
 /** An adapter keeping everything in `store` (a fresh one by default). Every method of the contract is present. */
 export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Required<Adapter> {
+  const sessions = sessionMethods(store)
+  const tokens = tokenMethods(store)
   return {
     ...userMethods(store),
     ...accountMethods(store),
-    ...sessionMethods(store),
-    ...tokenMethods(store),
+    ...sessions,
+    ...tokens,
+    ...accountShortcutMethods(store, { ...sessions, ...tokens } as Required<Adapter>),
     ...authenticatorMethods(store),
     ...twoFactorMethods(store),
   } as Required<Adapter>

@@ -10,7 +10,7 @@ import { count } from "../../kernel/rate-limit/limiter.js"
 import type { Context } from "../../kernel/types/http.js"
 import { base32Encode } from "./base32.js"
 import { generateBackupCodes, hashBackupCode } from "./backup-codes.js"
-import { checkCode, codeOf } from "./check-code.js"
+import { accepted, checkCode, codeOf } from "./check-code.js"
 import { otpauthUri } from "./otpauth-uri.js"
 import { openTotpKey, sealTotpKey } from "./secret-box.js"
 import { twoFactorStore } from "./store.js"
@@ -70,7 +70,7 @@ export async function confirmTotp(ctx: Context, userId: string, code: unknown): 
   // Conditional on the pending secret just read: a second enrolment meanwhile makes this a no-op.
   const enabled = await store.enableTwoFactor(userId, { secret: record.secret, step, backupCodeHashes: hashes })
   if (!enabled) throw new TwoFactorError("The enrolment changed meanwhile: enrol again", { code: "NOT_ENROLLED" })
-  return { enabled: true, backupCodes: codes }
+  return accepted(ctx, userId, { enabled: true as const, backupCodes: codes })
 }
 
 export async function disableTwoFactor(ctx: Context, userId: string, code: unknown): Promise<{ enabled: false }> {

@@ -3,10 +3,11 @@
  * changes alike: counted first (per user, and per pending sign-in when there is one), then a TOTP
  * code accepted only for a time step later than the last one used (a conditional write: two
  * instances cannot both accept one code), else a backup code consumed once. Every refusal is the
- * same `CODE_INVALID`, whether the code was wrong, reused or there is no second factor at all.
+ * same `CODE_INVALID`, whether the code was wrong, reused or there is no second factor at all. A
+ * right code clears the user's count, so the limit counts guesses, never a user's own sign-ins.
  */
 import { TwoFactorError } from "../../kernel/errors/errors.js"
-import { count } from "../../kernel/rate-limit/limiter.js"
+import { count, forgetCounts } from "../../kernel/rate-limit/limiter.js"
 import type { Context } from "../../kernel/types/http.js"
 import { backupCodeCandidates } from "./backup-codes.js"
 import { openTotpKey } from "./secret-box.js"
@@ -37,10 +38,16 @@ export async function checkCode(ctx: Context, userId: string, code: string, pend
   if (/^\d{6,8}$/.test(trimmed)) {
     const { key } = await openTotpKey(record.secret, userId, ctx.config.secret)
     const step = verifyTotp(key, trimmed, { timeMs: Date.now(), lastUsedStep: record.lastUsedStep })
-    if (step !== null && (await store.recordTwoFactorStep(userId, step))) return "totp"
+    if (step !== null && (await store.recordTwoFactorStep(userId, step))) return accepted(ctx, userId, "totp")
     throw invalid()
   }
   const candidates = backupCodeCandidates(code, userId, ctx.config.secret)
-  if (candidates && (await store.useTwoFactorBackupCode(userId, candidates))) return "backup-code"
+  if (candidates && (await store.useTwoFactorBackupCode(userId, candidates))) return accepted(ctx, userId, "backup-code")
   throw invalid()
+}
+
+/** A right code clears the user's count: the limit is on guesses, not on a user's own sign-ins. */
+export async function accepted<F>(ctx: Context, userId: string, factor: F): Promise<F> {
+  await forgetCounts(ctx, "twoFactor.perUser", userId)
+  return factor
 }

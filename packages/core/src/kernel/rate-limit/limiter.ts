@@ -98,6 +98,22 @@ export function storeFailed(ctx: Context, limits: ResolvedRateLimit, err: unknow
   throw new RateLimited("The rate-limit store is unavailable", { code: "STORE_UNAVAILABLE", retryAfter: 30, cause: { err: err instanceof Error ? err : new Error(String(err)) } })
 }
 
+/**
+ * Forgets the counts of `value` in every rule of `group` (after a success that proves the one
+ * counted: a right code). A store that fails here is logged, never fatal: the counts expire.
+ */
+export async function forgetCounts(ctx: Context, group: RateLimitGroup, value: string): Promise<void> {
+  const limits = ctx.config.rateLimit
+  if (!limits) return
+  for (const rule of limits.rules[group]) {
+    try {
+      await limits.store.reset(rule.prefix + value)
+    } catch (err) {
+      logError(ctx.config.logger, err)
+    }
+  }
+}
+
 /** Counts one request of the client against `group` (a per-client group). */
 export async function limitClient(req: AuthRequest, ctx: Context, group: RateLimitGroup): Promise<void> {
   const limits = ctx.config.rateLimit

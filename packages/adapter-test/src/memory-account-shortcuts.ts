@@ -1,0 +1,29 @@
+/**
+ * MemoryAdapter's two one-round-trip shortcuts: a session for an account's owner, and an e-mail
+ * token used together with the read of an account's owner. Built on the adapter's own methods;
+ * synchronous, so each is atomic here as one SQL statement is in a database.
+ */
+import type { Adapter, AdapterSession, AdapterUser, VerificationToken } from "@authlib/core"
+import type { MemoryStore } from "./memory-adapter.js"
+
+type Base = Required<Pick<Adapter, "createSession" | "useVerificationToken">>
+
+export function accountShortcutMethods(store: MemoryStore, base: Base): Pick<Required<Adapter>, "createSessionForAccount" | "useVerificationTokenForAccount"> {
+  const ownerOf = (provider: string, providerAccountId: string): AdapterUser | null => {
+    const account = store.accounts.get(store.accountKey(provider, providerAccountId))
+    const user = account && store.users.get(account.userId)
+    return user ? structuredClone(user) : null
+  }
+  return {
+    createSessionForAccount({ provider, providerAccountId }, session) {
+      const user = ownerOf(provider, providerAccountId)
+      if (!user) return null
+      // The memory adapter's own methods answer synchronously.
+      return { session: base.createSession({ ...session, userId: user.id }) as AdapterSession, user }
+    },
+    useVerificationTokenForAccount(params, { provider, providerAccountId }) {
+      const token = base.useVerificationToken(params) as VerificationToken | null
+      return token ? { token, owner: ownerOf(provider, providerAccountId) } : null
+    },
+  }
+}
