@@ -8,7 +8,7 @@
  */
 import { expect } from "vitest"
 import type { Page } from "playwright-core"
-import { DEMO_LOGIN } from "../../src/lib/demo-login.js"
+import { DEMO_LOGIN, IDP_ACCOUNTS, IDP_PASSWORD } from "../../src/lib/demo-login.js"
 import { screenshot } from "./browser.js"
 import { stepAt, totp } from "./totp.js"
 import type { DemoFixture } from "./use-demo.js"
@@ -84,6 +84,17 @@ export async function followEmailLink(page: Page, origin: string, email: string)
   await page.getByRole("button", { name: "Sign in" }).click()
 }
 
+/** A Demo IdP sign-in as `user` from a fresh browser (no IdP session: its login and consent pages each time). */
+export async function idpSignIn(demo: DemoFixture, page: Page, user: string): Promise<void> {
+  await demo.browser.context.clearCookies()
+  await page.goto(`${demo.server.origin}/sign-in/?callbackUrl=%2Faccount%2F`)
+  await page.getByRole("button", { name: "Continue with Demo IdP" }).click()
+  await page.getByLabel("User name").fill(user)
+  await page.getByLabel("Password").fill(IDP_PASSWORD)
+  await page.getByRole("button", { name: "Sign in" }).click()
+  await page.getByRole("button", { name: "Allow" }).click()
+}
+
 /** On the two-factor page: no session yet; enters `code`. */
 export async function enterCode(demo: DemoFixture, page: Page, code: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === "/auth/two-factor")
@@ -111,8 +122,9 @@ const WRONG = "That code did not work. Enter the current code from your app, or 
 /**
  * Ada: turn on; sign in with the password and a code (a wrong one first), then with an e-mail link
  * and a backup code; turn off with another; the password alone signs in again. Grace (an e-mail
- * link, a new user): turn on, new backup codes (the old ones die), turn off. Core allows one link
- * per mailbox a minute, so each mailbox gets one.
+ * link, a new user): turn on, new backup codes (the old ones die), turn off. Alan (the Demo IdP):
+ * turn on, and the IdP's sign-in stops for a code too. Core allows one link per mailbox a minute,
+ * so each mailbox gets one.
  */
 export async function twoFactorJourney(demo: DemoFixture, label: string): Promise<void> {
   const origin = demo.server.origin
@@ -160,6 +172,13 @@ export async function twoFactorJourney(demo: DemoFixture, label: string): Promis
   await turnOff(page, fresh[0]!)
   await expect.poll(() => statusText(page)).toBe("Off.")
   expect(await refusal(page).count()).toBe(0)
+
+  await idpSignIn(demo, page, "alan")
+  await signedInAs(demo, page, IDP_ACCOUNTS.alan!.email)
+  const alan = await turnOn(page, `${label}-alan`)
+  await idpSignIn(demo, page, "alan")
+  await enterCode(demo, page, totp(alan.secret, alan.step + 1))
+  await signedInAs(demo, page, IDP_ACCOUNTS.alan!.email)
   expect(errors, errors.join("\n")).toEqual([])
   await page.close()
 }
