@@ -110,8 +110,8 @@ export async function signedInAs(demo: DemoFixture, page: Page, email: string): 
   expect(await hasSessionCookie(demo)).toBe(true)
 }
 
-/** Turns it off with `code`; resolves the page's refusal, if any. */
-async function turnOff(page: Page, code: string): Promise<void> {
+/** Turns it off with `code` (the page says so, or shows a refusal). */
+export async function turnOff(page: Page, code: string): Promise<void> {
   await page.getByLabel("Current code, to turn it off").fill(code)
   await page.getByRole("button", { name: "Turn off two-step verification" }).click()
 }
