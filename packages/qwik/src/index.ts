@@ -62,6 +62,7 @@ export { deletePasskey, listPasskeys, renamePasskey } from "./passkeys.js"
 export { getAccessToken } from "./access-token.js"
 export { listSessions, revokeOtherSessions, revokeSession, signOutEverywhere } from "./sessions.js"
 export { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } from "./linked-accounts.js"
+export { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./two-factor.js"
 export { protectRoute } from "./protect.js"
 export type { ProtectRouteOptions } from "./protect.js"
 export { setEnvDefaults } from "./env.js"
@@ -83,6 +84,7 @@ export {
   RefreshTokenError,
   SessionManagementError,
   AccountManagementError,
+  TwoFactorError,
 } from "@authlib/core"
 export { rateLimitedMessage } from "./actions.js"
 export type {
@@ -103,4 +105,6 @@ export type {
   SessionInfo,
   LinkedAccount,
   SignInMethod,
+  TotpEnrollment,
+  TwoFactorStatus,
 } from "@authlib/core"

@@ -136,6 +136,9 @@ async function build(env: Env): Promise<QwikAuthConfig> {
     // authlib's default limits; shared through Redis with REDIS_URL, else PostgreSQL with DATABASE_URL (database.ts).
     rateLimit: rateLimitStore ? { store: rateLimitStore } : {},
     experimental: { enableWebAuthn: true },
+    // Two-step verification (account page): a user who turns it on is asked for a code from an
+    // authenticator app, or a backup code, after every first factor but a passkey (which counts as both).
+    twoFactor: { issuer: "authlib demo" },
     providers: [
       passwordProvider(),
       ...(idp ? [demoIdpProvider(idp.issuer)] : []),

@@ -1,12 +1,14 @@
 /**
  * The passkey journey on the demo, in Chromium with the DevTools virtual authenticator (CTAP2,
  * internal, resident keys, user verification): sign in with the password, add a passkey on the
- * account page, rename it, sign out, sign in with the passkey button and through autofill, delete
- * it. Passkeys need a domain name, so the browser uses `localhost` (the demo answers loopback names).
+ * account page, rename it, sign out, sign in with the passkey button and through autofill (also
+ * with two-step verification on: no code asked), delete it. Passkeys need a domain name, so the
+ * browser uses `localhost` (the demo answers loopback names).
  */
 import { expect } from "vitest"
 import type { Page } from "playwright-core"
 import { screenshot } from "./browser.js"
+import { statusText, turnOff, turnOn } from "./two-factor-flow.js"
 import type { DemoFixture } from "./use-demo.js"
 
 async function withAuthenticator(demo: DemoFixture): Promise<Page> {
@@ -72,6 +74,16 @@ export async function passkeyJourney(demo: DemoFixture, label: string): Promise<
   await page.goto(`${origin}/sign-in/?callbackUrl=%2Faccount%2F`)
   await page.waitForURL(`${origin}/account/`)
   expect(await page.locator(".facts dd").first().textContent()).toBe("Ada Lovelace")
+
+  // With two-step verification on, a passkey (verified with the screen lock) counts as both steps:
+  // autofill signs in straight to the account page, no code asked.
+  const { backupCodes } = await turnOn(page, `passkey-${label}`)
+  await demo.browser.context.clearCookies()
+  await page.goto(`${origin}/sign-in/?callbackUrl=%2Faccount%2F`)
+  await page.waitForURL(`${origin}/account/`)
+  expect(await statusText(page)).toBe("On · 10 backup codes left")
+  await turnOff(page, backupCodes[0]!)
+  await expect.poll(() => statusText(page)).toBe("Off.")
 
   // Ada has an e-mail address and the demo offers e-mail links: deleting her only passkey is allowed.
   await page.getByRole("button", { name: "Delete" }).click()

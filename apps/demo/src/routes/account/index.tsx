@@ -17,9 +17,11 @@ import {
 import { registerPasskey } from "@authlib/qwik/passkey"
 import { useSession } from "../plugin@auth"
 import { LinkedAccounts } from "../../components/ways-in"
+import { TwoStep } from "../../components/two-step"
 import { idpIssuer } from "../../server/idp-issuer"
 
 export { useLinkedAccounts, useUnlink } from "../../components/ways-in"
+export { useConfirmTwoFactor, useDisableTwoFactor, useNewBackupCodes, useStartTwoFactor, useTwoFactorStatus } from "../../components/two-step"
 
 /** A date as the page shows it ("never" for none). */
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "never")
@@ -321,6 +323,7 @@ export default component$(() => {
       <IdpApi />
       <Sessions />
       <LinkedAccounts />
+      <TwoStep />
       <Passkeys />
     </section>
   )
