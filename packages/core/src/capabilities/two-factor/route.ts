@@ -17,6 +17,7 @@ import { confirmTotp, disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFa
 import { checkCode, codeOf } from "./check-code.js"
 import { renderTwoFactorPage } from "./page.js"
 import { clearPending, readPending } from "./pending.js"
+import { stepUpAction } from "./step-up.js"
 
 export async function twoFactorPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   twoFactorOptions(ctx)
@@ -52,6 +53,7 @@ async function verify(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
 export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const { action, code } = req.body
   if (action === "verify") return verify(req, ctx)
+  if (action === "step-up") return stepUpAction(req, ctx)
   twoFactorOptions(ctx)
   const signedIn = () => requirePrincipal(req, ctx, "Sign in to manage two-factor sign-in").then((p) => p.userId)
   if (action === "totp-enroll") return { json: await enrollTotp(ctx, await signedIn()) }

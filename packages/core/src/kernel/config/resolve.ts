@@ -4,6 +4,7 @@
  * runs here, once: a fatal misconfiguration is logged once and kept as `error`, so every request
  * answers `Configuration` without repeating the work.
  */
+import { DEFAULT_FRESH_AGE } from "../sessions/freshness.js"
 import { normalizeBasePath } from "./base-path.js"
 import { decode, encode } from "@authlib/jwt"
 import type { JWT } from "@authlib/jwt"
@@ -107,7 +108,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     redirectProxyAllowedOrigins: Object.freeze(compiledPatterns(config.redirectProxyAllowedOrigins)),
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
     twoFactor: config.twoFactor
-      ? Object.freeze({ issuer: config.twoFactor.issuer ?? appUrlOf(config.url)?.host ?? "authlib", passkeyCountsAsTwoFactors: config.twoFactor.passkeyCountsAsTwoFactors !== false })
+      ? Object.freeze({ issuer: config.twoFactor.issuer ?? appUrlOf(config.url)?.host ?? "authlib", passkeyCountsAsTwoFactors: config.twoFactor.passkeyCountsAsTwoFactors !== false, freshAge: config.twoFactor.freshAge ?? DEFAULT_FRESH_AGE })
       : undefined,
     // Checked by `validateConfig`: a broken option leaves the limits on their defaults meanwhile.
     rateLimit: resolveRateLimit(rateLimitProblems(config.rateLimit).length ? undefined : config.rateLimit),

@@ -16,6 +16,7 @@ import type { EventCallbacks } from "../types/config.js"
 import { persistUser } from "./link-user.js"
 import { principalOf } from "../sessions/principal.js"
 import type { PersistedUser } from "./link-user.js"
+import { firstFactorAmr, nowSeconds, withVerifiedFactors } from "./amr.js"
 
 /** Credentials users are stored only where a session needs a stored user; other types whenever there is an adapter. */
 async function persistIfNeeded(req: AuthRequest, ctx: Context, result: SignInResult): Promise<PersistedUser | undefined> {
@@ -39,9 +40,10 @@ function signInParams(result: SignInResult): SignInParams {
   return params
 }
 
-/** Who signed in: the stored user and account where there are, else the flow's. */
-function newSession(result: SignInResult, stored: PersistedUser | undefined): NewSession {
-  return { user: stored?.user ?? result.user, account: stored?.account ?? result.account, profile: result.profile, isNewUser: stored?.isNewUser ?? false }
+/** Who signed in (the stored user and account where there are, else the flow's), how and when. */
+function newSession(ctx: Context, result: SignInResult, stored: PersistedUser | undefined): NewSession {
+  const authentication = { time: nowSeconds(), amr: firstFactorAmr(ctx, result) }
+  return { user: stored?.user ?? result.user, account: stored?.account ?? result.account, profile: result.profile, isNewUser: stored?.isNewUser ?? false, authentication }
 }
 
 /** What the `signIn` event receives, fixed when the first factor succeeds. */
@@ -63,7 +65,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
   // Without an adapter nothing is stored: skip the call and its microtask (credentials + jwt).
   const stored = ctx.config.adapter ? await persistIfNeeded(req, ctx, result) : undefined
-  const session = newSession(result, stored)
+  const session = newSession(ctx, result, stored)
   // Every way in passes here: a capability may hold the sign-in back (a second factor) before any session cookie.
   for (const hook of registry().beforeIssue) {
     const held = await hook(req, ctx, { session, callbackUrl, cookies: flowCookies, userVerified: result.userVerified === true })
@@ -76,7 +78,8 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
 /**
  * The end of every sign-in: the strategy issues the session, the `signIn` event fires, and the user
  * goes to the callback URL (or `pages.newUser`). Also where a sign-in held back by a second factor
- * ends once that factor is verified.
+ * ends once that factor is verified: the factors a capability recorded as verified in this request
+ * (`recordVerifiedFactor`) join the first factor's, with `mfa` and the time of now.
  */
 export async function completeSignIn(
   req: AuthRequest,
@@ -86,7 +89,8 @@ export async function completeSignIn(
   flowCookies: readonly Cookie[],
   event: SignInEventInput | undefined,
 ): Promise<AuthResponse> {
-  const cookies = await sessionStrategy(ctx.config).issue(req, ctx, session)
+  const authentication = withVerifiedFactors(ctx, session.authentication)
+  const cookies = await sessionStrategy(ctx.config).issue(req, ctx, authentication ? { ...session, authentication } : session)
   if (event) await emitEvent(ctx, "signIn", event)
   const { newUser } = ctx.config.pages
   const redirect = session.isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl

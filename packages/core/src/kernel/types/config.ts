@@ -214,4 +214,10 @@ export interface TwoFactorOptions {
    * counts as both factors, so no code is asked after it. Default true.
    */
   passkeyCountsAsTwoFactors?: boolean
+  /**
+   * Seconds a verified second factor stays fresh (step-up): for a user with two factors enabled,
+   * adding or deleting a passkey and unlinking an account need one verified this recently (at
+   * sign-in, or with `POST {basePath}/two-factor` `action=step-up`). Default 600 (10 minutes).
+   */
+  freshAge?: number
 }
