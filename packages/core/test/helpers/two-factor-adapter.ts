@@ -16,8 +16,8 @@ export interface TwoFactorAdapter extends MemoryAdapter {
   twoFactors: Map<string, Row>
 }
 
-export function twoFactorAdapter(): TwoFactorAdapter {
-  const base = memoryAdapter()
+/** `base` (core's memory adapter by default, or one built on it such as the passkey adapter) plus the port. */
+export function twoFactorAdapter<B extends MemoryAdapter = MemoryAdapter>(base: B = memoryAdapter() as B): B & TwoFactorAdapter {
   const rows = new Map<string, Row>()
   const view = (userId: string, r: Row): AdapterTwoFactor => ({ userId, secret: r.secret, enabled: r.enabled, lastUsedStep: r.lastUsedStep, backupCodesLeft: r.codes.size })
   return Object.assign(base, {
