@@ -167,3 +167,13 @@ describe("step-up, JWT claims", () => {
     void client
   })
 })
+
+describe("step-up configuration", () => {
+  it("refuses to start with a twoFactor.freshAge that is not a whole number of seconds above 0", async () => {
+    for (const freshAge of [0, -5, 1.5, Number.NaN]) {
+      const client = new Client(baseConfig({ adapter: twoFactorAdapter(), twoFactor: { freshAge } }))
+      const res = await client.request("/auth/providers")
+      expect(res.status, String(freshAge)).toBe(500)
+    }
+  })
+})
