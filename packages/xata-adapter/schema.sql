@@ -159,3 +159,9 @@ CREATE OR REPLACE TRIGGER authlib_two_factors_touch BEFORE UPDATE ON authlib_two
 
 CREATE UNIQUE INDEX IF NOT EXISTS authlib_two_factors_user_key ON authlib_two_factors ("user");
 INSERT INTO authlib_migrations (version, name) VALUES (6, 'two-factor: authlib_two_factors') ON CONFLICT (version) DO NOTHING;
+
+-- migration 7: sessions: authTime, amr
+ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS "authTime" bigint;
+
+ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS amr text[];
+INSERT INTO authlib_migrations (version, name) VALUES (7, 'sessions: authTime, amr') ON CONFLICT (version) DO NOTHING;

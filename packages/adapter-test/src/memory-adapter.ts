@@ -182,6 +182,8 @@ function sessionMethods(store: MemoryStore): Adapter {
       // The optional metadata, kept only when set (as a database adapter reads back a NULL column).
       if (session.createdAt) stored.createdAt = new Date(session.createdAt)
       for (const field of ["clientDescription", "clientNetwork", "error"] as const) if (typeof session[field] === "string") stored[field] = session[field]
+      if (typeof session.authTime === "number") stored.authTime = session.authTime
+      if (Array.isArray(session.amr)) stored.amr = [...session.amr]
       store.sessions.set(stored.sessionToken, stored)
       return copy(stored)
     },
@@ -195,7 +197,7 @@ function sessionMethods(store: MemoryStore): Adapter {
       if (!current) return null
       const updated: AdapterSession = { ...current, ...withoutUndefined(patch) }
       // `null` clears a metadata field: it then reads as absent.
-      for (const field of ["createdAt", "clientDescription", "clientNetwork", "error"] as const) if (updated[field] === null) delete updated[field]
+      for (const field of ["createdAt", "clientDescription", "clientNetwork", "error", "authTime", "amr"] as const) if (updated[field] === null) delete updated[field]
       store.sessions.set(updated.sessionToken, updated)
       return copy(updated)
     },

@@ -43,9 +43,10 @@ export function userSessionsSuite(ctx: SuiteContext): void {
   test("session metadata given to createSession is stored and read back by getSessionAndUser and listSessionsByUserId", async () => {
     const user = await adapter.createUser(make.user())
     const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000)
-    const metadata = { createdAt, clientDescription: "Firefox on Linux", clientNetwork: "203.0.113.0/24", error: null }
+    const authTime = Math.floor(Date.now() / 1000) - 60
+    const metadata = { createdAt, clientDescription: "Firefox on Linux", clientNetwork: "203.0.113.0/24", error: null, authTime, amr: ["pwd", "otp", "mfa"] }
     const created = await adapter.createSession({ ...make.session(user.id), ...metadata })
-    const expected = { ...created, createdAt, clientDescription: "Firefox on Linux", clientNetwork: "203.0.113.0/24" }
+    const expected = { ...created, createdAt, clientDescription: "Firefox on Linux", clientNetwork: "203.0.113.0/24", authTime, amr: ["pwd", "otp", "mfa"] }
     expect(created).toStrictEqual(expected)
     expect((await adapter.getSessionAndUser(created.sessionToken))?.session).toStrictEqual(expected)
     expect(await adapter.listSessionsByUserId(user.id)).toStrictEqual([expected])
@@ -69,6 +70,18 @@ export function userSessionsSuite(ctx: SuiteContext): void {
     const cleared = await adapter.updateSession({ sessionToken: created.sessionToken, error: null })
     expect(cleared).toStrictEqual(created)
     expect((await adapter.getSessionAndUser(created.sessionToken))?.session).toStrictEqual(created)
+  })
+
+  test("updateSession records a step-up: authTime and amr replaced (amr order kept), null clears them", async () => {
+    const user = await adapter.createUser(make.user())
+    const created = await adapter.createSession({ ...make.session(user.id), authTime: 1_700_000_000, amr: ["fed"] })
+    const stepped = await adapter.updateSession({ sessionToken: created.sessionToken, authTime: 1_700_000_600, amr: ["fed", "otp", "mfa"] })
+    expect(stepped).toStrictEqual({ ...created, authTime: 1_700_000_600, amr: ["fed", "otp", "mfa"] })
+    expect((await adapter.getSessionAndUser(created.sessionToken))?.session).toStrictEqual(stepped)
+    const cleared = await adapter.updateSession({ sessionToken: created.sessionToken, authTime: null, amr: null })
+    const { authTime: _t, amr: _a, ...plain } = created
+    expect(cleared).toStrictEqual(plain)
+    expect(await adapter.listSessionsByUserId(user.id)).toStrictEqual([plain])
   })
 
   test("a deleted session no longer finds its user", async () => {

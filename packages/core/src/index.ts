@@ -89,7 +89,7 @@ export {
   InvalidEmailAddress, InvalidEndpoints, InvalidProvider, InvalidRequest, JWTSessionError,
   MethodNotAllowed, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSalt,
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
-  OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, RefreshTokenError,
+  OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, ReauthenticationRequired, RefreshTokenError,
   SessionManagementError, SessionRequired, SessionTokenError, SignInError, TwoFactorError, UnknownAction, UntrustedHost,
   Verification, WebAuthnVerificationError, isClientSafe
 } from "./kernel/errors/errors.js"
@@ -109,6 +109,9 @@ export { MAX_PASSKEY_NAME_LENGTH } from "./capabilities/passkey-management/info.
 export type { PasskeyInfo } from "./capabilities/passkey-management/info.js"
 export { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./capabilities/two-factor/functions.js"
 export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/actions.js"
+export { requireRecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
+export type { AuthenticationInfo, RecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
+export type { StepUpResult } from "./capabilities/two-factor/step-up.js"
 export type { RateLimitHit, RateLimitStore } from "./kernel/types/rate-limit-store.js"
 export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"
 export type { MemoryRateLimitStoreOptions } from "./kernel/rate-limit/memory-store.js"

@@ -132,6 +132,17 @@ const TWO_FACTOR: readonly string[] = [
   `CREATE UNIQUE INDEX IF NOT EXISTS authlib_two_factors_user_key ON authlib_two_factors ("user")`,
 ]
 
+/**
+ * Migration 7: step-up. When the user last authenticated for a session (`"authTime"`, seconds since
+ * the epoch) and how (`amr`, RFC 8176 method values in order). Nullable and additive: sessions
+ * written before read as "unknown", which no freshness check accepts, so their users verify a second
+ * factor again before changing their ways in. (Versions 5 and 6 are other release steps.)
+ */
+const STEP_UP: readonly string[] = [
+  `ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS "authTime" bigint`,
+  `ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS amr text[]`,
+]
+
 /** The table that records applied migrations. Created first, outside the versioned steps. */
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
   version integer PRIMARY KEY,
@@ -149,6 +160,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "rate limits: authlib_rate_limits", statements: RATE_LIMITS },
   { version: 4, name: "sessions: createdAt, clientDescription, clientNetwork, error; users: sessionEpoch", statements: SESSION_METADATA },
   { version: 6, name: "two-factor: authlib_two_factors", statements: TWO_FACTOR },
+  { version: 7, name: "sessions: authTime, amr", statements: STEP_UP },
 ]
 
 /** The whole schema as one SQL script (what `schema.sql` contains). */

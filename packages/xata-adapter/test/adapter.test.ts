@@ -242,7 +242,7 @@ function behaviourTests(schema: PgSchema): void {
       expect(() => XataAdapter({} as never)).toThrow(expect.objectContaining({ code: "UNSUPPORTED_CLIENT" }))
     })
 
-    test("each table has exactly the spec 2.7 fields (all nullable; passkeys with the management fields of migration 2, sessions and users with those of migration 4, the two-factor records of migration 6) plus Xata's metadata", async () => {
+    test("each table has exactly the spec 2.7 fields (all nullable; passkeys with the management fields of migration 2, sessions and users with those of migration 4, the two-factor records of migration 6, sessions' authTime and amr of migration 7) plus Xata's metadata", async () => {
       const rows = await query(
         `SELECT table_name, column_name, is_nullable FROM information_schema.columns
          WHERE table_schema = current_schema() AND table_name LIKE 'authlib\\_%' AND table_name NOT IN ('authlib_migrations', 'authlib_rate_limits')
@@ -260,7 +260,7 @@ function behaviourTests(schema: PgSchema): void {
       expect(layout).toStrictEqual({
         authlib_accounts: withMeta(["access_token", "expires_at", "id_token", "provider", "providerAccountId", "refresh_token", "scope", "session_state", "token_type", "type", "user"]),
         authlib_authenticators: withMeta(["counter", "createdAt", "credentialBackedUp", "credentialDeviceType", "credentialID", "credentialPublicKey", "lastUsedAt", "name", "providerAccountId", "transports", "user"]),
-        authlib_sessions: withMeta(["clientDescription", "clientNetwork", "createdAt", "error", "expires", "sessionToken", "user"]),
+        authlib_sessions: withMeta(["amr", "authTime", "clientDescription", "clientNetwork", "createdAt", "error", "expires", "sessionToken", "user"]),
         authlib_users: withMeta(["email", "emailVerified", "image", "name", "sessionEpoch"]),
         authlib_users_accounts: withMeta(["account", "user"]),
         authlib_users_sessions: withMeta(["session", "user"]),

@@ -16,7 +16,7 @@ export interface TwoFactorAdapter extends MemoryAdapter {
   twoFactors: Map<string, Row>
 }
 
-/** The two-factor port added to `base` (a fresh memory adapter unless given, e.g. one with passkeys). */
+/** `base` (core's memory adapter by default, or one built on it such as the passkey adapter) plus the port. */
 export function twoFactorAdapter<B extends MemoryAdapter = MemoryAdapter>(base: B = memoryAdapter() as B): B & TwoFactorAdapter {
   const rows = new Map<string, Row>()
   const view = (userId: string, r: Row): AdapterTwoFactor => ({ userId, secret: r.secret, enabled: r.enabled, lastUsedStep: r.lastUsedStep, backupCodesLeft: r.codes.size })

@@ -2,13 +2,39 @@
 import type { AdapterSession } from "@authlib/core"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
-import { asDate, asString, first, lookupable, requiredText, requiredTimestamp, text, timestamp, written } from "./values.js"
+import { XataAdapterError } from "../errors.js"
+import { asDate, asNumber, asString, first, integer, lookupable, requiredText, requiredTimestamp, text, timestamp, written } from "./values.js"
 import { toUser } from "./users.js"
 
-const SESSION_COLUMNS = `"sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error`
+/** `amr` (text[], migration 7) read as JSON text: the Xata endpoint, PGlite and node-postgres agree on that, not on arrays. */
+const AMR_OUT = `array_to_json(amr)::text AS amr`
+const SESSION_COLUMNS = `"sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error, "authTime", ${AMR_OUT}`
+/** The same columns selected from a CTE that returned `SESSION_COLUMNS` (`amr` already JSON text). */
+const RETURNED_COLUMNS = `"sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error, "authTime", amr`
+/** The `amr` parameter `$n` (JSON text or NULL) as a text array, its order kept. */
+const amrIn = (n: number) => `CASE WHEN $${n}::text IS NULL THEN NULL ELSE ARRAY(SELECT e FROM jsonb_array_elements_text($${n}::jsonb) WITH ORDINALITY AS t(e, i) ORDER BY i) END`
 
-/** The optional metadata of `AdapterSession` (migration 4), by field name; each read back only when set. */
-const METADATA = ["createdAt", "clientDescription", "clientNetwork", "error"] as const
+/** The optional metadata of `AdapterSession` (migrations 4 and 7), by field name; each read back only when set. */
+const METADATA = ["createdAt", "clientDescription", "clientNetwork", "error", "authTime", "amr"] as const
+
+/** `amr` as a JSON text parameter, or null; anything but an array of short strings is refused. */
+function amrParam(value: unknown): string | null {
+  if (value === null || value === undefined) return null
+  if (!Array.isArray(value) || value.length > 32 || !value.every((m) => typeof m === "string" && m.length > 0 && m.length <= 64))
+    throw new XataAdapterError('"amr" must be an array of method names', { code: "INVALID_INPUT", cause: { field: "amr" } })
+  return JSON.stringify(value)
+}
+
+/** `amr` as stored (JSON text of a text array), or null. */
+function asAmr(value: unknown): string[] | null {
+  if (typeof value !== "string") return Array.isArray(value) ? value.map(String) : null
+  try {
+    const parsed: unknown = JSON.parse(value)
+    return Array.isArray(parsed) ? parsed.map(String) : null
+  } catch {
+    return null
+  }
+}
 
 /**
  * A session row as an `AdapterSession`, or `null` when it lacks the expiry or user the type requires:
@@ -27,6 +53,10 @@ function toSession(row: Row): AdapterSession | null {
     const value = asString(row[field])
     if (value !== null) session[field] = value
   }
+  const authTime = asNumber(row.authTime)
+  if (authTime !== null) session.authTime = authTime
+  const amr = asAmr(row.amr)
+  if (amr !== null) session.amr = amr
   return session
 }
 
@@ -42,13 +72,13 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
     async createSession(session) {
       const rows = await db.query(
         `WITH s AS (
-           INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error)
-           VALUES ($1::text, $2::timestamptz, $3::text, $4::timestamptz, $5::text, $6::text, $7::text)
+           INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error, "authTime", amr)
+           VALUES ($1::text, $2::timestamptz, $3::text, $4::timestamptz, $5::text, $6::text, $7::text, $8::bigint, ${amrIn(9)})
            RETURNING xata_id, ${SESSION_COLUMNS}
          ), link AS (
            INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s
          )
-         SELECT ${SESSION_COLUMNS} FROM s`,
+         SELECT ${RETURNED_COLUMNS} FROM s`,
         [
           requiredText(session.sessionToken, "sessionToken"),
           requiredTimestamp(session.expires, "expires"),
@@ -57,6 +87,8 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
           text(session.clientDescription, "clientDescription"),
           text(session.clientNetwork, "clientNetwork"),
           text(session.error, "error"),
+          integer(session.authTime, "authTime"),
+          amrParam(session.amr),
         ],
       )
       return written(oneSession(rows), "session")
@@ -99,7 +131,8 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
       if (!lookupable(sessionToken)) return null
       const row = first(
         await db.query(
-          `SELECT s."sessionToken", s.expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error, u.xata_id AS u_xata_id, u.name AS u_name, u.email AS u_email,
+          `SELECT s."sessionToken", s.expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error, s."authTime",
+                  array_to_json(s.amr)::text AS amr, u.xata_id AS u_xata_id, u.name AS u_name, u.email AS u_email,
                   u."emailVerified" AS "u_emailVerified", u.image AS u_image
            FROM authlib_sessions s JOIN authlib_users u ON u.xata_id = s."user"
            WHERE s."sessionToken" = $1::text`,
@@ -120,12 +153,14 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
              "createdAt" = CASE WHEN $4::boolean THEN $5::timestamptz ELSE "createdAt" END,
              "clientDescription" = CASE WHEN $6::boolean THEN $7::text ELSE "clientDescription" END,
              "clientNetwork" = CASE WHEN $8::boolean THEN $9::text ELSE "clientNetwork" END,
-             error = CASE WHEN $10::boolean THEN $11::text ELSE error END
+             error = CASE WHEN $10::boolean THEN $11::text ELSE error END,
+             "authTime" = CASE WHEN $12::boolean THEN $13::bigint ELSE "authTime" END,
+             amr = CASE WHEN $14::boolean THEN ${amrIn(15)} ELSE amr END
            WHERE "sessionToken" = $1::text RETURNING xata_id, ${SESSION_COLUMNS}
          ), link AS (
            UPDATE authlib_users_sessions l SET "user" = s."user" FROM s WHERE l.session = s.xata_id AND l."user" IS DISTINCT FROM s."user"
          )
-         SELECT ${SESSION_COLUMNS} FROM s`,
+         SELECT ${RETURNED_COLUMNS} FROM s`,
         [
           sessionToken,
           timestamp(expires, "expires"),
@@ -138,6 +173,10 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
           text(patch.clientNetwork, "clientNetwork"),
           given("error"),
           text(patch.error, "error"),
+          given("authTime"),
+          integer(patch.authTime, "authTime"),
+          given("amr"),
+          amrParam(patch.amr),
         ],
       )
       return oneSession(rows)
@@ -161,7 +200,7 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
          ), link AS (
            DELETE FROM authlib_users_sessions WHERE session IN (SELECT xata_id FROM s)
          )
-         SELECT ${SESSION_COLUMNS} FROM s`,
+         SELECT ${RETURNED_COLUMNS} FROM s`,
         [sessionToken],
       )
       return oneSession(rows)

@@ -11,6 +11,7 @@ import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import { serverCall } from "../../kernel/run/server-call.js"
 import { hasWayIn, removeWayIn, signInMethods, type SignInMethod } from "./ways-in.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
+import { requireFreshSecondFactor } from "../../kernel/sessions/freshness.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
 
 /** A sign-in method linked to the user, as `listLinkedAccounts` shows it. */
@@ -87,12 +88,16 @@ function notUnlinkable(type: AdapterAccount["type"]): AccountManagementError {
  * than once); resolves what was unlinked. Refused with `LAST_SIGN_IN_METHOD` when no other way to
  * sign in would remain (see `passkeys/ways-in.ts`; checked again after the write, so concurrent
  * removals cannot both take the last ones), `ACCOUNT_NOT_UNLINKABLE` for a passkey's or a password's
- * account (they are not what signs in), and `ACCOUNT_UNKNOWN` when the user has no account of that provider.
+ * account (they are not what signs in), and `ACCOUNT_UNKNOWN` when the user has no account of that provider;
+ * for a user with two factors on, `ReauthenticationRequired` without a second factor verified within
+ * `twoFactor.freshAge` (see `requireRecentAuthentication`).
  */
 export function unlinkLinkedAccount(request: Request, config: AuthConfig, input: { provider: string }): Promise<LinkedAccount> {
   return serverCall(request, config, "session", async (req, ctx) => {
     if (typeof input?.provider !== "string" || input.provider === "") throw new AccountManagementError("Name the provider to unlink", { code: "ACCOUNT_PROVIDER_MISSING" })
     const { userId, adapter } = await me(req, ctx, ["listAccountsByUserId", "unlinkAccount"])
+    // Removing a way in: with two factors on, a second factor verified recently (step-up).
+    await requireFreshSecondFactor(req, ctx, "Sign in to manage your sign-in methods")
     const accounts = await accountsOf(adapter, userId)
     const leaving = accounts.filter((a) => a.provider === input.provider)
     if (leaving.length === 0) throw new AccountManagementError("No such linked account", { code: "ACCOUNT_UNKNOWN" })

@@ -3,7 +3,8 @@
  * (HTTP, CSRF-checked there) and the server functions (`listPasskeys`, ...). Each operation checks,
  * in this order: a passkey provider is configured (else `UnknownAction`), the adapter has the
  * methods it needs (else `MissingAdapter`, only when the operation is used), the request has a
- * session (else `SessionRequired`), then its input.
+ * session (else `SessionRequired`), for a deletion by a user with two factors on a second factor
+ * verified within `twoFactor.freshAge` (else `ReauthenticationRequired`), then its input.
  *
  * Ownership: every operation starts from the user's own authenticators
  * (`listAuthenticatorsByUserId`), so another user's passkey is simply not among them and answers
@@ -16,6 +17,7 @@ import { credentialIdToStored } from "../webauthn/index.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import type { WebAuthnConfig } from "../../kernel/types/providers.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
+import { requireFreshSecondFactor } from "../../kernel/sessions/freshness.js"
 import { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH, passkeyInfo, type PasskeyInfo } from "./info.js"
 import { assertAnotherWayIn, deletePasskeyKeepingAWayIn, unlinkPasskeyAccount } from "./last-method.js"
 
@@ -84,6 +86,8 @@ export async function renameOwnPasskey(req: AuthRequest, ctx: Context, input: { 
  */
 export async function deleteOwnPasskey(req: AuthRequest, ctx: Context, input: { id?: unknown }): Promise<PasskeyInfo> {
   const { providers, adapter, userId } = await start(req, ctx, "delete")
+  // Removing a way in: with two factors on, a second factor verified recently (step-up).
+  await requireFreshSecondFactor(req, ctx, "Sign in to manage passkeys")
   const id = idOf(input.id)
   const owned = await adapter.listAuthenticatorsByUserId(userId)
   const target = pick(owned, id)

@@ -8,6 +8,7 @@
  */
 import { TwoFactorError } from "../../kernel/errors/errors.js"
 import { count, forgetCounts } from "../../kernel/rate-limit/limiter.js"
+import { recordVerifiedFactor } from "../../kernel/sign-in/amr.js"
 import type { Context } from "../../kernel/types/http.js"
 import { backupCodeCandidates } from "./backup-codes.js"
 import { openTotpKey } from "./secret-box.js"
@@ -25,6 +26,12 @@ export function codeOf(code: unknown): string {
   return code
 }
 
+/** Records the factor for a session this request issues (`otp`: both are one-time codes, RFC 8176). */
+function verifiedAs(ctx: Context, factor: SecondFactor): SecondFactor {
+  recordVerifiedFactor(ctx, ["otp"])
+  return factor
+}
+
 /** Checks `code` for `userId`; resolves the factor it proved, or throws `CODE_INVALID` / `RateLimited`. */
 export async function checkCode(ctx: Context, userId: string, code: string, pendingId?: string): Promise<SecondFactor> {
   if (ctx.config.rateLimit) {
@@ -38,11 +45,11 @@ export async function checkCode(ctx: Context, userId: string, code: string, pend
   if (/^\d{6,8}$/.test(trimmed)) {
     const { key } = await openTotpKey(record.secret, userId, ctx.config.secret)
     const step = verifyTotp(key, trimmed, { timeMs: Date.now(), lastUsedStep: record.lastUsedStep })
-    if (step !== null && (await store.recordTwoFactorStep(userId, step))) return accepted(ctx, userId, "totp")
+    if (step !== null && (await store.recordTwoFactorStep(userId, step))) return accepted(ctx, userId, verifiedAs(ctx, "totp"))
     throw invalid()
   }
   const candidates = backupCodeCandidates(code, userId, ctx.config.secret)
-  if (candidates && (await store.useTwoFactorBackupCode(userId, candidates))) return accepted(ctx, userId, "backup-code")
+  if (candidates && (await store.useTwoFactorBackupCode(userId, candidates))) return accepted(ctx, userId, verifiedAs(ctx, "backup-code"))
   throw invalid()
 }
 

@@ -6,6 +6,7 @@
  * A user without two factors whom `twoFactor.required` names is held too, to enrol first.
  */
 import { routeUrl } from "../../kernel/http/urls.js"
+import { principalOf } from "../../kernel/sessions/principal.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import type { PendingSignIn } from "../../kernel/types/sign-in.js"
 import { holdPending } from "./pending.js"
@@ -18,6 +19,10 @@ export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pendin
   if (pending.userVerified && options.passkeyCountsAsTwoFactors) return undefined
   const userId = pending.session.user.id
   if (typeof userId !== "string" || userId === "") return undefined
+  // The same user, signed in with both factors, adding a way in (a passkey, a linked account): the
+  // change itself is guarded by freshness, so no second hold.
+  const current = await principalOf(req, ctx)
+  if (current?.userId === userId && current.amr.includes("mfa")) return undefined
   const record = await twoFactorStore(ctx).getTwoFactor(userId)
   // Without two factors, only a user the `required` policy names is held: to enrol.
   const enrol = !record?.enabled

@@ -6,6 +6,7 @@
  * completes as after a code. A sign-in held only to enrol (`twoFactor.required`) has no second
  * factor yet, so a passkey cannot finish it (`NOT_ENABLED`).
  */
+import { recordVerifiedFactor } from "../../kernel/sign-in/amr.js"
 import { TwoFactorError } from "../../kernel/errors/errors.js"
 import { completeSignIn } from "../../kernel/sign-in/issue.js"
 import type { HeldSignIn } from "../../kernel/types/capability.js"
@@ -33,6 +34,8 @@ export function verifyPasskey(req: AuthRequest, ctx: Context): Promise<AuthRespo
     if (!pending) throw signInMissing()
     if (pending.enrol) throw new TwoFactorError("Enrol an authenticator app first: this sign-in has no second factor yet", { code: "NOT_ENABLED" })
     const { cookies } = await verifyHeldSignInPasskey(req, ctx, { data: req.body.data, provider: req.body.provider, held: { id: pending.id, userId: pending.userId } })
+    // A passkey as the second factor: possession of a hardware-guarded key (RFC 8176 `hwk`).
+    recordVerifiedFactor(ctx, ["hwk"])
     return finishPending(req, ctx, pending, cookies)
   })
 }

@@ -21,6 +21,7 @@ import { checkCode, codeOf } from "./check-code.js"
 import { confirmPending, currentEnrolment, enrolPending } from "./enrol-pending.js"
 import { renderTwoFactorPage } from "./page.js"
 import { finishPending, verifyPasskey } from "./passkey.js"
+import { stepUpAction } from "./step-up.js"
 import { readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms, signInMissing } from "./refusal.js"
 
@@ -57,6 +58,7 @@ function verify(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
 export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const { action, code } = req.body
   if (action === "verify") return verify(req, ctx)
+  if (action === "step-up") return stepUpAction(req, ctx)
   twoFactorOptions(ctx)
   if (action === "verify-passkey") return verifyPasskey(req, ctx)
   // Enrolment acts for the signed-in user, else for a sign-in held to enrol.
@@ -67,5 +69,5 @@ export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<A
   if (action === "totp-confirm") return { json: await confirmTotp(ctx, await signedIn(), code) }
   if (action === "disable") return { json: await disableTwoFactor(ctx, await signedIn(), code) }
   if (action === "backup-codes") return { json: await regenerateBackupCodes(ctx, await signedIn(), code) }
-  throw new TwoFactorError('"action" must be "verify", "verify-passkey", "totp-enroll", "totp-confirm", "disable" or "backup-codes"', { code: "ACTION_INVALID" })
+  throw new TwoFactorError('"action" must be "verify", "verify-passkey", "step-up", "totp-enroll", "totp-confirm", "disable" or "backup-codes"', { code: "ACTION_INVALID" })
 }

@@ -25,6 +25,7 @@ import { relyingPartyOf } from "./relying-party.js"
 import { verifyAssertion } from "./verify-assertion.js"
 import { webAuthnServer } from "./server.js"
 import { describeClient } from "../../kernel/sessions/client-description.js"
+import { requireFreshSecondFactor } from "../../kernel/sessions/freshness.js"
 
 type Code = ErrorCode<"WebAuthnVerificationError">
 
@@ -179,6 +180,8 @@ async function callback(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Pro
   if (action !== "register" && action !== "authenticate") throw refuse(ctx, "ACTION_INVALID", 'action must be "register" or "authenticate"')
   const credential = credentialOf(ctx, req.body.data)
   const { challenge, cookie } = await consumeChallenge(req, ctx, action satisfies WebAuthnAction)
+  // A signed-in user adding a way in: with two factors on, one verified recently (step-up).
+  if (action === "register" && challenge.userId !== undefined && (await ctx.signedInUserId?.()) === challenge.userId) await requireFreshSecondFactor(req, ctx, "Sign in to add a passkey")
   const [server, rp] = await Promise.all([webAuthnServer(ctx.provider), relyingPartyOf(req, ctx)])
   const ceremony: Ceremony = { ctx, credential, challenge, server, rp, requireUserVerification: (ctx.provider.userVerification ?? "required") === "required" }
   const signIn = action === "authenticate" ? await authenticate(ceremony) : withDefaultName(req, ctx, await register(ceremony))

@@ -4,6 +4,7 @@
  * runs here, once: a fatal misconfiguration is logged once and kept as `error`, so every request
  * answers `Configuration` without repeating the work.
  */
+import { DEFAULT_FRESH_AGE } from "../sessions/freshness.js"
 import { normalizeBasePath } from "./base-path.js"
 import { decode, encode } from "@authlib/jwt"
 import type { JWT } from "@authlib/jwt"
@@ -112,6 +113,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
           passkeyCountsAsTwoFactors: config.twoFactor.passkeyCountsAsTwoFactors !== false,
           // Anything but a function or `true` is checked by the capability at start-up.
           required: config.twoFactor.required ?? false,
+          freshAge: config.twoFactor.freshAge ?? DEFAULT_FRESH_AGE,
         })
       : undefined,
     // Checked by `validateConfig`: a broken option leaves the limits on their defaults meanwhile.

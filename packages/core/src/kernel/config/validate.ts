@@ -68,6 +68,9 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
   const { checkRevocation } = resolved.session
   if (checkRevocation !== "on-reissue" && checkRevocation !== "every-request")
     problems.push(new Configuration(`"session.checkRevocation" must be "on-reissue" or "every-request", not ${JSON.stringify(checkRevocation)}`, { code: "SESSION_OPTION_INVALID" }))
+  const freshAge = config.twoFactor?.freshAge
+  if (freshAge !== undefined && !(Number.isSafeInteger(freshAge) && freshAge > 0))
+    problems.push(new Configuration(`"twoFactor.freshAge" must be a whole number of seconds above 0, not ${JSON.stringify(freshAge)}`, { code: "SESSION_OPTION_INVALID" }))
   const noEpochs = missingMethods(resolved.adapter, PORTS.sessionEpochs)
   // Said at start-up: otherwise every read would skip a check the app believes it has.
   if (checkRevocation === "every-request" && !sessionStrategy(resolved).storesSessions && noEpochs.length > 0)

@@ -9,7 +9,7 @@
 import type { JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
 import type { AccessDenied, CallbackRouteError, CredentialsSignin, EmailSignInError, InvalidCheck, InvalidEmailAddress, InvalidEndpoints, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError, SignInError, Verification, WebAuthnVerificationError } from "./sign-in.js"
 import type { AdapterError, CallbackError, Configuration, DuplicateProviderId, EventError, ExperimentalFeatureNotEnabled, MissingAdapter, MissingAdapterMethods, MissingAuthorize, SessionTokenError, UntrustedHost } from "./configuration.js"
-import type { InvalidCallbackUrl, InvalidProvider, InvalidRequest, MethodNotAllowed, MissingCSRF, RateLimited, SessionRequired, UnknownAction } from "./request.js"
+import type { InvalidCallbackUrl, InvalidProvider, InvalidRequest, MethodNotAllowed, MissingCSRF, RateLimited, ReauthenticationRequired, SessionRequired, UnknownAction } from "./request.js"
 import type { AccountManagementError, PasskeyManagementError, RefreshTokenError, SessionManagementError, TwoFactorError } from "./management.js"
 
 export { AuthError, JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
@@ -19,7 +19,7 @@ export type { CallbackStep, CataloguedType, CheckName, ErrorCode } from "./codes
 export { CataloguedError, isClientSafe, type CataloguedErrorOptions } from "./catalogued.js"
 export { CredentialsSignin, AccessDenied, Verification, OAuthAccountNotLinked, WebAuthnVerificationError, InvalidCheck, OAuthCallbackError, OAuthCallbackCancelled, OAuthSignInError, CallbackRouteError, SignInError, EmailSignInError, InvalidEmailAddress, InvalidEndpoints, OAuthProfileParseError } from "./sign-in.js"
 export { Configuration, UntrustedHost, AdapterError, MissingAdapter, MissingAdapterMethods, MissingAuthorize, ExperimentalFeatureNotEnabled, DuplicateProviderId, SessionTokenError, EventError, CallbackError } from "./configuration.js"
-export { MissingCSRF, InvalidCallbackUrl, UnknownAction, InvalidProvider, InvalidRequest, MethodNotAllowed, RateLimited, SessionRequired } from "./request.js"
+export { MissingCSRF, InvalidCallbackUrl, UnknownAction, InvalidProvider, InvalidRequest, MethodNotAllowed, RateLimited, ReauthenticationRequired, SessionRequired } from "./request.js"
 export { PasskeyManagementError, RefreshTokenError, SessionManagementError, AccountManagementError, TwoFactorError } from "./management.js"
 
 type Typed<E, T extends string> = E & { type: T }
@@ -62,6 +62,7 @@ export type AnyAuthError =
   | InvalidEmailAddress
   | WebAuthnVerificationError
   | SessionRequired
+  | ReauthenticationRequired
   | PasskeyManagementError
   | RateLimited
   | MissingAdapterMethods

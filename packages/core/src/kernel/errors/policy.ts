@@ -24,6 +24,8 @@ export const ERROR_POLICY: Readonly<Partial<Record<ErrorType, ErrorPolicy>>> = {
   AccessDenied: { status: 403 },
   MissingCSRF: { status: 403, page: "sign-in" },
   SessionRequired: { status: 401, codeInJson: true },
+  // Signed in, but not recently enough: 403, so a client keeps its session and asks for a code.
+  ReauthenticationRequired: { status: 403, codeInJson: true },
   CredentialsSignin: { codeInJson: true, page: "sign-in", codeInRedirect: true },
   WebAuthnVerificationError: { codeInJson: true, codeInRedirect: true },
   PasskeyManagementError: { codeInJson: true },

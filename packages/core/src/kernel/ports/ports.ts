@@ -21,8 +21,9 @@ export const PORTS = {
   verificationTokens: ["createVerificationToken", "useVerificationToken"],
   /**
    * Listing and ending a user's stored sessions. Its contract includes the session metadata: an
-   * adapter with this port stores `createdAt`, `clientDescription`, `clientNetwork` and `error` on
-   * its sessions (core writes them only then).
+   * adapter with this port stores `createdAt`, `clientDescription`, `clientNetwork`, `error`,
+   * `authTime` and `amr` on its sessions (core writes them only then), and returns them from
+   * `getSessionAndUser`, `updateSession` and `listSessionsByUserId`.
    */
   sessionListing: ["listSessionsByUserId", "deleteSessionsByUserId", "deleteSession"],
   /** The per-user session epoch that ends JWT sessions. */

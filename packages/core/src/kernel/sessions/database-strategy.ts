@@ -20,7 +20,8 @@ import { clientNetworkOf, describeClient } from "./client-description.js"
 import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
-import type { NewSession, Principal, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+import { authenticationFacts } from "./authentication.js"
+import type { Authentication, NewSession, Principal, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
 
@@ -34,8 +35,8 @@ function sessionCookie(token: string, expires: Date, ctx: Context): Cookie {
 
 /**
  * Whether the adapter keeps session metadata: the session-listing port's contract (see `PORTS` in
- * `ports/ports.ts`) is that its sessions store `createdAt`, `clientDescription`, `clientNetwork` and
- * `error` (adapter-test's session-listing suite holds it to that); an Auth.js adapter, which lacks
+ * `ports/ports.ts`) is that its sessions store `createdAt`, `clientDescription`, `clientNetwork`,
+ * `error`, `authTime` and `amr` (adapter-test's session-listing suite holds it to that); an Auth.js adapter, which lacks
  * the port, may refuse keys it does not know.
  */
 export function keepsSessionMetadata(ctx: Context): boolean {
@@ -45,7 +46,7 @@ export function keepsSessionMetadata(ctx: Context): boolean {
 type NewRecord = { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">
 
 /** A new session's token (for the cookie) and its record, metadata included where kept. */
-function newRecord(req: AuthRequest, ctx: Context): { token: string; record: NewRecord } {
+function newRecord(req: AuthRequest, ctx: Context, authentication: Authentication | undefined): { token: string; record: NewRecord } {
   const { config } = ctx
   const token = config.session.generateSessionToken()
   if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH)
@@ -56,13 +57,17 @@ function newRecord(req: AuthRequest, ctx: Context): { token: string; record: New
     record.createdAt = new Date(now)
     record.clientDescription = describeClient(req.headers.get("user-agent"))
     record.clientNetwork = clientNetworkOf(req, ctx)
+    if (authentication) {
+      record.authTime = authentication.time
+      record.amr = [...authentication.amr]
+    }
   }
   return { token, record }
 }
 
 /** Stores a new session for `userId`, with its metadata when the adapter keeps it; returns its cookie. */
-async function createSession(req: AuthRequest, userId: string, ctx: Context): Promise<Cookie> {
-  const { token, record } = newRecord(req, ctx)
+async function createSession(req: AuthRequest, userId: string, ctx: Context, authentication: Authentication | undefined): Promise<Cookie> {
+  const { token, record } = newRecord(req, ctx, authentication)
   await storedSessions(ctx).createSession({ ...record, userId })
   return sessionCookie(token, record.expires, ctx)
 }
@@ -71,10 +76,15 @@ async function createSession(req: AuthRequest, userId: string, ctx: Context): Pr
  * The account's owner found and the session stored in one adapter call (`createSessionForAccount`),
  * then the previous session ended as `issue` does; `null` (the usual path) without that method or owner.
  */
-async function issueForAccount(req: AuthRequest, ctx: Context, account: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<{ user: AdapterUser; cookies: Cookie[] } | null> {
+async function issueForAccount(
+  req: AuthRequest,
+  ctx: Context,
+  account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  authentication: Authentication,
+): Promise<{ user: AdapterUser; cookies: Cookie[] } | null> {
   const create = ctx.config.adapter?.createSessionForAccount
   if (!create) return null
-  const { token, record } = newRecord(req, ctx)
+  const { token, record } = newRecord(req, ctx, authentication)
   const stored = await create({ provider: account.provider, providerAccountId: account.providerAccountId }, record)
   if (!stored) return null
   return { user: stored.user, cookies: await endPrevious(req, ctx, sessionCookie(token, record.expires, ctx)) }
@@ -145,7 +155,12 @@ async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
  * failure to delete the old one is logged, not shown.
  */
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
-  return endPrevious(req, ctx, await createSession(req, signIn.user.id!, ctx))
+  return replaceSession(req, ctx, signIn.user.id!, signIn.authentication)
+}
+
+/** A new session for `userId`, then the end of the one the browser held (see `issue`). */
+async function replaceSession(req: AuthRequest, ctx: Context, userId: string, authentication: Authentication | undefined): Promise<Cookie[]> {
+  return endPrevious(req, ctx, await createSession(req, userId, ctx, authentication))
 }
 
 /** Ends the session the browser held before `cookie`'s (see `issue`); the cookies to send. */
@@ -203,7 +218,18 @@ async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
 async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
   const token = tokenOf(req, ctx)?.token
   const found = token ? await lookUp(token, ctx) : null
-  return found && { userId: found.user.id, storedSessionKey: found.session.sessionToken }
+  return found && { userId: found.user.id, storedSessionKey: found.session.sessionToken, ...authenticationFacts(found.session.authTime, found.session.amr) }
+}
+
+/**
+ * Step-up: a new stored session (new token) recording `authentication`, the current one deleted.
+ * Needs an adapter that keeps session metadata: without it the record could not be kept.
+ */
+async function reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[]> {
+  port(ctx.config.adapter, "sessionListing", "Step-up with database sessions")
+  const current = await principal(req, ctx)
+  if (!current) throw signInFirst()
+  return replaceSession(req, ctx, current.userId, authentication)
 }
 
 /** The request's principal for ending sessions, with the adapter's `deleteSessionsByUserId`. */
@@ -250,6 +276,7 @@ export const databaseStrategy: SessionStrategy = {
   read,
   end,
   principal,
+  reauthenticate,
   revokeOthers,
   revokeAll,
   markRefreshError,

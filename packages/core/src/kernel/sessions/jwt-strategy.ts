@@ -21,7 +21,8 @@ import { publicUser } from "./public-user.js"
 import { assertRevocable, bumpEpoch, epochs, keepsEpochs, signInFirst } from "./revocation.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { SessionManagementError } from "../errors/errors.js"
-import type { NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
+import { tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
+import type { Authentication, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
  * The longest session token written. Its cookies come back in every request, and a request whose
@@ -203,13 +204,13 @@ async function verifiedToken(req: AuthRequest, ctx: Context): Promise<Verified |
 
 async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
   const verified = await verifiedToken(req, ctx)
-  return verified && { userId: verified.token.sub, storedSessionKey: null }
+  return verified && { userId: verified.token.sub, storedSessionKey: null, ...tokenAuthentication(verified.token) }
 }
 
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
   const { user, isNewUser } = signIn
   const params: JwtParams = {
-    token: await withProviderTokens(req, ctx, signIn, { name: user.name, email: user.email, picture: user.image, sub: user.id }),
+    token: await withProviderTokens(req, ctx, signIn, withAuthenticationClaims({ name: user.name, email: user.email, picture: user.image, sub: user.id }, signIn.authentication)),
     user,
     account: signIn.account,
     trigger: isNewUser ? "signUp" : "signIn",
@@ -218,7 +219,8 @@ async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promis
   if (signIn.profile) params.profile = signIn.profile
   const next = await runUserCode("callback", "jwt", () => ctx.config.callbacks.jwt(params))
   if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
-  const { cookies } = await writeToken(await withEpoch(next, ctx), req, ctx)
+  // How the user authenticated goes on as the sign-in recorded it, whatever the callback returned.
+  const { cookies } = await writeToken(await withEpoch(withAuthenticationClaims(next, signIn.authentication), ctx), req, ctx)
   return [...cookies, ...foreignSessionCookies(req, ctx)]
 }
 
@@ -260,8 +262,9 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   // A custom `jwt.decode` may return a token without `exp`: then it lives `maxAge` from now.
   let expires = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + config.session.maxAge * 1000)
   let cookies: AuthResponse["cookies"] = []
-  // The epoch claim goes on with the re-issued token whatever the jwt callback returned.
-  if (reissue) ({ cookies, expires } = await writeToken(epoch === null ? next : { ...next, [EPOCH_CLAIM]: epoch }, req, ctx))
+  // The epoch and authentication claims go on with the re-issued token whatever the jwt callback returned.
+  const kept = withAuthenticationClaims(next, tokenAuthentication(token))
+  if (reissue) ({ cookies, expires } = await writeToken(epoch === null ? kept : { ...kept, [EPOCH_CLAIM]: epoch }, req, ctx))
   // Carried over from Auth.js: from now on the session lives in our cookie only.
   if (found.carried) cookies = [...cookies, ...foreignSessionCookies(req, ctx)]
   const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
@@ -298,6 +301,14 @@ async function revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation>
   return { revoked: null, cookies: [...cookies, ...foreignSessionCookies(req, ctx)] }
 }
 
+/** Step-up: the request's token re-issued with `authentication` (a new token; the old one still decodes until it expires, as any replaced token does). */
+async function reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[]> {
+  const verified = await verifiedToken(req, ctx)
+  if (!verified) throw signInFirst()
+  const { cookies } = await writeToken(withAuthenticationClaims(verified.token, authentication), req, ctx)
+  return [...cookies, ...foreignSessionCookies(req, ctx)]
+}
+
 /** Every token of the user ends, this one with its cookie. */
 async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
   const token = await revocableToken(req, ctx)
@@ -316,4 +327,4 @@ async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[
 /** JWT sessions store nothing: there is no shortcut that stores a session at once. */
 const issueForAccount = async () => null
 
-export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, issueForAccount, read, end, principal, providerTokens, revokeOthers, revokeAll, markRefreshError }
+export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, issueForAccount, read, end, principal, providerTokens, reauthenticate, revokeOthers, revokeAll, markRefreshError }

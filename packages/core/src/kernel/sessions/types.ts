@@ -7,9 +7,9 @@ import type { AdapterAccount, AdapterSession, AdapterUser } from "../types/adapt
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import type { Session } from "../types/model.js"
-import type { NewSession } from "../types/sign-in.js"
+import type { Authentication, NewSession } from "../types/sign-in.js"
 
-export type { NewSession } from "../types/sign-in.js"
+export type { Authentication, NewSession } from "../types/sign-in.js"
 
 /** Data of a session update (POST /session), or undefined for a read. */
 export interface SessionUpdate {
@@ -46,6 +46,13 @@ export interface Principal {
   readonly userId: string
   /** The stored key (hashed token) of the request's session where sessions are stored (database strategy), else null. */
   readonly storedSessionKey: string | null
+  /**
+   * When the user last authenticated for this session (seconds since the epoch), or null when the
+   * session does not say (issued before it was recorded, or an adapter that keeps no session metadata).
+   */
+  readonly authTime: number | null
+  /** How, in RFC 8176 values (`"mfa"` after two factors); empty when unknown. */
+  readonly amr: readonly string[]
 }
 
 /** What ending sessions did: how many stored sessions ended (`null` when not counted: JWT), and cookies to set. */
@@ -74,7 +81,7 @@ export interface SessionStrategy {
    * with `createSessionForAccount`). `null` when they cannot (JWT sessions, an adapter without the method) or no user owns the account: then
    * `issueSession` takes the usual path. Only `issueSession` calls this.
    */
-  issueForAccount(req: AuthRequest, ctx: Context, account: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<{ user: AdapterUser; cookies: Cookie[] } | null>
+  issueForAccount(req: AuthRequest, ctx: Context, account: Pick<AdapterAccount, "provider" | "providerAccountId">, authentication: Authentication): Promise<{ user: AdapterUser; cookies: Cookie[] } | null>
   /** The request's session as the `session` callback shapes it (or `null`), with cookie changes. */
   read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>>
   /** Ends the request's session (sign-out); never throws for an adapter failure. */
@@ -90,6 +97,13 @@ export interface SessionStrategy {
    * (`REVOCATION_UNAVAILABLE`) when the strategy cannot end sessions with this adapter.
    */
   revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation>
+  /**
+   * Step-up: the request's session replaced by one of the same user that records `authentication`
+   * (JWT: a new token; database: a new stored session, the old one deleted, so the token changes
+   * with the privilege, ASVS 5.0 7.2.4). Resolves the cookies to set; rejects with
+   * `SessionRequired` without a session that may act.
+   */
+  reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[]>
   /** Ends every session of the request's user, its own included (its cookie cleared). Rejects as `revokeOthers`. */
   revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation>
   /**

@@ -4,7 +4,7 @@
  * strategy writes the session cookie, the `signIn` event fires, and the user is redirected.
  */
 import { emitEvent } from "../user-code/events.js"
-import type { SignInResult } from "../types/sign-in.js"
+import type { Authentication, SignInResult } from "../types/sign-in.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { pageUrl } from "../http/urls.js"
 import type { CallbacksOptions } from "../types/config.js"
@@ -17,6 +17,7 @@ import { persistUser } from "./link-user.js"
 import { principalOf } from "../sessions/principal.js"
 import type { AdapterAccount, AdapterUser } from "../types/adapters.js"
 import type { PersistedUser } from "./link-user.js"
+import { firstFactorAmr, nowSeconds, withVerifiedFactors } from "./amr.js"
 
 /** Credentials users are stored only where a session needs a stored user; other types whenever there is an adapter. */
 async function persistIfNeeded(req: AuthRequest, ctx: Context, result: SignInResult): Promise<PersistedUser | undefined> {
@@ -43,9 +44,15 @@ function signInParams(result: SignInResult): SignInParams {
   return params
 }
 
-/** Who signed in: the stored user and account where there are, else the flow's. */
-function newSession(result: SignInResult, stored: PersistedUser | undefined): NewSession {
-  return { user: stored?.user ?? result.user, account: stored?.account ?? result.account, profile: result.profile, isNewUser: stored?.isNewUser ?? false }
+/** Who signed in (the stored user and account where there are, else the flow's), how and when. */
+/** When and how the first factor authenticated the user. */
+function authenticationOf(ctx: Context, result: SignInResult): Authentication {
+  return { time: nowSeconds(), amr: firstFactorAmr(ctx, result) }
+}
+
+function newSession(ctx: Context, result: SignInResult, stored: PersistedUser | undefined): NewSession {
+  const authentication = authenticationOf(ctx, result)
+  return { user: stored?.user ?? result.user, account: stored?.account ?? result.account, profile: result.profile, isNewUser: stored?.isNewUser ?? false, authentication }
 }
 
 /** What the `signIn` event receives, fixed when the first factor succeeds. */
@@ -70,7 +77,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   // A returning credentials user under database sessions: owner and session in one adapter call,
   // unless a capability may hold the sign-in back (it must see the user before any session exists).
   if (result.account.type === "credentials" && ctx.config.adapter && holds.length === 0) {
-    const atOnce = await strategy.issueForAccount(req, ctx, result.account)
+    const atOnce = await strategy.issueForAccount(req, ctx, result.account, authenticationOf(ctx, result))
     if (atOnce) {
       const stored = ownerOf(result, atOnce.user)
       const event = ctx.config.events.signIn ? signInEventInput(result, stored) : undefined
@@ -79,7 +86,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   }
   // Without an adapter nothing is stored: skip the call and its microtask (credentials + jwt).
   const stored = ctx.config.adapter ? await persistIfNeeded(req, ctx, result) : undefined
-  const session = newSession(result, stored)
+  const session = newSession(ctx, result, stored)
   // Every way in passes here: a capability may hold the sign-in back (a second factor) before any session cookie.
   for (const hold of holds) {
     const held = await hold.hold(req, ctx, { session, callbackUrl, cookies: flowCookies, userVerified: result.userVerified === true })
@@ -92,7 +99,8 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
 /**
  * The end of every sign-in: the strategy issues the session, the `signIn` event fires, and the user
  * goes to the callback URL (or `pages.newUser`). Also where a sign-in held back by a second factor
- * ends once that factor is verified.
+ * ends once that factor is verified: the factors a capability recorded as verified in this request
+ * (`recordVerifiedFactor`) join the first factor's, with `mfa` and the time of now.
  */
 export async function completeSignIn(
   req: AuthRequest,
@@ -102,7 +110,8 @@ export async function completeSignIn(
   flowCookies: readonly Cookie[],
   event: SignInEventInput | undefined,
 ): Promise<AuthResponse> {
-  const cookies = await sessionStrategy(ctx.config).issue(req, ctx, session)
+  const authentication = withVerifiedFactors(ctx, session.authentication)
+  const cookies = await sessionStrategy(ctx.config).issue(req, ctx, authentication ? { ...session, authentication } : session)
   return signedIn(ctx, session.isNewUser, callbackUrl, flowCookies, cookies, event)
 }
 

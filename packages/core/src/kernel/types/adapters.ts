@@ -66,10 +66,14 @@ export interface AdapterSession {
   clientNetwork?: string | null
   /** Set to "RefreshTokenError" when a provider refused the user's refresh token; shown as `session.error`. */
   error?: string | null
+  /** When the user last authenticated for this session, in seconds since the epoch (step-up asks how recent). */
+  authTime?: number | null
+  /** How: RFC 8176 method values such as `["pwd", "otp", "mfa"]`, stored and returned as given (order kept). */
+  amr?: string[] | null
 }
 
 /** The optional metadata fields of `AdapterSession`. */
-export type SessionMetadata = Pick<AdapterSession, "createdAt" | "clientDescription" | "clientNetwork" | "error">
+export type SessionMetadata = Pick<AdapterSession, "createdAt" | "clientDescription" | "clientNetwork" | "error" | "authTime" | "amr">
 
 /** A one-time token of e-mail sign-in. `token` is stored hashed by core. */
 export interface VerificationToken {
@@ -173,7 +177,9 @@ export interface Adapter {
   ): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   /**
    * Optional, authlib only: every session of the user (expired ones included), in any order; `[]`
-   * for an unknown user. Core reads it to list a user's sessions (`listSessions`).
+   * for an unknown user. Core reads it to list a user's sessions (`listSessions`). An adapter with
+   * it keeps every `SessionMetadata` field core writes (`authTime` and `amr` included: step-up reads
+   * them back through `getSessionAndUser`).
    */
   listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>
   /**

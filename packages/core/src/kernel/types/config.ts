@@ -220,4 +220,10 @@ export interface TwoFactorOptions {
    * factor until they enrol an authenticator on the two-factor page. Default false.
    */
   required?: boolean | ((user: User | AdapterUser) => Awaitable<boolean>)
+  /**
+   * Seconds a verified second factor stays fresh (step-up): for a user with two factors enabled,
+   * adding or deleting a passkey and unlinking an account need one verified this recently (at
+   * sign-in, or with `POST {basePath}/two-factor` `action=step-up`). Default 600 (10 minutes).
+   */
+  freshAge?: number
 }

@@ -39,7 +39,7 @@ export interface ResolvedConfig {
   readonly redirectProxyAllowedOrigins: readonly OriginPattern[]
   readonly experimental: Readonly<{ enableWebAuthn: boolean }>
   /** Two-factor sign-in, or undefined when the `twoFactor` option is not set. */
-  readonly twoFactor: Readonly<{ issuer: string; passkeyCountsAsTwoFactors: boolean; required: NonNullable<TwoFactorOptions["required"]> }> | undefined
+  readonly twoFactor: Readonly<{ issuer: string; passkeyCountsAsTwoFactors: boolean; required: NonNullable<TwoFactorOptions["required"]>; freshAge: number }> | undefined
   /** The rate limits, or undefined when `rateLimit: false`. */
   readonly rateLimit: ResolvedRateLimit | undefined
   /** The cookie set for a secure or a plain origin (computed once each). */

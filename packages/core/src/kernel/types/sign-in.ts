@@ -78,12 +78,25 @@ export interface Flow<P extends ProviderConfig = ProviderConfig> {
   readonly callbackCsrf: boolean
 }
 
+/**
+ * How and when a session's user authenticated: `time` in seconds since the epoch (the last factor
+ * verified), `amr` the methods in RFC 8176 terms (see `sign-in/amr.ts`), `"mfa"` once two factors
+ * were verified. Sessions keep it (JWT claims `auth_time` and `amr`; database session metadata) so
+ * that step-up can ask how recent and how strong the authentication is.
+ */
+export interface Authentication {
+  time: number
+  amr: string[]
+}
+
 /** Who signed in, as the issuer hands it to the strategy. */
 export interface NewSession {
   user: User | AdapterUser
   account: Account | AdapterAccount
   profile: Profile | undefined
   isNewUser: boolean
+  /** How the user authenticated (absent: unknown, as for sessions issued before this was recorded). */
+  authentication?: Authentication
 }
 
 /**

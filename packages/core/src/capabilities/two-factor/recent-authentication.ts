@@ -1,0 +1,38 @@
+/**
+ * `requireRecentAuthentication`: the server function an app calls before its own sensitive action
+ * (changing an e-mail address, a payout account, ...), the same check that guards the ways in.
+ */
+import { serverCall } from "../../kernel/run/server-call.js"
+import { assertRecentAuthentication, DEFAULT_FRESH_AGE, type RecentAuthentication } from "../../kernel/sessions/freshness.js"
+import { requirePrincipal } from "../../kernel/sessions/principal.js"
+import type { AuthConfig } from "../../kernel/types/config.js"
+
+export type { RecentAuthentication } from "../../kernel/sessions/freshness.js"
+
+/** Who the request acts for and how they authenticated, once it passed. */
+export interface AuthenticationInfo {
+  userId: string
+  /** Seconds since the epoch. */
+  authTime: number
+  /** RFC 8176 method values (`pwd`, `otp`, `fed`, `hwk`, `user`, `mfa`). */
+  amr: readonly string[]
+}
+
+/**
+ * Asserts that the signed-in user of `request` authenticated at most `maxAge` seconds ago
+ * (default `twoFactor.freshAge`, else 600) and, with `secondFactor: true`, with a second factor
+ * (`amr` has `"mfa"`: a TOTP or backup code after a first factor, or a passkey with user
+ * verification counting as two). `secondFactor` is strict: a user without two factors enabled
+ * cannot meet it by a code (check `getTwoFactorStatus` first to ask only those who can).
+ * The user refreshes an authentication with `POST {basePath}/two-factor` `action=step-up` + `code`.
+ * @throws SessionRequired (no valid session), ReauthenticationRequired (`AUTHENTICATION_TOO_OLD`, `SECOND_FACTOR_REQUIRED`; 403 in JSON)
+ */
+export function requireRecentAuthentication(request: Request, config: AuthConfig, wanted: RecentAuthentication = {}): Promise<AuthenticationInfo> {
+  return serverCall(request, config, "two-factor", async (req, ctx) => {
+    const principal = await requirePrincipal(req, ctx, "Sign in to continue")
+    const maxAge = wanted.maxAge ?? ctx.config.twoFactor?.freshAge ?? DEFAULT_FRESH_AGE
+    assertRecentAuthentication(principal, { ...wanted, maxAge })
+    // Passed with a maxAge, so the time is known.
+    return { userId: principal.userId, authTime: principal.authTime ?? 0, amr: principal.amr }
+  })
+}

@@ -1,0 +1,37 @@
+/**
+ * Step-up: the signed-in user proves a second factor again (`POST {basePath}/two-factor`,
+ * `action=step-up` + `code`, or `stepUpTwoFactor`), and the session is re-issued recording it:
+ * authenticated now, its methods plus `otp` and `mfa`. Changes to the ways in (passkeys, linked
+ * accounts) then pass `requireFreshSecondFactor` for `twoFactor.freshAge` seconds; the app's own
+ * sensitive actions ask `requireRecentAuthentication`.
+ *
+ * The code is checked as every code is (`check-code.ts`: counted, accepted once, same refusal for
+ * every cause); the session is replaced, never extended in place: a new JWT, or a new stored
+ * session with a new token (the privilege changed, so the token does too).
+ */
+import { nowSeconds, unionAmr } from "../../kernel/sign-in/amr.js"
+import { requirePrincipal } from "../../kernel/sessions/principal.js"
+import { sessionStrategy } from "../../kernel/sessions/strategy.js"
+import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
+import { twoFactorOptions } from "./actions.js"
+import { checkCode, codeOf } from "./check-code.js"
+
+/** The answer of a step-up: the new authentication time (seconds since the epoch). */
+export interface StepUpResult {
+  authTime: number
+}
+
+/** Checks `code` for the signed-in user and re-issues their session as freshly authenticated with two factors. */
+export async function stepUp(req: AuthRequest, ctx: Context, code: unknown): Promise<AuthResponse<StepUpResult>> {
+  twoFactorOptions(ctx)
+  const principal = await requirePrincipal(req, ctx, "Sign in to verify a second factor")
+  await checkCode(ctx, principal.userId, codeOf(code))
+  const authentication = { time: nowSeconds(), amr: unionAmr(principal.amr, ["otp", "mfa"]) }
+  const cookies = await sessionStrategy(ctx.config).reauthenticate(req, ctx, authentication)
+  return { json: { authTime: authentication.time }, cookies }
+}
+
+/** `POST two-factor` `action=step-up`. */
+export function stepUpAction(req: AuthRequest, ctx: Context): Promise<AuthResponse<StepUpResult>> {
+  return stepUp(req, ctx, req.body.code)
+}

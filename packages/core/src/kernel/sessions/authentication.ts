@@ -1,0 +1,45 @@
+/**
+ * A session's record of how and when its user authenticated, as both strategies keep it: JWT
+ * claims `auth_time` and `amr` (their registered names, RFC 7519 registry / OpenID Connect), and
+ * the `authTime` and `amr` metadata of a stored session. Read back defensively: a value of another
+ * shape (an old token, a custom `jwt.decode`, a row written by other tools) reads as "unknown",
+ * which no freshness check accepts.
+ */
+import type { JWT } from "@authlib/jwt"
+import type { Authentication } from "../types/sign-in.js"
+
+/** The registered JWT claim names. */
+export const AUTH_TIME_CLAIM = "auth_time"
+export const AMR_CLAIM = "amr"
+
+/** What a principal says about its authentication. */
+export interface AuthenticationFacts {
+  authTime: number | null
+  amr: readonly string[]
+}
+
+const MAX_AMR = 16
+
+/** `authTime` and `amr` from stored or decoded values; anything malformed reads as unknown. */
+export function authenticationFacts(authTime: unknown, amr: unknown): AuthenticationFacts {
+  const time = typeof authTime === "number" && Number.isSafeInteger(authTime) && authTime > 0 ? authTime : null
+  const methods = Array.isArray(amr) && amr.length <= MAX_AMR && amr.every((m) => typeof m === "string" && m.length <= 32) ? (amr as string[]) : []
+  return { authTime: time, amr: Object.freeze([...methods]) }
+}
+
+/** The facts a token's claims carry. */
+export function tokenAuthentication(token: JWT): AuthenticationFacts {
+  return authenticationFacts(token[AUTH_TIME_CLAIM], token[AMR_CLAIM])
+}
+
+/**
+ * `token` whose authentication claims are exactly `facts` (absent when unknown), whatever it held:
+ * the `jwt` callback cannot add, drop or change them (a callback that copies client data from a
+ * session update into the token must not make a session look freshly authenticated).
+ */
+export function withAuthenticationClaims(token: JWT, facts: Authentication | AuthenticationFacts | undefined): JWT {
+  const { [AUTH_TIME_CLAIM]: _time, [AMR_CLAIM]: _amr, ...rest } = token
+  const time = facts ? ("time" in facts ? facts.time : facts.authTime) : null
+  if (time === null) return rest
+  return { ...rest, [AUTH_TIME_CLAIM]: time, [AMR_CLAIM]: [...(facts?.amr ?? [])] }
+}

@@ -1,0 +1,177 @@
+/**
+ * Step-up through the public API, both session strategies: sessions record when and how the user
+ * authenticated (RFC 8176 `amr`), `requireRecentAuthentication` asserts it, changes to the ways in
+ * need a second factor verified within `twoFactor.freshAge`, and `action=step-up` refreshes it.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import type { AuthConfig } from "../../../src/index.js"
+import { ReauthenticationRequired, requireRecentAuthentication, unlinkLinkedAccount } from "../../../src/index.js"
+import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
+import { Client, ORIGIN, config as baseConfig } from "../../helpers/harness.js"
+import { twoFactorAdapter, type TwoFactorAdapter } from "../../helpers/two-factor-adapter.js"
+
+const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
+const json = { "x-auth-return-redirect": "1" }
+
+/** The adapter plus the account methods unlinking needs, and a GitHub account linked to Alice. */
+function adapterWithAccounts(): TwoFactorAdapter {
+  const adapter = twoFactorAdapter()
+  adapter.users.set("user-1", { id: "user-1", name: "Alice", email: "alice@example.com", emailVerified: new Date(T0) })
+  adapter.accounts.push({ userId: "user-1", provider: "github", providerAccountId: "gh-1", type: "oauth" })
+  // The password is a way in that stays (JWT sessions store no credentials account themselves).
+  adapter.accounts.push({ userId: "user-1", provider: "credentials", providerAccountId: "user-1", type: "credentials" })
+  return Object.assign(adapter, {
+    listAccountsByUserId: async (userId: string) => adapter.accounts.filter((a) => a.userId === userId).map((a) => ({ ...a })),
+    unlinkAccount: async (key: { provider: string; providerAccountId: string }) => {
+      const i = adapter.accounts.findIndex((a) => a.provider === key.provider && a.providerAccountId === key.providerAccountId)
+      return i < 0 ? undefined : adapter.accounts.splice(i, 1)[0]
+    },
+  })
+}
+
+function setup(strategy: "jwt" | "database", over: Partial<AuthConfig> = {}) {
+  const adapter = adapterWithAccounts()
+  const config = baseConfig({ adapter, session: { strategy }, twoFactor: { issuer: "Example" }, rateLimit: false, ...over })
+  return { adapter, config }
+}
+
+const sessionToken = (client: Client) => {
+  const name = [...client.jar.keys()].find((n) => n.includes("session-token"))
+  return name === undefined ? undefined : client.jar.get(name)
+}
+const codeAt = (secret: string, steps = 0) => totp(importTotpKey(secret), Date.now() + steps * 30_000)
+const step = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000)
+
+/** The app's own request from the browser of `client` (its cookies), as a server function gets it. */
+function appRequest(client: Client): Request {
+  const headers = new Headers()
+  client.jar.apply(headers, new URL(`${ORIGIN}/account`))
+  return new Request(`${ORIGIN}/account`, { headers })
+}
+
+/** Password sign-in, TOTP enrolled and confirmed; answers the secret (the session stays, signed in with one factor). */
+async function enrol(client: Client): Promise<string> {
+  expect((await client.signIn()).status).toBe(302)
+  const { secret } = (await (await client.post("/auth/two-factor", { action: "totp-enroll" }, { headers: json })).json()) as { secret: string }
+  expect((await client.post("/auth/two-factor", { action: "totp-confirm", code: codeAt(secret) })).status).toBe(200)
+  return secret
+}
+
+/** A sign-in with password and code (the code of the next time step, moved to). */
+async function signInWithCode(config: AuthConfig, secret: string): Promise<Client> {
+  const client = new Client(config)
+  expect((await client.signIn()).headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`)
+  step(30)
+  expect((await client.post("/auth/two-factor", { action: "verify", code: codeAt(secret) })).status).toBe(302)
+  return client
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ type: string; code: unknown }> {
+  const err = await promise.then(() => null, (e: unknown) => e)
+  expect(err).toBeInstanceOf(ReauthenticationRequired)
+  return { type: (err as ReauthenticationRequired).type, code: (err as ReauthenticationRequired).code }
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] })
+  vi.setSystemTime(T0)
+})
+afterEach(() => vi.useRealTimers())
+
+for (const strategy of ["database", "jwt"] as const) {
+  describe(`step-up, ${strategy} sessions`, () => {
+    it("a session records when and how: password alone is pwd; password and code add otp and mfa at the time of the code", async () => {
+      const { config } = setup(strategy)
+      const first = new Client(config)
+      const secret = await enrol(first)
+      expect(await requireRecentAuthentication(appRequest(first), config)).toEqual({ userId: "user-1", authTime: T0 / 1000, amr: ["pwd"] })
+      expect(await refusal(requireRecentAuthentication(appRequest(first), config, { secondFactor: true }))).toEqual({ type: "ReauthenticationRequired", code: "SECOND_FACTOR_REQUIRED" })
+      const client = await signInWithCode(config, secret)
+      const info = await requireRecentAuthentication(appRequest(client), config, { secondFactor: true })
+      expect(info).toEqual({ userId: "user-1", authTime: T0 / 1000 + 30, amr: ["pwd", "otp", "mfa"] })
+    })
+
+    it("freshness runs out after freshAge; step-up with a new code renews it with a new session token", async () => {
+      const { config } = setup(strategy, { twoFactor: { issuer: "Example", freshAge: 120 } })
+      const secret = await enrol(new Client(config))
+      const client = await signInWithCode(config, secret)
+      step(121)
+      expect(await refusal(requireRecentAuthentication(appRequest(client), config, { secondFactor: true }))).toEqual({ type: "ReauthenticationRequired", code: "AUTHENTICATION_TOO_OLD" })
+      const before = sessionToken(client)
+      const res = await client.request("/auth/two-factor", { json: { csrfToken: await client.csrfToken(), action: "step-up", code: codeAt(secret) } })
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ authTime: Math.floor(Date.now() / 1000) })
+      const after = sessionToken(client)
+      expect(after).toBeDefined()
+      expect(after).not.toEqual(before)
+      expect((await requireRecentAuthentication(appRequest(client), config, { secondFactor: true })).amr).toEqual(["pwd", "otp", "mfa"])
+      expect(await client.session()).toMatchObject({ user: { email: "alice@example.com" } })
+    })
+
+    it("step-up refuses a wrong or reused code and a visitor, and leaves the session as it was", async () => {
+      const { config } = setup(strategy)
+      const secret = await enrol(new Client(config))
+      const client = await signInWithCode(config, secret)
+      step(700)
+      const csrfToken = await client.csrfToken()
+      const reused = await client.request("/auth/two-factor", { json: { csrfToken, action: "step-up", code: codeAt(secret, -23) } })
+      expect(reused.status).toBe(401)
+      expect(await reused.json()).toEqual({ error: "TwoFactorError", code: "CODE_INVALID" })
+      expect(await refusal(requireRecentAuthentication(appRequest(client), config, { secondFactor: true }))).toMatchObject({ code: "AUTHENTICATION_TOO_OLD" })
+      const visitor = new Client(config)
+      const anonymous = await visitor.request("/auth/two-factor", { json: { csrfToken: await visitor.csrfToken(), action: "step-up", code: codeAt(secret) } })
+      expect(anonymous.status).toBe(401)
+      expect(await anonymous.json()).toEqual({ error: "SessionRequired", code: "SESSION_MISSING" })
+    })
+
+    it("unlinking an account needs a fresh second factor when two factors are on (403 ReauthenticationRequired), then works", async () => {
+      const { config, adapter } = setup(strategy)
+      adapter.accounts.push({ userId: "user-1", provider: "google", providerAccountId: "g-1", type: "oidc" })
+      const secret = await enrol(new Client(config))
+      const client = await signInWithCode(config, secret)
+      step(601)
+      expect(await refusal(unlinkLinkedAccount(appRequest(client), config, { provider: "github" }))).toMatchObject({ code: "AUTHENTICATION_TOO_OLD" })
+      expect(adapter.accounts.some((a) => a.provider === "github")).toBe(true)
+      expect((await client.request("/auth/two-factor", { json: { csrfToken: await client.csrfToken(), action: "step-up", code: codeAt(secret) } })).status).toBe(200)
+      expect(await unlinkLinkedAccount(appRequest(client), config, { provider: "github" })).toMatchObject({ provider: "github" })
+      expect(adapter.accounts.some((a) => a.provider === "github")).toBe(false)
+    })
+
+    it("a user without two factors unlinks without a second factor", async () => {
+      const { config, adapter } = setup(strategy)
+      adapter.accounts.push({ userId: "user-1", provider: "google", providerAccountId: "g-1", type: "oidc" })
+      const client = new Client(config)
+      await client.signIn()
+      step(3600)
+      expect(await unlinkLinkedAccount(appRequest(client), config, { provider: "github" })).toMatchObject({ provider: "github" })
+    })
+  })
+}
+
+describe("step-up, JWT claims", () => {
+  it("a jwt callback that copies session-update data into the token cannot make a session fresh or two-factor", async () => {
+    const { config } = setup("jwt", {
+      callbacks: { jwt: ({ token, trigger, session }) => (trigger === "update" ? { ...token, ...(session as object) } : token) },
+    })
+    await enrol(new Client(config))
+    // A one-factor session of the same app (same secret): the password alone, where two factors are not asked.
+    const onePassword = new Client({ ...config, twoFactor: undefined })
+    await onePassword.signIn()
+    step(3600)
+    const forged = { auth_time: Math.floor(Date.now() / 1000), amr: ["pwd", "otp", "mfa"] }
+    const res = await onePassword.request("/auth/session", { json: { csrfToken: await onePassword.csrfToken(), data: forged } })
+    expect(res.status).toBe(200)
+    expect(await refusal(requireRecentAuthentication(appRequest(onePassword), config, { secondFactor: true }))).toMatchObject({ code: "SECOND_FACTOR_REQUIRED" })
+    expect((await requireRecentAuthentication(appRequest(onePassword), config, { maxAge: 7200 })).authTime).toBe(T0 / 1000)
+  })
+})
+
+describe("step-up configuration", () => {
+  it("refuses to start with a twoFactor.freshAge that is not a whole number of seconds above 0", async () => {
+    for (const freshAge of [0, -5, 1.5, Number.NaN]) {
+      const client = new Client(baseConfig({ adapter: twoFactorAdapter(), twoFactor: { freshAge } }))
+      const res = await client.request("/auth/providers")
+      expect(res.status, String(freshAge)).toBe(500)
+    }
+  })
+})
