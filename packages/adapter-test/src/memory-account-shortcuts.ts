@@ -3,12 +3,18 @@
  * token used together with the read of an account's owner. Built on the adapter's own methods;
  * synchronous, so each is atomic here as one SQL statement is in a database.
  */
-import type { Adapter, AdapterSession, AdapterUser, VerificationToken } from "@authlib/core"
-import type { MemoryStore } from "./memory-adapter.js"
+import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "@authlib/core"
+
+/** What the shortcuts read of the memory store (its accounts and users). */
+interface Owners {
+  readonly accounts: ReadonlyMap<string, AdapterAccount>
+  readonly users: ReadonlyMap<string, AdapterUser>
+  accountKey(provider: string, providerAccountId: string): string
+}
 
 type Base = Required<Pick<Adapter, "createSession" | "useVerificationToken">>
 
-export function accountShortcutMethods(store: MemoryStore, base: Base): Pick<Required<Adapter>, "createSessionForAccount" | "useVerificationTokenForAccount"> {
+export function accountShortcutMethods(store: Owners, base: Base): Pick<Required<Adapter>, "createSessionForAccount" | "useVerificationTokenForAccount"> {
   const ownerOf = (provider: string, providerAccountId: string): AdapterUser | null => {
     const account = store.accounts.get(store.accountKey(provider, providerAccountId))
     const user = account && store.users.get(account.userId)
