@@ -13,6 +13,8 @@ useRegistry()
 export { authResult } from "./kernel/run/auth-result.js"
 export { accessTokenResult, refreshErrorCookies } from "./capabilities/provider-tokens/access-token.js"
 export { revocationResult } from "./capabilities/session-management/functions.js"
+export { twoFactorPasskeySignInResult, twoFactorSignInResult, twoFactorStepUpResult } from "./capabilities/two-factor/session-functions.js"
+export type { TwoFactorSignInResult } from "./capabilities/two-factor/session-functions.js"
 export type { Revocation } from "./kernel/sessions/types.js"
 export type { AccessTokenResult } from "./capabilities/provider-tokens/access-token.js"
 export { encodeCookieValue, serializeCookie } from "./kernel/cookies/serialize.js"

@@ -18,7 +18,7 @@
 import { implicit$FirstArg, type QRL } from "@builder.io/qwik"
 import { isServer } from "@builder.io/qwik/build"
 import { routeLoader$ } from "@builder.io/qwik-city"
-import { createUseSignIn, createUseSignOut } from "./actions.js"
+import { createUseSignIn, createUseSignOut, createUseTwoFactorSignIn } from "./actions.js"
 import { authContext } from "./context.js"
 import type { QwikAuthConfigFn } from "./env.js"
 import { createOnRequest } from "./on-request.js"
@@ -33,6 +33,8 @@ import { sessionOf } from "./session-loader.js"
  *   by loaders, lazily (read on first use, in-process, once per request).
  * - `useSession`: route loader of the `Session`, or `null` when signed out.
  * - `useSignIn`, `useSignOut`: global actions (see `SignInInput`, `SignOutInput`).
+ * - `useTwoFactorSignIn`: global action for an app's own `pages.twoFactor` page, taking `code`
+ *   (or a passkey's `data`): completes the pending sign-in (see `completeTwoFactorSignIn`).
  */
 export function QwikAuthQrl(configQrl: QRL<QwikAuthConfigFn>) {
   const useSession = routeLoader$(async (ev) => {
@@ -45,6 +47,7 @@ export function QwikAuthQrl(configQrl: QRL<QwikAuthConfigFn>) {
     useSession,
     useSignIn: createUseSignIn(configQrl),
     useSignOut: createUseSignOut(configQrl),
+    useTwoFactorSignIn: createUseTwoFactorSignIn(configQrl),
   }
 }
 
@@ -63,6 +66,7 @@ export { getAccessToken } from "./access-token.js"
 export { listSessions, revokeOtherSessions, revokeSession, signOutEverywhere } from "./sessions.js"
 export { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } from "./linked-accounts.js"
 export { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./two-factor.js"
+export { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, requireRecentAuthentication, stepUpTwoFactor } from "./two-factor-session.js"
 export { protectRoute } from "./protect.js"
 export type { ProtectRouteOptions } from "./protect.js"
 export { setEnvDefaults } from "./env.js"
@@ -85,6 +89,7 @@ export {
   SessionManagementError,
   AccountManagementError,
   TwoFactorError,
+  ReauthenticationRequired,
 } from "@authlib/core"
 export { rateLimitedMessage } from "./actions.js"
 export type {
@@ -107,4 +112,7 @@ export type {
   SignInMethod,
   TotpEnrollment,
   TwoFactorStatus,
+  AuthenticationInfo,
+  RecentAuthentication,
+  StepUpResult,
 } from "@authlib/core"

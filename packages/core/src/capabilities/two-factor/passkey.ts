@@ -12,6 +12,7 @@ import { completeSignIn } from "../../kernel/sign-in/issue.js"
 import type { HeldSignIn } from "../../kernel/types/capability.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { verifyHeldSignInPasskey } from "../webauthn/index.js"
+import { twoFactorOptions } from "./actions.js"
 import { clearPending, readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms, signInMissing } from "./refusal.js"
 
@@ -28,14 +29,23 @@ export function finishPending(req: AuthRequest, ctx: Context, pending: PendingTw
   return completeSignIn(req, ctx, pending.session, pending.callbackUrl, [...extraCookies, ...clearPending(req, ctx)], event)
 }
 
+/**
+ * Verifies a passkey assertion (`data`, for options made during the pending sign-in) and ends the
+ * request's pending sign-in with its session: the one path of `action=verify-passkey` and
+ * `completeTwoFactorSignInWithPasskey`. Throws `SIGN_IN_MISSING`, `NOT_ENABLED`, the passkey refusals.
+ */
+export async function verifyPendingPasskey(req: AuthRequest, ctx: Context, input: { data: unknown; provider?: unknown }): Promise<AuthResponse> {
+  twoFactorOptions(ctx)
+  const pending = await readPending(req, ctx)
+  if (!pending) throw signInMissing()
+  if (pending.enrol) throw new TwoFactorError("Enrol an authenticator app first: this sign-in has no second factor yet", { code: "NOT_ENABLED" })
+  const { cookies } = await verifyHeldSignInPasskey(req, ctx, { data: input.data, provider: input.provider, held: { id: pending.id, userId: pending.userId } })
+  // A passkey as the second factor: possession of a hardware-guarded key (RFC 8176 `hwk`).
+  recordVerifiedFactor(ctx, ["hwk"])
+  return finishPending(req, ctx, pending, cookies)
+}
+
+/** `POST two-factor` `action=verify-passkey` + `data` (and optionally `provider`). */
 export function verifyPasskey(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
-  return answeringForms(req, ctx, async () => {
-    const pending = await readPending(req, ctx)
-    if (!pending) throw signInMissing()
-    if (pending.enrol) throw new TwoFactorError("Enrol an authenticator app first: this sign-in has no second factor yet", { code: "NOT_ENABLED" })
-    const { cookies } = await verifyHeldSignInPasskey(req, ctx, { data: req.body.data, provider: req.body.provider, held: { id: pending.id, userId: pending.userId } })
-    // A passkey as the second factor: possession of a hardware-guarded key (RFC 8176 `hwk`).
-    recordVerifiedFactor(ctx, ["hwk"])
-    return finishPending(req, ctx, pending, cookies)
-  })
+  return answeringForms(req, ctx, () => verifyPendingPasskey(req, ctx, { data: req.body.data, provider: req.body.provider }))
 }

@@ -17,13 +17,13 @@ import { principalOf, requirePrincipal } from "../../kernel/sessions/principal.j
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { passkeyProviderForUser } from "../webauthn/index.js"
 import { confirmTotp, disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions } from "./actions.js"
-import { checkCode, codeOf } from "./check-code.js"
 import { confirmPending, currentEnrolment, enrolPending } from "./enrol-pending.js"
 import { renderTwoFactorPage } from "./page.js"
-import { finishPending, verifyPasskey } from "./passkey.js"
+import { verifyPasskey } from "./passkey.js"
+import { verifyPendingCode } from "./verify.js"
 import { stepUpAction } from "./step-up.js"
 import { readPending, type PendingTwoFactor } from "./pending.js"
-import { answeringForms, signInMissing } from "./refusal.js"
+import { answeringForms } from "./refusal.js"
 
 /** What the page offers besides the code form: the enrolment of a sign-in held to enrol, or the user's passkey. */
 async function pageExtras(ctx: Context, pending: PendingTwoFactor) {
@@ -46,13 +46,7 @@ export async function twoFactorPage(req: AuthRequest, ctx: Context): Promise<Aut
 
 function verify(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   twoFactorOptions(ctx)
-  return answeringForms(req, ctx, async () => {
-    const pending = await readPending(req, ctx)
-    if (!pending) throw signInMissing()
-    // A sign-in held to enrol has no second factor yet: every code is refused (`CODE_INVALID`).
-    await checkCode(ctx, pending.userId, codeOf(req.body.code), pending.id)
-    return finishPending(req, ctx, pending)
-  })
+  return answeringForms(req, ctx, () => verifyPendingCode(req, ctx, req.body.code))
 }
 
 export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<AuthResponse> {

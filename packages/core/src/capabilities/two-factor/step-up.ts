@@ -1,6 +1,6 @@
 /**
  * Step-up: the signed-in user proves a second factor again (`POST {basePath}/two-factor`,
- * `action=step-up` + `code`, or `stepUpTwoFactor`), and the session is re-issued recording it:
+ * `action=step-up` + `code`, or the server function `stepUpTwoFactor`), and the session is re-issued recording it:
  * authenticated now, its methods plus `otp` and `mfa`. Changes to the ways in (passkeys, linked
  * accounts) then pass `requireFreshSecondFactor` for `twoFactor.freshAge` seconds; the app's own
  * sensitive actions ask `requireRecentAuthentication`.
@@ -12,7 +12,7 @@
 import { nowSeconds, unionAmr } from "../../kernel/sign-in/amr.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import { sessionStrategy } from "../../kernel/sessions/strategy.js"
-import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
+import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"
 import { twoFactorOptions } from "./actions.js"
 import { checkCode, codeOf } from "./check-code.js"
 
@@ -21,17 +21,22 @@ export interface StepUpResult {
   authTime: number
 }
 
-/** Checks `code` for the signed-in user and re-issues their session as freshly authenticated with two factors. */
-export async function stepUp(req: AuthRequest, ctx: Context, code: unknown): Promise<AuthResponse<StepUpResult>> {
+/**
+ * Checks `code` for the signed-in user and re-issues their session as freshly authenticated with
+ * two factors: the one path of `action=step-up` and `stepUpTwoFactor`. Resolves the new time and
+ * the session's cookies.
+ */
+export async function stepUp(req: AuthRequest, ctx: Context, code: unknown): Promise<StepUpResult & { cookies: Cookie[] }> {
   twoFactorOptions(ctx)
   const principal = await requirePrincipal(req, ctx, "Sign in to verify a second factor")
   await checkCode(ctx, principal.userId, codeOf(code))
   const authentication = { time: nowSeconds(), amr: unionAmr(principal.amr, ["otp", "mfa"]) }
   const cookies = await sessionStrategy(ctx.config).reauthenticate(req, ctx, authentication)
-  return { json: { authTime: authentication.time }, cookies }
+  return { authTime: authentication.time, cookies }
 }
 
 /** `POST two-factor` `action=step-up`. */
-export function stepUpAction(req: AuthRequest, ctx: Context): Promise<AuthResponse<StepUpResult>> {
-  return stepUp(req, ctx, req.body.code)
+export async function stepUpAction(req: AuthRequest, ctx: Context): Promise<AuthResponse<StepUpResult>> {
+  const { authTime, cookies } = await stepUp(req, ctx, req.body.code)
+  return { json: { authTime }, cookies }
 }
