@@ -116,7 +116,10 @@ export const TwoStep = component$(() => {
   return (
     <section aria-labelledby="two-step-title" class="two-step">
       <h2 id="two-step-title">Two-step verification</h2>
-      <p class="muted">After your password, an e-mail link or the Demo IdP, sign-in also asks for a code from an authenticator app.</p>
+      <p class="muted">
+        After your password, an e-mail link or the Demo IdP, sign-in also asks for a code from an authenticator app, or one of your passkeys. A
+        passkey sign-in counts as both steps.
+      </p>
       {failure.value && (
         <p class="alert" role="alert">
           {failure.value}

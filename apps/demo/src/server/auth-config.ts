@@ -137,7 +137,8 @@ async function build(env: Env): Promise<QwikAuthConfig> {
     rateLimit: rateLimitStore ? { store: rateLimitStore } : {},
     experimental: { enableWebAuthn: true },
     // Two-step verification (account page): a user who turns it on is asked for a code from an
-    // authenticator app, or a backup code, after every first factor but a passkey (which counts as both).
+    // authenticator app, or a backup code, after every first factor but a passkey (which counts as both);
+    // a user with a passkey may use it for that second step instead ("Use a passkey" on /auth/two-factor).
     twoFactor: { issuer: "authlib demo" },
     providers: [
       passwordProvider(),

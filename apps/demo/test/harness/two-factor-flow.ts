@@ -15,8 +15,9 @@ import type { DemoFixture } from "./use-demo.js"
 
 const CODE_LABEL = "Code from your authenticator app, or a backup code"
 
-export async function hasSessionCookie(demo: DemoFixture): Promise<boolean> {
-  return (await demo.browser.context.cookies(demo.server.origin)).some((c) => c.name.startsWith("authlib.session-token"))
+/** Whether the browser holds a session cookie for `origin` (the demo's, by default). */
+export async function hasSessionCookie(demo: DemoFixture, origin = demo.server.origin): Promise<boolean> {
+  return (await demo.browser.context.cookies(origin)).some((c) => c.name.startsWith("authlib.session-token"))
 }
 
 /** A page that records uncaught errors (View Transitions aborted by Chromium are the browser's). */
