@@ -20,7 +20,7 @@ import {
 import { ada, ORIGIN, testConfig } from "./harness/config.js"
 import { browserCookies, fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
 import { actionEvent, handle, outcome, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
-import { stepAt, totp } from "./harness/totp.js"
+import { stepAt, totp } from "@authlib/e2e-kit/totp"
 
 const SESSION = "authlib.session-token"
 const PENDING = "authlib.two-factor"

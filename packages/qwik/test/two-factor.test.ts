@@ -19,7 +19,7 @@ import {
 import { ada, ORIGIN, testConfig } from "./harness/config.js"
 import { browserCookies, fakeEvent, Redirected, runAction } from "./harness/fake-event.js"
 import { actionEvent, handle, outcome, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
-import { stepAt, totp } from "./harness/totp.js"
+import { stepAt, totp } from "@authlib/e2e-kit/totp"
 
 const SESSION = "authlib.session-token"
 const PENDING = "authlib.two-factor"

@@ -10,7 +10,7 @@ import { expect } from "vitest"
 import type { Page } from "playwright-core"
 import { DEMO_LOGIN, IDP_ACCOUNTS, IDP_PASSWORD } from "../../src/lib/demo-login.js"
 import { screenshot } from "./browser.js"
-import { stepAt, totp } from "./totp.js"
+import { stepAt, totp } from "@authlib/e2e-kit/totp"
 import type { DemoFixture } from "./use-demo.js"
 
 const CODE_LABEL = "Code from your authenticator app, or a backup code"

@@ -13,7 +13,7 @@ import type { CDPSession, Page } from "playwright-core"
 import { DEMO_LOGIN } from "../../src/lib/demo-login.js"
 import { screenshot } from "./browser.js"
 import { hasSessionCookie, signOut, statusText, submitPassword, turnOn } from "./two-factor-flow.js"
-import { stepAt, totp } from "./totp.js"
+import { stepAt, totp } from "@authlib/e2e-kit/totp"
 import type { DemoFixture } from "./use-demo.js"
 
 interface Authenticated {

@@ -1,6 +1,6 @@
 /**
  * TOTP as an authenticator app computes it (RFC 6238: HMAC-SHA-1, 6 digits, 30-second steps),
- * written here on node:crypto independently of core, so the tests check core against the RFC
+ * written on node:crypto independently of core, so the tests check core against the RFC
  * rather than against itself.
  */
 import { createHmac } from "node:crypto"
