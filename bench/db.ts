@@ -17,7 +17,7 @@ import pg from "pg"
 import { migrate } from "@authlib/xata-adapter"
 import { authjsImplementation } from "./db-authjs.js"
 import { authlibImplementation } from "./db-authlib.js"
-import { OPERATIONS, type Implementation, type Op, type Operation } from "./db-fixture.js"
+import { OPERATIONS as ALL_OPERATIONS, type Implementation, type Op, type Operation } from "./db-fixture.js"
 import { floorImplementation } from "./db-floor.js"
 import { countedPool, startDbServer, type CountedPool, type DbServer } from "./db-server.js"
 import type { BenchModule } from "./lib-bench.js"
@@ -42,6 +42,10 @@ async function cost(op: Op, pool: CountedPool, server: DbServer, count: number):
   const serverCpu = pool.backendCpu() - backend
   return { node: (used.user + used.system) / count, server: serverCpu / count, sql: pool.count / count, sqlServer: (await server.statements()) / count }
 }
+
+/** `BENCH_DB_OPS="sign-out,GET /session"` measures only those operations. */
+const only = process.env.BENCH_DB_OPS?.split(",").map((o) => o.trim())
+const OPERATIONS = only ? ALL_OPERATIONS.filter((o) => only.includes(o)) : ALL_OPERATIONS
 
 const schemaPool = (url: string, schema: string) => new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` })
 
@@ -128,7 +132,7 @@ const db: BenchModule = {
       const mean = (operation: Operation, name: string) => figures.get(`${operation} | ${name}`)?.mean
       const TARGETS: [Operation, number][] = [["GET /session", 1.2], ["credentials sign-in", 1.5], ["e-mail link completion", 1.5]]
       for (const floorName of ["floor", "floor, prepared statements"]) {
-        const parts = TARGETS.map(([operation, target]) => {
+        const parts = TARGETS.filter(([operation]) => OPERATIONS.includes(operation)).map(([operation, target]) => {
           const r = mean(operation, "authlib")! / mean(operation, floorName)!
           return `${operation} ${fmt(r, 2)} (<= ${target}: ${r <= target ? "met" : "NOT met"})`
         })
