@@ -25,8 +25,17 @@ export function readChunked(name: string, cookies: Readonly<Record<string, strin
   return joinCookieChunks(name, cookies)
 }
 
+/** Whether `existing` holds a cookie named `<name>.<anything>` (a chunk, or a look-alike `staleCookieNames` decides on). */
+function hasChunk(name: string, existing: Readonly<Record<string, string>>): boolean {
+  const prefix = `${name}.`
+  for (const key in existing) if (key.startsWith(prefix)) return true
+  return false
+}
+
 /** Expiries for the cookie and every chunk of it present in `existing` (always the cookie itself). */
 export function clearChunked(option: CookieOption, existing: Readonly<Record<string, string>>): Cookie[] {
+  // The usual request carries no chunk (`<name>.0`...): one expiry, without listing its cookies twice.
+  if (!hasChunk(option.name, existing)) return [expireCookie(option.name, option.options)]
   const names = new Set([option.name, ...staleCookieNames(option.name, existing, [])])
   return [...names].map((name) => expireCookie(name, option.options))
 }

@@ -25,7 +25,8 @@ async function run(route: RouteMethod, req: AuthRequest, ctx: Context): Promise<
 
 /** Handles `request`; resolves the internal response. In `raw` mode, AuthErrors are thrown. */
 export async function dispatch(request: Request, config: ResolvedConfig, clientAddress?: string): Promise<AuthResponse> {
-  const req = await parseRequest(request, config.basePath, allowed, clientAddress)
+  let req = parseRequest(request, config.basePath, allowed, clientAddress)
+  if (req instanceof Promise) req = await req
   if (req instanceof AuthError) {
     config.logger.debug(req.type, req)
     return requestErrorResponse(req)

@@ -163,13 +163,16 @@ function parseBody(request: Request, text: string): { body: Record<string, unkno
   return body instanceof Error ? body : { body: body as Record<string, unknown>, rawBody: text }
 }
 
-/** Parses `request`; `allowed(action)` names the methods the dispatch table accepts for it. */
-export async function parseRequest(
+/**
+ * Parses `request`; `allowed(action)` names the methods the dispatch table accepts for it. A GET
+ * (no body to read) is answered synchronously: the caller's `await` is then its only hop.
+ */
+export function parseRequest(
   request: Request,
   basePath: string,
   allowed: (action: AuthAction) => readonly string[],
   clientAddress?: string,
-): Promise<AuthRequest | AuthError> {
+): AuthRequest | AuthError | Promise<AuthRequest | AuthError> {
   try {
     const url = new URL(request.url)
     const path = parsePath(url.pathname, basePath)
@@ -184,10 +187,23 @@ export async function parseRequest(
     if (query instanceof Error) return query
     const { action, providerId } = path
     if (method !== "POST") return { request, method: "GET", action, providerId, url, query, body: {}, rawBody: undefined, cookies, headers: request.headers, clientAddress }
+    return withBody(request, { action, providerId, url, query, cookies, clientAddress })
+  } catch {
+    return bad("The request could not be read", "REQUEST_UNREADABLE")
+  }
+}
+
+/** A POST: its body read and parsed, then the request the route sees. */
+async function withBody(
+  request: Request,
+  parts: Pick<AuthRequest, "action" | "providerId" | "url" | "query" | "cookies" | "clientAddress">,
+): Promise<AuthRequest | AuthError> {
+  try {
     const text = await readText(request)
     if (typeof text !== "string") return text
     const parsed = parseBody(request, text)
     if (parsed instanceof Error) return parsed
+    const { action, providerId, url, query, cookies, clientAddress } = parts
     return { request, method: "POST", action, providerId, url, query, body: parsed.body, rawBody: parsed.rawBody, cookies, headers: request.headers, clientAddress }
   } catch {
     return bad("The request could not be read", "REQUEST_UNREADABLE")
