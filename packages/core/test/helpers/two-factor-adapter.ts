@@ -2,7 +2,7 @@
  * core's memory adapter plus the `twoFactor` port, each write conditional (and, being synchronous,
  * atomic), with the records kept so a test can search them for plain-text secrets.
  */
-import type { AdapterTwoFactor } from "../../src/kernel/types/adapters.js"
+import type { Adapter, AdapterTwoFactor } from "../../src/kernel/types/adapters.js"
 import { memoryAdapter, type MemoryAdapter } from "./memory-adapter.js"
 
 interface Row {
@@ -12,7 +12,10 @@ interface Row {
   codes: Set<string>
 }
 
-export interface TwoFactorAdapter extends MemoryAdapter {
+/** The port's methods, present (a test calls them without asserting they exist). */
+type TwoFactorPort = Required<Pick<Adapter, "getTwoFactor" | "setTwoFactorPendingSecret" | "enableTwoFactor" | "recordTwoFactorStep" | "useTwoFactorBackupCode" | "replaceTwoFactorBackupCodes" | "deleteTwoFactor">>
+
+export type TwoFactorAdapter = Omit<MemoryAdapter, keyof TwoFactorPort> & TwoFactorPort & {
   twoFactors: Map<string, Row>
 }
 

@@ -30,8 +30,8 @@ describe.each(["database", "jwt"] as const)("an OIDC sign-in with two factors en
     // Two factors enabled for the stored user, as the enrolment route leaves them.
     const key = createTotpKey()
     const sealed = await sealTotpKey(key, user!.id, [config.secret as string])
-    await adapter.setTwoFactorPendingSecret!(user!.id, sealed)
-    await adapter.enableTwoFactor!(user!.id, { secret: sealed, step: 0, backupCodeHashes: [] })
+    await adapter.setTwoFactorPendingSecret(user!.id, sealed)
+    await adapter.enableTwoFactor(user!.id, { secret: sealed, step: 0, backupCodeHashes: [] })
 
     const browser = browserFor(config)
     const held = await signInAtLocalOP(browser, "op", "alice")
