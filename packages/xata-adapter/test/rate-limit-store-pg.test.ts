@@ -4,24 +4,16 @@
  * its own pool and store, hitting one key of one database at the same moment, as two instances of
  * an app behind a load balancer would.
  */
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { runRateLimitStoreTests } from "@authlib/adapter-test"
 import { PostgresRateLimitStore, migrate } from "../src/index.js"
 import { pgSchema } from "./helpers/pg-schema.js"
+import { startScript, type ChildScript } from "./helpers/child-script.js"
 
 const url = inject("databaseUrl")
-const packageDir = fileURLToPath(new URL("..", import.meta.url))
-
-interface Child<T> {
-  ready: Promise<void>
-  go(): void
-  counts: Promise<T>
-}
 
 /** Starts a child script of `test/helpers/` (TypeScript through tsx, on the package's sources). */
-function startChild(databaseUrl: string, key: string, hits: number): Child<number[]> {
+function startChild(databaseUrl: string, key: string, hits: number): ChildScript<number[]> {
   return startScript("rate-limit-child.ts", [databaseUrl, key, String(hits)])
 }
 
@@ -30,33 +22,6 @@ interface AuthReport {
   reached: number
   refused: number
   other: number[]
-}
-
-function startScript<T>(script: string, args: string[]): Child<T> {
-  const child = spawn(process.execPath, ["--import", "tsx", `test/helpers/${script}`, ...args], {
-    cwd: packageDir,
-    stdio: ["pipe", "pipe", "pipe"],
-  })
-  let out = ""
-  let err = ""
-  let markReady: () => void = () => {}
-  const ready = new Promise<void>((resolve) => (markReady = resolve))
-  child.stdout.on("data", (chunk: Buffer) => {
-    out += chunk.toString()
-    if (out.startsWith("ready\n")) markReady()
-  })
-  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()))
-  const counts = new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => child.kill(), 40_000)
-    child.on("close", (code) => {
-      clearTimeout(timer)
-      const last = out.trim().split("\n").at(-1) ?? ""
-      if (code === 0 && (last.startsWith("[") || last.startsWith("{"))) resolve(JSON.parse(last) as T)
-      else reject(new Error(`child exited with ${code}: ${err || out}`))
-    })
-  })
-  // A child that dies before it is ready must fail the test, not leave it waiting.
-  return { ready: Promise.race([ready, counts.then(() => {})]), go: () => child.stdin.end("go\n"), counts }
 }
 
 if (url === null) {
@@ -85,7 +50,7 @@ if (url === null) {
       const children = [startChild(schema.url, key, 100), startChild(schema.url, key, 100)]
       await Promise.all(children.map((c) => c.ready))
       for (const child of children) child.go()
-      const [first, second] = await Promise.all(children.map((c) => c.counts))
+      const [first, second] = await Promise.all(children.map((c) => c.result))
       const counts = [...first!, ...second!]
       expect(first).toHaveLength(100)
       expect(second).toHaveLength(100)
@@ -105,7 +70,7 @@ if (url === null) {
         const children = [0, 1].map(() => startScript<AuthReport>("rate-limit-auth-child.ts", [schema.url, mode, identifier, "100"]))
         await Promise.all(children.map((c) => c.ready))
         for (const child of children) child.go()
-        const reports = await Promise.all(children.map((c) => c.counts))
+        const reports = await Promise.all(children.map((c) => c.result))
         expect(reports.flatMap((r) => r.other)).toEqual([])
         expect(reports.reduce((n, r) => n + r.reached, 0)).toBe(10)
         expect(reports.reduce((n, r) => n + r.refused, 0)).toBe(190)

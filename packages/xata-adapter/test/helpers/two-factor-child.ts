@@ -9,9 +9,8 @@
  */
 import { createInterface } from "node:readline"
 import pg from "pg"
-import { Auth } from "@authlib/core"
 import { XataAdapter } from "../../src/index.js"
-import { ORIGIN, twoFactorAppConfig } from "./two-factor-app.js"
+import { appBrowser, ORIGIN, twoFactorAppConfig } from "./two-factor-app.js"
 
 const [url, email, count = "1"] = process.argv.slice(2)
 if (!url || !email) throw new Error("usage: two-factor-child.ts <database-url> <email> [pending sign-ins]")
@@ -19,31 +18,9 @@ if (!url || !email) throw new Error("usage: two-factor-child.ts <database-url> <
 const pool = new pg.Pool({ connectionString: url, max: 4 })
 const config = twoFactorAppConfig(XataAdapter(pool))
 
-/** One browser: its own cookies, so each holds its own pending sign-in. */
-function browser() {
-  const cookies = new Map<string, string>()
-  const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join("; ")
-  /** GET, or POST of a form (or of JSON, as a script posts: a refused code then answers 401, not a redirect to the page). */
-  async function send(path: string, form?: Record<string, string>, json = false): Promise<Response> {
-    const headers: Record<string, string> = { cookie: cookieHeader() }
-    if (form) Object.assign(headers, { origin: ORIGIN, "content-type": json ? "application/json" : "application/x-www-form-urlencoded" })
-    const body = form && (json ? JSON.stringify(form) : new URLSearchParams(form))
-    const res = await Auth(new Request(`${ORIGIN}${path}`, body ? { method: "POST", headers, body } : { headers }), config)
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";")
-      const at = pair!.indexOf("=")
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1))
-    }
-    return res
-  }
-  const csrf = async () => ((await (await send("/auth/csrf")).json()) as { csrfToken: string }).csrfToken
-  const hasSession = () => [...cookies.entries()].some(([name, value]) => name.endsWith("authlib.session-token") && value !== "")
-  return { send, csrf, hasSession }
-}
-
 const browsers = await Promise.all(
   Array.from({ length: Number(count) }, async () => {
-    const b = browser()
+    const b = appBrowser(config)
     const signedIn = await b.send("/auth/callback/password", { csrfToken: await b.csrf(), email, password: "correct" })
     if (signedIn.headers.get("location") !== `${ORIGIN}/auth/two-factor`) throw new Error(`expected a pending sign-in, got ${signedIn.status} ${signedIn.headers.get("location")}`)
     return { b, csrfToken: await b.csrf() }
