@@ -142,6 +142,27 @@ describe("signing in with two factors through the binding", () => {
     expect((await getSession(page)).data?.user).toMatchObject({ email: ada.email })
   })
 
+  it("useSignIn with the code beside the password signs in at once; a wrong one fails as a wrong password", async () => {
+    const { auth } = await twoFactorSetup()
+    const { secret, step } = await enable(auth)
+    const signIn = async (twoFactorCode: string) => {
+      const ev = await actionEvent(auth)
+      const thrown = await outcome(runAction(auth.useSignIn, ev, { providerId: "password", options: { email: ada.email, password: "correct horse", twoFactorCode }, redirectTo: "/account/" }))
+      return { ev, thrown, names: ev.recorded.cookies.map((c) => c.name) }
+    }
+    const wrong = await signIn(totp(secret, step - 10))
+    expect(wrong.names).not.toContain(SESSION)
+    expect(wrong.names).not.toContain(PENDING)
+    // The refusal a password gets (the app's authorize here throws its own code for a wrong password).
+    expect(wrong.thrown).toMatchObject({ type: "CredentialsSignin", code: "credentials" })
+
+    const right = await signIn(totp(secret, step + 1))
+    expect(right.thrown).toEqual(new Redirected(303, "/account/"))
+    expect(right.names).toContain(SESSION)
+    expect(right.names).not.toContain(PENDING)
+    expect((await getSession(await signedInPage(auth, browserCookies("", right.ev)))).data?.user).toMatchObject({ email: ada.email })
+  })
+
   it("a backup code completes a sign-in once", async () => {
     const { auth } = await twoFactorSetup()
     const { backupCodes } = await enable(auth)

@@ -5,6 +5,7 @@
  */
 import { CredentialsSignin } from "../../kernel/errors/errors.js"
 import { userCodeError } from "../../kernel/user-code/run.js"
+import { registry } from "../../kernel/registry/installed.js"
 import { credentialsAttempt } from "./limit.js"
 import { normalizeIdentifier } from "../../kernel/rate-limit/limiter.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
@@ -13,7 +14,7 @@ import type { CredentialsConfig } from "../../kernel/types/providers.js"
 import type { User } from "../../kernel/types/config.js"
 import type { Flow, FlowContext, FlowOutcome, SignInResult } from "../../kernel/types/sign-in.js"
 
-/** Form fields that belong to authlib, not to the provider's credentials. */
+/** Form fields that belong to authlib, not to the provider's credentials (besides capabilities' `bodyFields`). */
 const RESERVED = new Set(["csrfToken", "callbackUrl"])
 
 /** Why a body is refused before `authorize` (logged; the client sees the usual `CredentialsSignin`). */
@@ -27,8 +28,9 @@ const refused = (why: string, provider: string) => new CredentialsSignin(why, { 
  */
 function credentialsOf(body: Readonly<Record<string, unknown>>, provider: string): Record<string, string> {
   const out: Record<string, string> = {}
+  const capabilities = registry().bodyFields
   for (const key of Object.keys(body)) {
-    if (RESERVED.has(key)) continue
+    if (RESERVED.has(key) || capabilities.has(key)) continue
     const value = body[key]
     if (typeof value !== "string") throw refused(`credential "${key.slice(0, 50)}" is not a string`, provider)
     if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })

@@ -3,12 +3,14 @@
  * (credentials, e-mail link, OAuth/OIDC, passkey) and before any session exists. A user with two
  * factors enabled gets a pending sign-in and a redirect to the two-factor step instead of a session
  * (a passkey verified with user verification counts as both factors unless configured otherwise).
- * A user without two factors whom `twoFactor.required` names is held too, to enrol first.
+ * A user without two factors whom `twoFactor.required` names is held too, to enrol first. A
+ * credentials sign-in that carries the code already is checked here and not held (`code-in-request.ts`).
  */
 import { routeUrl } from "../../kernel/http/urls.js"
 import { principalOf } from "../../kernel/sessions/principal.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import type { PendingSignIn } from "../../kernel/types/sign-in.js"
+import { checkCodeInRequest, codeInRequest } from "./code-in-request.js"
 import { holdPending } from "./pending.js"
 import { twoFactorRequired } from "./required.js"
 import { twoFactorStore } from "./store.js"
@@ -24,6 +26,9 @@ export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pendin
   const current = await principalOf(req, ctx)
   if (current?.userId === userId && current.amr.includes("mfa")) return undefined
   const record = await twoFactorStore(ctx).getTwoFactor(userId)
+  // The code sent with the password: checked now, and a right one lets the sign-in through.
+  const code = record?.enabled ? codeInRequest(req, pending) : undefined
+  if (code !== undefined) return checkCodeInRequest(ctx, pending, code).then(() => undefined)
   // Without two factors, only a user the `required` policy names is held: to enrol.
   const enrol = !record?.enabled
   if (enrol && !(await twoFactorRequired(ctx, pending.session.user))) return undefined

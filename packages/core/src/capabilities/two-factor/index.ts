@@ -10,6 +10,7 @@
  */
 import { missingError, missingMethods, PORTS } from "../../kernel/ports/ports.js"
 import type { Capability } from "../../kernel/types/capability.js"
+import { CODE_FIELD } from "./code-in-request.js"
 import { holdForSecondFactor } from "./enforce.js"
 import { heldTwoFactorSignIn } from "./passkey.js"
 import { requiredProblem } from "./required.js"
@@ -18,7 +19,7 @@ import { twoFactorAction, twoFactorPage } from "./route.js"
 export const twoFactor: Capability = {
   name: "two-factor",
   routes: [{ action: "two-factor", answers: "json", GET: { handler: twoFactorPage, csrf: false }, POST: { handler: twoFactorAction, csrf: true } }],
-  beforeIssue: { active: (config) => config.twoFactor !== undefined, hold: holdForSecondFactor },
+  beforeIssue: { active: (config) => config.twoFactor !== undefined, bodyFields: [CODE_FIELD], hold: holdForSecondFactor },
   heldSignIn: heldTwoFactorSignIn,
   check(config) {
     if (!config.twoFactor) return undefined

@@ -18,6 +18,8 @@ export interface Registry {
   readonly signOutRedirects: readonly SignOutHook[]
   readonly beforeIssue: readonly BeforeIssueHook[]
   readonly heldSignIn: readonly HeldSignInHook[]
+  /** Sign-in body fields that belong to a capability (`BeforeIssueHook.bodyFields`), not to the app. */
+  readonly bodyFields: ReadonlySet<string>
 }
 
 export function assembleRegistry(capabilities: readonly Capability[]): Registry {
@@ -44,5 +46,6 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     signOutRedirects: Object.freeze(capabilities.flatMap((c) => (c.signOutRedirect ? [c.signOutRedirect] : []))),
     beforeIssue: Object.freeze(capabilities.flatMap((c) => (c.beforeIssue ? [c.beforeIssue] : []))),
     heldSignIn: Object.freeze(capabilities.flatMap((c) => (c.heldSignIn ? [c.heldSignIn] : []))),
+    bodyFields: new Set(capabilities.flatMap((c) => c.beforeIssue?.bodyFields ?? [])),
   })
 }

@@ -62,6 +62,11 @@ export type SignOutHook = (req: AuthRequest, ctx: Context, callbackUrl: string) 
 export interface BeforeIssueHook {
   /** Whether the hook may hold sign-ins under `config` (when none may, a sign-in can take shortcuts that store the session at once). */
   active(config: ResolvedConfig): boolean
+  /**
+   * Sign-in body fields the hook reads itself (a second factor sent with the first): they are the
+   * library's, so a credentials provider's `authorize` never receives them.
+   */
+  readonly bodyFields?: readonly string[]
   hold(req: AuthRequest, ctx: Context, pending: PendingSignIn): Promise<AuthResponse | undefined>
 }
 
