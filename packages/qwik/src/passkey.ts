@@ -145,7 +145,10 @@ async function signalUnknown(options: unknown, data: unknown): Promise<void> {
   }
 }
 
-async function ceremony(action: "register" | "authenticate", options: PasskeyOptions, autofill: boolean): Promise<PasskeyResult> {
+/** Where a ceremony's answer goes: a sign-in callback, or the two-factor step of a pending sign-in. */
+type Submit = "callback" | "two-factor"
+
+async function ceremony(action: "register" | "authenticate", options: PasskeyOptions, autofill: boolean, submit: Submit = "callback"): Promise<PasskeyResult> {
   const browser = await loadBrowser()
   if (!browser?.browserSupportsWebAuthn()) return failure("PasskeyError", "PASSKEYS_UNSUPPORTED")
   const base = (options.basePath ?? "/auth").replace(/\/+$/, "")
@@ -168,14 +171,22 @@ async function ceremony(action: "register" | "authenticate", options: PasskeyOpt
       return failure("PasskeyError", browserFailureCode(err))
     }
     const csrf = await json(await fetch(`${base}/csrf`, { credentials: "same-origin", headers: { accept: "application/json" } }))
-    const form = new URLSearchParams({ action: String(body.action), data: JSON.stringify(data), csrfToken: String(csrf?.csrfToken ?? ""), callbackUrl: options.callbackUrl ?? location.href })
-    const done = await fetch(`${base}/callback/${provider}`, {
+    const csrfToken = String(csrf?.csrfToken ?? "")
+    // The two-factor step ends the pending sign-in at the callback URL it was started with.
+    const form =
+      submit === "two-factor"
+        ? new URLSearchParams({ action: "verify-passkey", data: JSON.stringify(data), provider: options.provider ?? "passkey", csrfToken })
+        : new URLSearchParams({ action: String(body.action), data: JSON.stringify(data), csrfToken, callbackUrl: options.callbackUrl ?? location.href })
+    const done = await fetch(submit === "two-factor" ? `${base}/two-factor` : `${base}/callback/${provider}`, {
       method: "POST",
       credentials: "same-origin",
       headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1", accept: "application/json" },
       body: form,
     })
-    const next = (await json(done))?.url
+    const answered = await json(done)
+    const next = answered?.url
+    // JSON routes (two-factor) answer a refusal as `{ error, code }`, not as a URL.
+    if (typeof next !== "string" && typeof answered?.error === "string") return failure(answered.error, typeof answered.code === "string" ? answered.code : undefined)
     if (typeof next !== "string") return failure("PasskeyError", "REQUEST_FAILED")
     const target = new URL(next, location.href)
     const error = target.searchParams.get("error")
@@ -209,4 +220,15 @@ export function startPasskeyAutofill(options: PasskeyOptions = {}): Promise<Pass
  */
 export function registerPasskey(options: PasskeyOptions = {}): Promise<PasskeyResult> {
   return ceremony("register", options, false)
+}
+
+/**
+ * The second factor of a pending two-factor sign-in with a passkey (core's `twoFactor` option, on
+ * the two-factor page after a first factor): core offers the pending user's passkeys only, and the
+ * sign-in ends with its session at the callback URL it was started with; navigates on success.
+ * Refusals come back in the failure shape with core's codes (`WebAuthnVerificationError`, or
+ * `TwoFactorError` `SIGN_IN_MISSING` when no sign-in is pending). `callbackUrl` is not used.
+ */
+export function completeTwoFactorWithPasskey(options: PasskeyOptions = {}): Promise<PasskeyResult> {
+  return ceremony("authenticate", options, false, "two-factor")
 }

@@ -9,7 +9,8 @@ import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { Auth, type AuthConfig } from "@authlib/core"
 import { MemoryAdapter } from "@authlib/adapter-test/memory-adapter"
 import { SoftAuthenticator } from "../../core/test/flows/webauthn/authenticator.js"
-import { registerPasskey, signInWithPasskey, supportsPasskeys } from "../src/passkey.js"
+import { completeTwoFactorWithPasskey, registerPasskey, signInWithPasskey, supportsPasskeys } from "../src/passkey.js"
+import { stepAt, totp } from "@authlib/e2e-kit/totp"
 
 const ORIGIN = "http://localhost:3000"
 const SECRET = "qwik-passkey-helper-secret-0123456789abcdef"
@@ -173,5 +174,43 @@ describe("@authlib/qwik/passkey", () => {
     const result = await signInWithPasskey()
     expect(result).toMatchObject({ failed: true, error: "PasskeyError", code })
     expect("failed" in result && result.formErrors[0]).toContain(words)
+  })
+})
+
+describe("@authlib/qwik/passkey: a passkey as the second factor", () => {
+  /** Ada with a passkey and TOTP enabled, signed out. */
+  async function enrolBoth() {
+    config = { ...config, twoFactor: {} }
+    await signInWithPassword()
+    expect(await registerPasskey({ redirect: false })).toMatchObject({ ok: true })
+    const csrf = async () => ((await (await fakeFetch("/auth/csrf")).json()) as { csrfToken: string }).csrfToken
+    const post = async (form: Record<string, string>) =>
+      fakeFetch("/auth/two-factor", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: new URLSearchParams({ csrfToken: await csrf(), ...form }) })
+    const enrolled = await post({ action: "totp-enroll" })
+    expect(enrolled.status).toBe(200)
+    const { secret } = (await enrolled.json()) as { secret: string }
+    expect((await post({ action: "totp-confirm", code: totp(secret, stepAt()) })).status).toBe(200)
+    jar.clear()
+  }
+
+  it("completes a pending sign-in with the user's passkey: the session, and the browser sent on", async () => {
+    await enrolBoth()
+    await signInWithPassword()
+    expect(jar.get("authlib.two-factor")).toBeDefined()
+    expect(await (await fakeFetch("/auth/session")).json()).toBeNull()
+    const result = await completeTwoFactorWithPasskey()
+    expect(result).toMatchObject({ ok: true })
+    expect(visited).toEqual(["url" in result ? result.url : "none"])
+    expect(await (await fakeFetch("/auth/session")).json()).toMatchObject({ user: { name: "Ada" } })
+  })
+
+  it("without a pending sign-in, or with a tampered assertion, it is a failure with core's code and sets no session", async () => {
+    await enrolBoth()
+    expect(await completeTwoFactorWithPasskey()).toMatchObject({ failed: true, error: "TwoFactorError", code: "SIGN_IN_MISSING" })
+    await signInWithPassword()
+    mode = "tamper"
+    expect(await completeTwoFactorWithPasskey()).toMatchObject({ failed: true, error: "WebAuthnVerificationError", code: "SIGNATURE_INVALID" })
+    expect(await (await fakeFetch("/auth/session")).json()).toBeNull()
+    expect(visited).toEqual([])
   })
 })

@@ -13,6 +13,7 @@ import type { Capability } from "../../kernel/types/capability.js"
 import { CODE_FIELD } from "./code-in-request.js"
 import { holdForSecondFactor } from "./enforce.js"
 import { heldTwoFactorSignIn } from "./passkey.js"
+import { issuerProblem } from "./otpauth-uri.js"
 import { requiredProblem } from "./required.js"
 import { twoFactorAction, twoFactorPage } from "./route.js"
 
@@ -23,7 +24,7 @@ export const twoFactor: Capability = {
   heldSignIn: heldTwoFactorSignIn,
   check(config) {
     if (!config.twoFactor) return undefined
-    const required = requiredProblem(config)
+    const required = requiredProblem(config) ?? issuerProblem(config.twoFactor.issuer)
     if (required) return required
     const missing = missingMethods(config.adapter, PORTS.twoFactor)
     return missing.length ? missingError(missing, { what: '"twoFactor"', otherwise: "or remove the option" }) : undefined

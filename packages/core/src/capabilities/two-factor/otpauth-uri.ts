@@ -18,11 +18,16 @@ export interface OtpauthLabel {
 
 const ALGORITHM_NAMES = { "SHA-1": "SHA1", "SHA-256": "SHA256", "SHA-512": "SHA512" } as const
 
-function checkLabel({ issuer, account }: OtpauthLabel): void {
+/** Why `issuer` cannot name a TOTP issuer (`undefined`: it can); also checked at start-up for `twoFactor.issuer`. */
+export function issuerProblem(issuer: unknown): Configuration | undefined {
   // Apps split the label at its first colon (literal or %3A), so only the issuer must be free of one.
-  if (typeof issuer !== "string" || issuer.trim() === "" || issuer.includes(":")) {
-    throw new Configuration('The TOTP "issuer" must be a non-empty string without ":"', { code: "CONFIG_INVALID", cause: { option: "issuer" } })
-  }
+  if (typeof issuer === "string" && issuer.trim() !== "" && !issuer.includes(":")) return undefined
+  return new Configuration('The TOTP "issuer" must be a non-empty string without ":"', { code: "CONFIG_INVALID", cause: { option: "issuer" } })
+}
+
+function checkLabel({ issuer, account }: OtpauthLabel): void {
+  const problem = issuerProblem(issuer)
+  if (problem) throw problem
   if (typeof account !== "string" || account.trim() === "") {
     throw new Configuration('The TOTP "account" must be a non-empty string', { code: "CONFIG_INVALID", cause: { option: "account" } })
   }

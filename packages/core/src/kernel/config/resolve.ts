@@ -109,7 +109,8 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
     twoFactor: config.twoFactor
       ? Object.freeze({
-          issuer: config.twoFactor.issuer ?? appUrlOf(config.url)?.host ?? "authlib",
+          // The host name without its port: an issuer must hold no ":" (apps split the label there).
+          issuer: config.twoFactor.issuer ?? (appUrlOf(config.url)?.hostname.replace(/^\[.*\]$/, "") || "authlib"),
           passkeyCountsAsTwoFactors: config.twoFactor.passkeyCountsAsTwoFactors !== false,
           // Anything but a function or `true` is checked by the capability at start-up.
           required: config.twoFactor.required ?? false,
