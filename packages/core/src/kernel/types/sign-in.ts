@@ -39,6 +39,11 @@ export interface SignInResult {
   userVerified?: boolean
   /** WebAuthn registration: the new credential, stored when its account is linked. */
   authenticator?: Omit<AdapterAuthenticator, "userId">
+  /**
+   * E-mail: the session was already stored with the link's use (`SessionStrategy.issueForLink`,
+   * only where `mayIssueWithFirstFactor` allowed it): its stored user and the cookies to set.
+   */
+  issued?: { user: AdapterUser; cookies: Cookie[] }
 }
 
 /** Who holds an e-mail address: the user with it, and the owner of its `email` account (`null`: none). */
