@@ -8,17 +8,17 @@ import { toUser } from "./users.js"
 
 /** `amr` (text[], migration 7) read as JSON text: the Xata endpoint, PGlite and node-postgres agree on that, not on arrays. */
 const AMR_OUT = `array_to_json(amr)::text AS amr`
-const SESSION_COLUMNS = `"sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error, "authTime", ${AMR_OUT}`
+export const SESSION_COLUMNS = `"sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error, "authTime", ${AMR_OUT}`
 /** The same columns selected from a CTE that returned `SESSION_COLUMNS` (`amr` already JSON text). */
 const RETURNED_COLUMNS = `"sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error, "authTime", amr`
 /** The `amr` parameter `$n` (JSON text or NULL) as a text array, its order kept. */
-const amrIn = (n: number) => `CASE WHEN $${n}::text IS NULL THEN NULL ELSE ARRAY(SELECT e FROM jsonb_array_elements_text($${n}::jsonb) WITH ORDINALITY AS t(e, i) ORDER BY i) END`
+export const amrIn = (n: number) => `CASE WHEN $${n}::text IS NULL THEN NULL ELSE ARRAY(SELECT e FROM jsonb_array_elements_text($${n}::jsonb) WITH ORDINALITY AS t(e, i) ORDER BY i) END`
 
 /** The optional metadata of `AdapterSession` (migrations 4 and 7), by field name; each read back only when set. */
 const METADATA = ["createdAt", "clientDescription", "clientNetwork", "error", "authTime", "amr"] as const
 
 /** `amr` as a JSON text parameter, or null; anything but an array of short strings is refused. */
-function amrParam(value: unknown): string | null {
+export function amrParam(value: unknown): string | null {
   if (value === null || value === undefined) return null
   if (!Array.isArray(value) || value.length > 32 || !value.every((m) => typeof m === "string" && m.length > 0 && m.length <= 64))
     throw new XataAdapterError('"amr" must be an array of method names', { code: "INVALID_INPUT", cause: { field: "amr" } })
@@ -41,7 +41,7 @@ function asAmr(value: unknown): string[] | null {
  * the adapter never writes such a row (`createSession` rejects a missing `expires`), and one written by
  * other tools must not read as a session that never expires.
  */
-function toSession(row: Row): AdapterSession | null {
+export function toSession(row: Row): AdapterSession | null {
   const sessionToken = asString(row.sessionToken)
   const userId = asString(row.user)
   const expires = asDate(row.expires)
