@@ -102,6 +102,25 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(await storedSession(second.session!)).toHaveLength(1)
   })
 
+  test("sign-out is one statement on the session table alone: its link row goes by the schema's cascade", async () => {
+    const { user, login } = await ada()
+    const { session } = await signIn(config(login))
+    const cfg = config(login)
+    const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), cfg)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const jar = [`${COOKIE}=${session}`, ...csrf.headers.getSetCookie().map((c) => c.split(";")[0]!)].join("; ")
+    statements.length = 0
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/signout`, { method: "POST", headers: { cookie: jar, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }) }),
+      cfg,
+    )
+    expect(res.status).toBe(302)
+    expect(statements).toHaveLength(1)
+    expect(statements[0]).not.toContain("authlib_users_sessions")
+    expect(await storedSession(session!)).toEqual([])
+    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_users_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 0 }])
+  })
+
   /** A stored link of `email` (hashed as core stores it); the token the mail would carry. */
   async function link(email: string, expiresIn = 600_000) {
     const token = crypto.randomUUID()
