@@ -78,6 +78,9 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(res.status).toBe(302)
     expect(statements).toHaveLength(1)
     expect(await storedSession(session!)).toEqual([{ user: user.id, link_user: user.id }])
+    // How and when the user authenticated is kept (step-up reads it back), as `createSession` keeps it.
+    const [row] = await schema.query(`SELECT "authTime", amr FROM authlib_sessions WHERE "sessionToken" = $1`, [createHash("sha256").update(session!).digest("base64url")])
+    expect(row).toEqual({ authTime: expect.any(String), amr: ["pwd"] })
   })
 
   test("a first credentials sign-in (no account yet) takes the usual path: the user is stored, the account linked", async () => {

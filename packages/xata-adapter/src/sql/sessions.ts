@@ -104,13 +104,13 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
              FROM authlib_accounts a JOIN authlib_users u ON u.xata_id = a."user"
              WHERE a.provider = $1::text AND a."providerAccountId" = $2::text
            ), s AS (
-             INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork")
-             SELECT $3::text, $4::timestamptz, xata_id, $5::timestamptz, $6::text, $7::text FROM owner
+             INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", "authTime", amr)
+             SELECT $3::text, $4::timestamptz, xata_id, $5::timestamptz, $6::text, $7::text, $8::bigint, ${amrIn(9)} FROM owner
              RETURNING xata_id, ${SESSION_COLUMNS}
            ), link AS (
              INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s
            )
-           SELECT s."sessionToken", s.expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error,
+           SELECT s."sessionToken", s.expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error, s."authTime", s.amr,
                   o.xata_id AS u_xata_id, o.name AS u_name, o.email AS u_email, o."emailVerified" AS "u_emailVerified", o.image AS u_image
            FROM s JOIN owner o ON o.xata_id = s."user"`,
           [
@@ -121,6 +121,8 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
             timestamp(session.createdAt, "createdAt"),
             text(session.clientDescription, "clientDescription"),
             text(session.clientNetwork, "clientNetwork"),
+            integer(session.authTime, "authTime"),
+            amrParam(session.amr),
           ],
         ),
       )
