@@ -14,9 +14,10 @@ export function createSessionForAccountSuite(ctx: SuiteContext): void {
     const account = make.account(user.id, { type: "credentials", provider: "credentials" })
     await adapter.linkAccount(account)
     const session = make.session(user.id)
-    const created = await adapter.createSessionForAccount(account, { sessionToken: session.sessionToken, expires: session.expires })
+    // With the metadata core writes, `authTime` and `amr` included (step-up reads them back).
+    const created = await adapter.createSessionForAccount(account, { sessionToken: session.sessionToken, expires: session.expires, authTime: 1_700_000_000, amr: ["pwd"] })
     expect(created?.user).toEqual(user)
-    expect(created?.session).toMatchObject({ sessionToken: session.sessionToken, userId: user.id, expires: session.expires })
+    expect(created?.session).toMatchObject({ sessionToken: session.sessionToken, userId: user.id, expires: session.expires, authTime: 1_700_000_000, amr: ["pwd"] })
     expect(await db.session(session.sessionToken)).toMatchObject({ sessionToken: session.sessionToken, userId: user.id })
     expect(await adapter.getSessionAndUser(session.sessionToken)).toMatchObject({ session: { userId: user.id }, user })
   })

@@ -31,6 +31,7 @@ import { racesSuite } from "./races.js"
 import { duplicatesSuite } from "./duplicates.js"
 import { portSuite } from "./ports.js"
 import { createSessionForAccountSuite, useVerificationTokenForAccountSuite } from "./account-shortcuts.js"
+import { useVerificationTokenAndCreateSessionSuite } from "./link-sign-in.js"
 import { twoFactorSuite } from "./two-factor.js"
 import type { Adapter } from "@authlib/core"
 import type { TestOptions } from "./types.js"
@@ -48,6 +49,8 @@ const NO_RETIRE_TOKENS =
   "the adapter has no retireVerificationTokens, an optional method (core then bounds live e-mail links by its send limits alone)"
 const NO_SESSION_FOR_ACCOUNT = "the adapter has no createSessionForAccount, an optional method (core then stores a credentials session in two calls)"
 const NO_TOKEN_FOR_ACCOUNT = "the adapter has no useVerificationTokenForAccount, an optional method (core then completes an e-mail link in two calls)"
+const NO_LINK_SESSION =
+  "the adapter has no useVerificationTokenAndCreateSession, an optional method (core then completes a returning user's e-mail link in two calls)"
 const NO_GET_TOKEN = "the adapter has no getVerificationToken, an optional method (core then shows the confirm page for used or expired e-mail links too)"
 const NO_UPDATE_ACCOUNT = "the adapter has no updateAccount, an optional method (core then cannot write refreshed provider tokens back)"
 const NO_USER_SESSIONS = "the adapter has no listSessionsByUserId/deleteSessionsByUserId, optional methods (core then cannot list or end a user's sessions)"
@@ -90,6 +93,10 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  *   refresh token: of N parallel calls with the same expected token exactly one wins.
  * - `getVerificationToken`, optional: the stored token without using it up; `null` for an unknown,
  *   used or other identifier's token.
+ * - `useVerificationTokenAndCreateSession`, optional: the link used once (of N parallel uses, at
+ *   least 16, exactly one gets it and exactly one session is stored), a session with its metadata
+ *   only for the verified owner of the link's address and a live link, nothing written for an
+ *   unknown token or a taken session token (the link then stays usable).
  * - The two-factor port, optional (`getTwoFactor` and six more; then `db.dump` is required): a
  *   pending secret, enabling by compare-and-swap on it, a last used TOTP step that only moves
  *   forward (of N parallel calls for one step exactly one wins), single-use backup codes (of 20
@@ -126,6 +133,7 @@ export function runBasicTests(options: TestOptions): void {
   optionalSuite("getVerificationToken", NO_GET_TOKEN, () => getVerificationTokenSuite(ctx))
   optionalSuite("createSessionForAccount", NO_SESSION_FOR_ACCOUNT, () => createSessionForAccountSuite(ctx))
   optionalSuite("useVerificationTokenForAccount", NO_TOKEN_FOR_ACCOUNT, () => useVerificationTokenForAccountSuite(ctx))
+  optionalSuite("useVerificationTokenAndCreateSession", NO_LINK_SESSION, () => useVerificationTokenAndCreateSessionSuite(ctx))
   if (ctx.webauthn) {
     describe("authenticators", () => authenticatorsSuite(ctx))
     optionalSuite("deleteAuthenticator", NO_DELETE_AUTHENTICATOR, () => deleteAuthenticatorSuite(ctx))

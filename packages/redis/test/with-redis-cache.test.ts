@@ -71,6 +71,26 @@ describe("withRedisCache", () => {
     expect(await cached.getUser!(other.id)).toMatchObject({ name: "Cached" })
   })
 
+  test("useVerificationTokenAndCreateSession drops only the new session's entry: other cached entries stay, a cached 'unknown' for its hash goes", async () => {
+    const store = createMemoryStore()
+    const base = MemoryAdapter(store)
+    const cached = withRedisCache(base, { client, logger: quiet })
+    const other = await makeUser(base, "Cached")
+    const owner = await base.createUser({ id: crypto.randomUUID(), email: `${crypto.randomUUID()}@example.com`, emailVerified: new Date(), name: "Owner", image: null })
+    await base.linkAccount({ userId: owner.id, type: "email", provider: "email", providerAccountId: owner.email! })
+    const link = { identifier: owner.email!, token: crypto.randomUUID() }
+    await base.createVerificationToken({ ...link, expires: new Date(Date.now() + 60_000) })
+    const sessionToken = crypto.randomUUID()
+    expect(await cached.getUser!(other.id)).toMatchObject({ name: "Cached" })
+    expect(await cached.getSessionAndUser!(sessionToken)).toBeNull()
+    store.users.get(other.id)!.name = "Changed behind the cache"
+    // What core calls to complete a returning user's e-mail link: the link used and a new session in one call.
+    const used = await cached.useVerificationTokenAndCreateSession!(link, { provider: "email", providerAccountId: owner.email! }, { sessionToken, expires: new Date(Date.now() + 60_000) })
+    expect(used?.session?.userId).toBe(owner.id)
+    expect((await cached.getSessionAndUser!(sessionToken))?.user.id).toBe(owner.id)
+    expect(await cached.getUser!(other.id)).toMatchObject({ name: "Cached" })
+  })
+
   test("options out of range and a missing client are refused at once, with INVALID_OPTION", () => {
     const adapter = MemoryAdapter()
     for (const options of [{ client: undefined }, { client: {} }, { client, ttl: 0 }, { client, ttl: 1.5 }, { client, negativeTtl: 0 }, { client, timeoutMs: -1 }]) {

@@ -55,6 +55,16 @@ export interface XataAdapterMethods extends Required<Adapter> {
     params: { identifier: string; token: string },
     account: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Promise<{ token: VerificationToken; owner: AdapterUser | null } | null>
+  /**
+   * One statement: `useVerificationTokenForAccount`, and a session with its link row for the owner
+   * when the token is live and the owner's address is the token's and verified (`session`, else
+   * `null`). What core's e-mail completion calls, where nothing must see the user before the session.
+   */
+  useVerificationTokenAndCreateSession(
+    params: { identifier: string; token: string },
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+    session: { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">,
+  ): Promise<{ token: VerificationToken; owner: AdapterUser | null; session: AdapterSession | null } | null>
   /** One `SELECT`: the token as stored, left in place; `null` when unknown. */
   getVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
   /**

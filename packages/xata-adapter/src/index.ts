@@ -19,6 +19,7 @@ import { userMethods } from "./sql/users.js"
 import { accountMethods } from "./sql/accounts.js"
 import { sessionMethods } from "./sql/sessions.js"
 import { verificationTokenMethods } from "./sql/verification-tokens.js"
+import { linkSignInMethods } from "./sql/link-sign-in.js"
 import { authenticatorMethods } from "./sql/authenticators.js"
 import { twoFactorMethods } from "./sql/two-factor.js"
 import { toAdapterError } from "./sql/values.js"
@@ -76,6 +77,7 @@ export function XataAdapter(client: AdapterClient): XataAdapterMethods {
     ...accountMethods(db),
     ...sessionMethods(db),
     ...verificationTokenMethods(db),
+    ...linkSignInMethods(db),
     ...authenticatorMethods(db),
     ...twoFactorMethods(db),
   }

@@ -174,6 +174,17 @@ function behaviourTests(schema: PgSchema): void {
       expect(await query(`SELECT 1 FROM authlib_sessions WHERE "sessionToken" = $1`, [session.sessionToken])).toStrictEqual([])
     })
 
+    test("useVerificationTokenAndCreateSession whose link row fails writes no session and leaves the e-mail link unused", async () => {
+      const user = await adapter.createUser({ ...newUser(), emailVerified: new Date() })
+      await adapter.linkAccount({ userId: user.id, type: "email", provider: "email", providerAccountId: user.email! })
+      const token = { identifier: user.email!, token: crypto.randomUUID(), expires: new Date(Date.now() + 60_000) }
+      await adapter.createVerificationToken(token)
+      const session = { sessionToken: crypto.randomUUID(), expires: new Date(Date.now() + 60_000) }
+      await withFailingInserts("authlib_users_sessions", () => adapter.useVerificationTokenAndCreateSession(token, { provider: "email", providerAccountId: user.email! }, session))
+      expect(await query(`SELECT 1 FROM authlib_sessions WHERE "sessionToken" = $1`, [session.sessionToken])).toStrictEqual([])
+      expect(await adapter.getVerificationToken(token)).toStrictEqual(token)
+    })
+
     test("deleteUser that fails half-way deletes nothing", async () => {
       const user = await adapter.createUser(newUser())
       const session = await adapter.createSession({ sessionToken: crypto.randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) })

@@ -2,9 +2,10 @@
  * Round trips of the sign-in paths with database sessions, counted on the way out of the process
  * (issue 27), and `createSessionForAccount` itself, on the PostgreSQL server of the test run:
  * a returning credentials user is signed in with ONE statement (owner, session and link row),
- * and an account nobody owns writes nothing; a returning e-mail user completes a link with TWO
- * (the link used up with the account's owner read, then the session), and a link is still
- * handed to exactly one of concurrent callers.
+ * and an account nobody owns writes nothing; a returning e-mail user completes a link with ONE
+ * (the link used up, the account's owner read, the session and its link row written:
+ * `useVerificationTokenAndCreateSession`) unless a `signIn` callback or two-factor must see the
+ * user first (then TWO or more), and a link is still handed to exactly one of concurrent callers.
  */
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
@@ -77,6 +78,9 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(res.status).toBe(302)
     expect(statements).toHaveLength(1)
     expect(await storedSession(session!)).toEqual([{ user: user.id, link_user: user.id }])
+    // How and when the user authenticated is kept (step-up reads it back), as `createSession` keeps it.
+    const [row] = await schema.query(`SELECT "authTime", amr FROM authlib_sessions WHERE "sessionToken" = $1`, [createHash("sha256").update(session!).digest("base64url")])
+    expect(row).toEqual({ authTime: expect.any(String), amr: ["pwd"] })
   })
 
   test("a first credentials sign-in (no account yet) takes the usual path: the user is stored, the account linked", async () => {
@@ -101,6 +105,25 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(await storedSession(second.session!)).toHaveLength(1)
   })
 
+  test("sign-out is one statement on the session table alone: its link row goes by the schema's cascade", async () => {
+    const { user, login } = await ada()
+    const { session } = await signIn(config(login))
+    const cfg = config(login)
+    const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), cfg)
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const jar = [`${COOKIE}=${session}`, ...csrf.headers.getSetCookie().map((c) => c.split(";")[0]!)].join("; ")
+    statements.length = 0
+    const res = await Auth(
+      new Request(`${ORIGIN}/auth/signout`, { method: "POST", headers: { cookie: jar, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrfToken }) }),
+      cfg,
+    )
+    expect(res.status).toBe(302)
+    expect(statements).toHaveLength(1)
+    expect(statements[0]).not.toContain("authlib_users_sessions")
+    expect(await storedSession(session!)).toEqual([])
+    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_users_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 0 }])
+  })
+
   /** A stored link of `email` (hashed as core stores it); the token the mail would carry. */
   async function link(email: string, expiresIn = 600_000) {
     const token = crypto.randomUUID()
@@ -109,13 +132,27 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     return { token, hashed }
   }
 
-  const emailConfig = (): AuthConfig => ({
+  const emailConfig = (extra: Partial<AuthConfig> = {}): AuthConfig => ({
     adapter: XataAdapter(client),
     secret: SECRET,
     trustHost: true,
     session: { strategy: "database" },
     providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} } as never],
+    ...extra,
   })
+
+  /** A stored user of a new address, verified unless told, who owns its `email` account. */
+  async function emailUser(emailVerified: Date | null = new Date()) {
+    const adapter = XataAdapter(schema.pool)
+    const email = `${crypto.randomUUID()}@example.com`
+    const user = await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified })
+    await adapter.linkAccount({ userId: user.id, type: "email", provider: "email", providerAccountId: email })
+    return { user, email }
+  }
+
+  const sessionCookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))?.split(";")[0]?.slice(COOKIE.length + 1)
+  /** Statements that used a link and wrote a session at once. */
+  const atOnce = () => statements.filter((s) => s.includes('"authlib_verificationTokens"') && s.includes("INSERT INTO authlib_sessions"))
 
   async function complete(cfg: AuthConfig, email: string, token: string) {
     const csrf = await Auth(new Request(`${ORIGIN}/auth/csrf`), cfg)
@@ -132,20 +169,71 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     )
   }
 
-  test("a returning e-mail user completes a link with two statements: link used with its owner read, then the session", async () => {
-    const adapter = XataAdapter(schema.pool)
-    const email = `${crypto.randomUUID()}@example.com`
-    const user = await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: new Date() })
-    await adapter.linkAccount({ userId: user.id, type: "email", provider: "email", providerAccountId: email })
+  test("a returning e-mail user completes a link with ONE statement: link used, owner read, session and its link row written", async () => {
+    const { user, email } = await emailUser()
     const { token } = await link(email)
     const res = await complete(emailConfig(), email, token)
     expect(res.status).toBe(302)
-    expect(res.headers.getSetCookie().some((c) => c.startsWith(`${COOKIE}=`))).toBe(true)
-    expect(statements).toHaveLength(2)
+    expect(res.headers.get("location")).toBe(`${ORIGIN}/`)
+    expect(statements).toHaveLength(1)
+    expect(await storedSession(sessionCookieOf(res)!)).toEqual([{ user: user.id, link_user: user.id }])
     // Used up: the same link again is refused, and writes nothing.
     const again = await complete(emailConfig(), email, token)
     expect(again.headers.get("location")).toContain("error=Verification")
+    expect(sessionCookieOf(again)).toBeUndefined()
     expect(statements).toHaveLength(1)
+  })
+
+  test("a signIn callback, or two-factor, sees the stored user before any session: the link is used without one", async () => {
+    const { user, email } = await emailUser()
+    const seen: unknown[] = []
+    const first = await link(email)
+    const res = await complete(emailConfig({ callbacks: { signIn: ({ user }) => (seen.push(user.id), true) } }), email, first.token)
+    expect(seen).toEqual([user.id])
+    expect(atOnce()).toEqual([])
+    expect(statements).toHaveLength(2)
+    expect(await storedSession(sessionCookieOf(res)!)).toEqual([{ user: user.id, link_user: user.id }])
+    const second = await link(email)
+    const held = await complete(emailConfig({ twoFactor: {} }), email, second.token)
+    expect(held.status).toBe(302)
+    expect(atOnce()).toEqual([])
+  })
+
+  test("the first link of a new address creates the user, then the session; that user's next link takes one statement", async () => {
+    const email = `${crypto.randomUUID()}@example.com`
+    const first = await link(email)
+    const res = await complete(emailConfig(), email, first.token)
+    const owner = await XataAdapter(schema.pool).getUserByAccount({ provider: "email", providerAccountId: email })
+    expect(owner).toMatchObject({ email, emailVerified: expect.any(Date) })
+    expect(await storedSession(sessionCookieOf(res)!)).toEqual([{ user: owner!.id, link_user: owner!.id }])
+    const second = await link(email)
+    await complete(emailConfig(), email, second.token)
+    expect(statements).toHaveLength(1)
+  })
+
+  test("an unverified owner is verified on the usual path (the link proves the address), not signed in at once", async () => {
+    const { user, email } = await emailUser(null)
+    const { token } = await link(email)
+    const res = await complete(emailConfig(), email, token)
+    expect(atOnce()).toHaveLength(1)
+    expect(statements.length).toBeGreaterThan(1)
+    expect(await XataAdapter(schema.pool).getUser(user.id)).toMatchObject({ emailVerified: expect.any(Date) })
+    expect(await storedSession(sessionCookieOf(res)!)).toEqual([{ user: user.id, link_user: user.id }])
+  })
+
+  test("16 parallel completions of one link: exactly one signs in, one session is stored; an expired link signs nobody in", async () => {
+    const { user, email } = await emailUser()
+    const { token } = await link(email)
+    const answers = await Promise.all(Array.from({ length: 16 }, () => complete(emailConfig(), email, token)))
+    expect(answers.filter((res) => sessionCookieOf(res) !== undefined)).toHaveLength(1)
+    expect(answers.filter((res) => res.headers.get("location")?.includes("error=Verification"))).toHaveLength(15)
+    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 1 }])
+    const stale = await link(email, -1000)
+    const res = await complete(emailConfig(), email, stale.token)
+    expect(res.headers.get("location")).toContain("error=Verification")
+    expect(statements).toHaveLength(1)
+    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 1 }])
+    expect(await XataAdapter(schema.pool).getVerificationToken({ identifier: email, token: stale.hashed })).toBeNull()
   })
 
   test("useVerificationTokenForAccount: exactly one of concurrent callers receives the link, with the owner; an expired link is used up but signs nobody in", async () => {

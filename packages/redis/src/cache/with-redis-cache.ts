@@ -93,6 +93,8 @@ const WRAPS: Record<string, Wrap> = {
   extendSession: sessionWrite,
   // (account, session): a new session, whose hash may have been cached as unknown.
   createSessionForAccount: sessionWriteAt(1),
+  // (link, account, session): the link used and, for its owner, a new session whose hash may have been cached as unknown.
+  useVerificationTokenAndCreateSession: sessionWriteAt(2),
   createUser: userWrite(byUserField),
   updateUser: userWrite(byUserField),
   deleteUser: userWrite(byFirstArg),
@@ -116,7 +118,8 @@ function methodNames(adapter: object): string[] {
  *
  * - Cached: `getSessionAndUser` (what every database-session read calls), `getUser` and
  *   `getUserSessionEpoch` (JWT revocation checks). A miss reads the adapter and fills the cache.
- * - Every write that could change them (`createSession`, `createSessionForAccount`, `updateSession`, `extendSession`,
+ * - Every write that could change them (`createSession`, `createSessionForAccount`,
+ *   `useVerificationTokenAndCreateSession`, `updateSession`, `extendSession`,
  *   `deleteSession`, `deleteSessionsByUserId`, `createUser`, `updateUser`, `deleteUser`,
  *   `incrementUserSessionEpoch`, `unlinkAccount`) deletes the entries after the database write,
  *   before it returns: the very next read on any instance goes to the database.

@@ -19,7 +19,8 @@ import type { Adapter } from "../../kernel/types/adapters.js"
 import type { Account } from "../../kernel/types/config.js"
 import type { EmailUserLookup, FlowContext, FlowOutcome } from "../../kernel/types/sign-in.js"
 import { identifierOf } from "./normalize-identifier.js"
-import { consumeTokenForAccount, peekToken, tokenSecrets } from "./token.js"
+import { peekToken, tokenSecrets } from "./token.js"
+import { useLink } from "./use-link.js"
 
 /**
  * The confirm page gets the headers of every built-in page (`pageHeaders`): it must not be framed
@@ -78,11 +79,13 @@ async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promis
   const email = linkIdentifier(ctx, req.body.email)
   const token = linkToken(ctx, req.body.token)
   const account = { provider: ctx.provider.id, providerAccountId: email, type: "email" } as const
-  const used = await consumeTokenForAccount(ctx, email, token, account)
+  const used = await useLink(req, ctx, email, token, account)
   if (!used) throw invalidLink(ctx, "TOKEN_INVALID", "The sign-in link is unknown, was already used, or belongs to another address")
   const { record } = used
   // The adapter matched on both; an adapter that ignored the identifier must not widen the link.
   if (record.identifier !== email) throw invalidLink(ctx, "IDENTIFIER_MISMATCH", "The sign-in link belongs to another address")
+  // A returning user's session was stored with the link's use, which checked the expiry (`use-link.ts`).
+  if (used.issued) return { signIn: { user: { ...used.issued.user }, account, emailUser: { user: used.issued.user, accountOwner: used.issued.user }, issued: used.issued } }
   if (new Date(record.expires).getTime() <= Date.now()) throw invalidLink(ctx, "TOKEN_EXPIRED", "The sign-in link has expired")
   const emailUser = await findEmailUser(adapterMethods(ctx.config.adapter, ["getUserByAccount", "getUserByEmail"], "E-mail sign-in"), account, email, used.owner)
   // A copy for the `signIn` callback: what it does to its argument does not reach the stored user.

@@ -17,7 +17,7 @@ import type { FlowContext } from "../../kernel/types/sign-in.js"
 /** Ten minutes, as OWASP ASVS 5.0 asks of one-time links. */
 export const DEFAULT_EMAIL_MAX_AGE = 10 * 60
 /** Longer presented tokens are refused before hashing: no generator makes them. */
-const MAX_TOKEN_LENGTH = 512
+export const MAX_TOKEN_LENGTH = 512
 
 const encoder = new TextEncoder()
 

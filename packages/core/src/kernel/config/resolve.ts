@@ -93,6 +93,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     jwt: Object.freeze({ maxAge: config.jwt?.maxAge ?? session.maxAge, encode: config.jwt?.encode ?? encode, decode: config.jwt?.decode ?? decode }),
     callbacks: callbackOptions(config),
     hasJwtCallback: typeof config.callbacks?.jwt === "function",
+    hasSignInCallback: typeof config.callbacks?.signIn === "function",
     events: Object.freeze({ ...(config.events ?? {}) }),
     logger,
     pages: Object.freeze({ ...(config.pages ?? {}) }),

@@ -36,7 +36,7 @@ function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: L
  * `deleteAuthenticator`, `updateAuthenticator`, `listAccountsByUserId`,
  * `retireVerificationTokens`, `updateAccount`, `listSessionsByUserId`, `deleteSessionsByUserId`,
  * `getUserSessionEpoch`, `incrementUserSessionEpoch`, `getVerificationToken`, `createSessionForAccount`,
- * `useVerificationTokenForAccount` and the two-factor port's seven (own or inherited, so class adapters
+ * `useVerificationTokenForAccount`, `useVerificationTokenAndCreateSession` and the two-factor port's seven (own or inherited, so class adapters
  * work). A method left out here would be dropped by `wrapAdapter`.
  */
 const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
@@ -46,7 +46,7 @@ const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "listAuthenticatorsByUserId", "updateAuthenticatorCounter", "extendSession", "deleteAuthenticator", "updateAuthenticator",
   "listAccountsByUserId", "retireVerificationTokens", "updateAccount", "listSessionsByUserId", "deleteSessionsByUserId",
   "getUserSessionEpoch", "incrementUserSessionEpoch", "getVerificationToken", "createSessionForAccount",
-  "useVerificationTokenForAccount",
+  "useVerificationTokenForAccount", "useVerificationTokenAndCreateSession",
   "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "recordTwoFactorStep",
   "useTwoFactorBackupCode", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
 ]

@@ -21,7 +21,7 @@ import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
 import { authenticationFacts } from "./authentication.js"
-import type { Authentication, NewSession, Principal, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+import type { Authentication, LinkUse, NewSession, Principal, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
 
@@ -88,6 +88,38 @@ async function issueForAccount(
   const stored = await create({ provider: account.provider, providerAccountId: account.providerAccountId }, record)
   if (!stored) return null
   return { user: stored.user, cookies: await endPrevious(req, ctx, sessionCookie(token, record.expires, ctx)) }
+}
+
+/**
+ * An e-mail link used and, for its owner, the session stored in one adapter call
+ * (`useVerificationTokenAndCreateSession`), then the previous session ended as `issue` does;
+ * `undefined` without that method. A session the adapter stored for a link that is not this
+ * address's or has expired (an adapter that broke its contract) is deleted again: it never signs in.
+ */
+async function issueForLink(
+  req: AuthRequest,
+  ctx: Context,
+  link: { identifier: string; token: string },
+  account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+  authentication: Authentication,
+): Promise<LinkUse | null | undefined> {
+  const use = ctx.config.adapter?.useVerificationTokenAndCreateSession
+  if (!use) return undefined
+  const { token, record } = newRecord(req, ctx, authentication)
+  const used = await use(link, { provider: account.provider, providerAccountId: account.providerAccountId }, record)
+  if (!used) return null
+  const answer: LinkUse = { token: used.token, owner: used.owner }
+  if (!used.session || !used.owner) return answer
+  if (used.token.identifier !== link.identifier || new Date(used.token.expires).getTime() <= Date.now()) {
+    try {
+      await storedSessions(ctx).deleteSession(record.sessionToken)
+    } catch (err) {
+      logError(ctx.config.logger, err)
+    }
+    return answer
+  }
+  answer.issued = { user: used.owner, cookies: await endPrevious(req, ctx, sessionCookie(token, record.expires, ctx)) }
+  return answer
 }
 
 /**
@@ -273,6 +305,7 @@ export const databaseStrategy: SessionStrategy = {
   adapterMethods: SESSION_METHODS,
   issue,
   issueForAccount,
+  issueForLink,
   read,
   end,
   principal,

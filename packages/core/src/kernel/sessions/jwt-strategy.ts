@@ -326,5 +326,7 @@ async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[
 /** The JWT session strategy. */
 /** JWT sessions store nothing: there is no shortcut that stores a session at once. */
 const issueForAccount = async () => null
+/** Nor one that stores it with an e-mail link's use: the flow uses the link the usual way. */
+const issueForLink = async () => undefined
 
-export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, issueForAccount, read, end, principal, providerTokens, reauthenticate, revokeOthers, revokeAll, markRefreshError }
+export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, issueForAccount, issueForLink, read, end, principal, providerTokens, reauthenticate, revokeOthers, revokeAll, markRefreshError }

@@ -8,7 +8,7 @@ import { databaseStrategy } from "./database-strategy.js"
 import { jwtStrategy } from "./jwt-strategy.js"
 import type { SessionStrategy } from "./types.js"
 
-export type { NewSession, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+export type { LinkUse, NewSession, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const STRATEGIES: Readonly<Record<ResolvedConfig["session"]["strategy"], SessionStrategy>> = {
   jwt: jwtStrategy,

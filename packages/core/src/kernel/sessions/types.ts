@@ -3,13 +3,24 @@
  * and `database-strategy.ts`; chosen by `strategy.ts`.
  */
 import type { JWT } from "@authlib/jwt"
-import type { AdapterAccount, AdapterSession, AdapterUser } from "../types/adapters.js"
+import type { AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import type { Session } from "../types/model.js"
 import type { Authentication, NewSession } from "../types/sign-in.js"
 
 export type { Authentication, NewSession } from "../types/sign-in.js"
+
+/**
+ * An e-mail link used through `issueForLink`: the token and the e-mail account's owner, as
+ * `useVerificationTokenForAccount` answers them, and the session when it was stored with them.
+ */
+export interface LinkUse {
+  token: VerificationToken
+  owner: AdapterUser | null
+  /** The owner's new session and the cookies to set; absent when none was stored (core goes on as after `useVerificationTokenForAccount`). */
+  issued?: { user: AdapterUser; cookies: Cookie[] }
+}
 
 /** Data of a session update (POST /session), or undefined for a read. */
 export interface SessionUpdate {
@@ -82,6 +93,21 @@ export interface SessionStrategy {
    * `issueSession` takes the usual path. Only `issueSession` calls this.
    */
   issueForAccount(req: AuthRequest, ctx: Context, account: Pick<AdapterAccount, "provider" | "providerAccountId">, authentication: Authentication): Promise<{ user: AdapterUser; cookies: Cookie[] } | null>
+  /**
+   * In place of using an e-mail link, storing the user then `issue`: the link (`token` already
+   * hashed) used and, for an owner who needs no write (verified, address unchanged), the session
+   * stored in the same adapter call (database sessions and an adapter with
+   * `useVerificationTokenAndCreateSession`). `undefined` when they cannot: the caller uses the link
+   * the usual way. `null` when this caller did not receive the token. Only the e-mail flow calls
+   * this, and only when nothing must see the user first (`mayIssueWithFirstFactor`).
+   */
+  issueForLink(
+    req: AuthRequest,
+    ctx: Context,
+    link: { identifier: string; token: string },
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+    authentication: Authentication,
+  ): Promise<LinkUse | null | undefined>
   /** The request's session as the `session` callback shapes it (or `null`), with cookie changes. */
   read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>>
   /** Ends the request's session (sign-out); never throws for an adapter failure. */

@@ -67,9 +67,23 @@ function signInEventInput(result: SignInResult, stored: PersistedUser | undefine
   }
 }
 
+/**
+ * Whether a flow may store the session together with its first factor's last write, before
+ * `issueSession` runs (e-mail: `SessionStrategy.issueForLink`): only when nothing must see the
+ * stored user first, i.e. no `signIn` callback and no capability that may hold the sign-in back.
+ */
+export function mayIssueWithFirstFactor(ctx: Context): boolean {
+  return !ctx.config.hasSignInCallback && !registry().beforeIssue.some((b) => b.active(ctx.config))
+}
+
 /** Turns a successful flow into session cookies and the redirect that follows sign-in. */
 export async function issueSession(req: AuthRequest, ctx: Context, result: SignInResult, callbackUrl: string): Promise<AuthResponse> {
   const flowCookies = result.cookies ?? []
+  // Stored with the link's use (`mayIssueWithFirstFactor` held): the default `signIn` callback allows it.
+  if (result.issued) {
+    const event = ctx.config.events.signIn ? signInEventInput(result, ownerOf(result, result.issued.user)) : undefined
+    return signedIn(ctx, false, callbackUrl, flowCookies, result.issued.cookies, event)
+  }
   const decision = await runSignInCallback(signInParams(result), ctx)
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
   const strategy = sessionStrategy(ctx.config)

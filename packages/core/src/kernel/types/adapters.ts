@@ -218,6 +218,28 @@ export interface Adapter {
     account: Pick<AdapterAccount, "provider" | "providerAccountId">,
   ): Awaitable<{ token: VerificationToken; owner: AdapterUser | null } | null>
   /**
+   * Optional, authlib only: e-mail link completion for a returning user in one atomic step (one
+   * statement in SQL). It uses the token as `useVerificationToken` does (exactly one of concurrent
+   * callers receives it) and reads the owner of the account `provider`/`providerAccountId` as
+   * `useVerificationTokenForAccount` does; then, only when the token's `expires` is later than the
+   * time of the call, the owner's `email` equals `params.identifier` and the owner's
+   * `emailVerified` is set, it stores `session` (with its metadata) for the owner. Answers the token,
+   * the owner (`null` when nobody owns the account) and the stored session (`null` when it wrote
+   * none); `null`, with nothing used or written, when this caller did not receive the token.
+   *
+   * Core calls it in place of `useVerificationTokenForAccount` then `createSession` (one round trip
+   * instead of two) only where nothing must see the user before the session exists: database
+   * sessions, no `signIn` callback, and no capability that may hold the sign-in back (two-factor).
+   * When it answers no session (a new address, an unverified user, an address whose `email`
+   * account is not linked), core goes on with the token and owner it answered, as after
+   * `useVerificationTokenForAccount`: the user is created, verified or linked, then the session stored.
+   */
+  useVerificationTokenAndCreateSession?(
+    params: { identifier: string; token: string },
+    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
+    session: { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">,
+  ): Awaitable<{ token: VerificationToken; owner: AdapterUser | null; session: AdapterSession | null } | null>
+  /**
    * Optional, authlib only: the stored token, read without using it up (`null` when unknown). Core
    * calls it when an e-mail link is opened, so that a used or expired link says so at once instead
    * of after the user confirms; without it the confirm page is shown for every link, as before.

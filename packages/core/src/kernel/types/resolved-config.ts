@@ -22,6 +22,8 @@ export interface ResolvedConfig {
   readonly callbacks: Readonly<CallbacksOptions>
   /** Whether the user supplied a `jwt` callback (a read can skip the identity default). */
   readonly hasJwtCallback: boolean
+  /** Whether the user supplied a `signIn` callback (without one, nothing must see the stored user before its session: see `issueSession`). */
+  readonly hasSignInCallback: boolean
   readonly events: Readonly<Partial<EventCallbacks>>
   readonly logger: LoggerInstance
   readonly pages: Readonly<Partial<PagesOptions>>

@@ -1,7 +1,8 @@
 /**
  * The flow seam. A flow is the provider-type-specific part of signing in (credentials, OAuth/OIDC,
  * e-mail, WebAuthn). Routes pick the flow from the provider's `type`; a flow never touches session
- * cookies: it returns a `SignInResult` and `sessions/issue.ts` turns that into a session.
+ * cookies: it returns a `SignInResult` and `sessions/issue.ts` turns that into a session (e-mail may
+ * have the session strategy store it with the link's use: `issued`, which the issuer sends).
  */
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "./adapters.js"
 import type { Cookie } from "./http.js"
@@ -39,6 +40,11 @@ export interface SignInResult {
   userVerified?: boolean
   /** WebAuthn registration: the new credential, stored when its account is linked. */
   authenticator?: Omit<AdapterAuthenticator, "userId">
+  /**
+   * E-mail: the session was already stored with the link's use (`SessionStrategy.issueForLink`,
+   * only where `mayIssueWithFirstFactor` allowed it): its stored user and the cookies to set.
+   */
+  issued?: { user: AdapterUser; cookies: Cookie[] }
 }
 
 /** Who holds an e-mail address: the user with it, and the owner of its `email` account (`null`: none). */
