@@ -80,9 +80,10 @@ function compiledPatterns(sources: readonly string[] | undefined): OriginPattern
 
 /** Each capability's own option, resolved by its declaration (its problems are `validateConfig`'s). */
 function capabilityOptions(config: AuthConfig): ResolvedCapabilityOptions {
+  const raw = config as unknown as Readonly<Record<string, unknown>>
   const resolved: Record<string, unknown> = {}
   // `never`: each declaration takes its own key's type; the key is the one it declared.
-  for (const option of registry().options) resolved[option.key] = option.resolve(config[option.key] as never, config)
+  for (const option of registry().options) resolved[option.key] = option.resolve(raw[option.key] as never, config)
   return resolved as unknown as ResolvedCapabilityOptions
 }
 

@@ -85,7 +85,8 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
 
 /** The problems of the capabilities' own options, each declaration checking its key. */
 function optionProblems(config: AuthConfig): AuthError[] {
-  return registry().options.flatMap((option) => option.problems?.(config[option.key] as never, config) ?? [])
+  const raw = config as unknown as Readonly<Record<string, unknown>>
+  return registry().options.flatMap((option) => option.problems?.(raw[option.key] as never, config) ?? [])
 }
 
 /** The proxy URLs in use: the config's and any provider's own. */

@@ -201,7 +201,7 @@ export type CataloguedType = keyof KernelCodes | keyof CapabilityErrorCodes
 /** The codes the catalogue lists for `T` (the kernel's and the capabilities'). */
 export type ListedCode<T extends CataloguedType> =
   | (T extends keyof KernelCodes ? KernelCodes[T][number] : never)
-  | (T extends keyof CapabilityErrorCodes ? (CapabilityErrorCodes[T] extends readonly (infer C)[] ? C : never) : never)
+  | (T extends keyof CapabilityErrorCodes ? (CapabilityErrorCodes[T] extends readonly (infer C extends string)[] ? C : never) : never)
 
 /**
  * The codes an error of type `T` can carry: the catalogue's list, plus any string for the types

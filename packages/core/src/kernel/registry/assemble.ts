@@ -11,7 +11,7 @@ import { KERNEL_RATE_LIMITS, type RateLimitDefaults } from "../rate-limit/option
 import type { ProviderType } from "../types/model.js"
 import type { ResolvedConfig } from "../types/resolved-config.js"
 import type {
-  BeforeIssueHook, Capability, FlowDeclaration, FreshnessHook, HeldSignInHook, OptionsDeclaration, RouteDeclaration, SignOutHook,
+  AnyOptionsDeclaration, BeforeIssueHook, Capability, FlowDeclaration, FreshnessHook, HeldSignInHook, RouteDeclaration, SignOutHook,
 } from "../types/capability.js"
 
 /** The merged declarations. */
@@ -32,7 +32,7 @@ export interface Registry {
   /** Whether a passkey sign-in with user verification counts as two factors (yes unless a capability says no). */
   passkeyIsMultiFactor(config: ResolvedConfig): boolean
   /** The capabilities' own options, resolved with the config. */
-  readonly options: readonly OptionsDeclaration[]
+  readonly options: readonly AnyOptionsDeclaration[]
   /** Every rate-limit group with its default rules: the kernel's, then the capabilities'. */
   readonly rateLimits: RateLimitDefaults
   /** Every error type with its codes: the kernel's catalogue, then the capabilities' (`ERROR_CODES`). */
@@ -86,7 +86,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
       if (policy && type in KERNEL_ERROR_CODES) throw new Error(`capability "${capability.name}" declares the error policy of "${type}", which the kernel declares`)
       if (policy) claim(policies, type, policy, "the error policy of", capability)
     }
-    for (const [name, methods] of Object.entries(capability.ports ?? {})) claim(ports, name, Object.freeze([...methods]), "adapter port", capability)
+    for (const [name, methods] of Object.entries(capability.ports ?? {}) as [string, readonly string[]][]) claim(ports, name, Object.freeze([...methods]), "adapter port", capability)
   }
   const methods = new Map([...routes].map(([action, r]) => [action, (["GET", "POST"] as const).filter((m) => r[m] !== undefined)]))
   const passkeyHooks = capabilities.flatMap((c) => (c.passkeyIsMultiFactor ? [c.passkeyIsMultiFactor.bind(c)] : []))
@@ -103,7 +103,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     heldSignIn: every("heldSignIn"),
     freshness: every("freshness"),
     passkeyIsMultiFactor: (config: ResolvedConfig) => passkeyHooks.every((hook) => hook(config)),
-    options: every("options"),
+    options: Object.freeze(capabilities.flatMap((c): AnyOptionsDeclaration[] => (c.options ? [c.options] : []))),
     rateLimits: Object.freeze(Object.fromEntries(limits)) as RateLimitDefaults,
     errorCodes: Object.freeze(Object.fromEntries(catalogueOrder(codes).map((type) => [type, Object.freeze([...(codes.get(type) ?? [])])]))) as unknown as ErrorCodes,
     policyOf: (type: string) => policyOf(type) ?? policies.get(type) ?? {},

@@ -86,6 +86,16 @@ export interface HeldSignIn {
 /** Reads the request's held sign-in, if the capability holds one for it. */
 export type HeldSignInHook = (req: AuthRequest, ctx: Context) => Promise<HeldSignIn | undefined>
 
+/**
+ * An options declaration as the kernel handles it, whatever its key: its raw value and result are
+ * the declaring capability's business (typed in `OptionsDeclaration`).
+ */
+export interface AnyOptionsDeclaration {
+  readonly key: string
+  resolve(raw: never, config: AuthConfig): unknown
+  problems?(raw: never, config: AuthConfig): AuthError[]
+}
+
 /** The keys of the capabilities' options (in both `AuthConfig` and `ResolvedConfig`). */
 export type CapabilityOptionKey = keyof CapabilityOptions & keyof ResolvedCapabilityOptions
 
