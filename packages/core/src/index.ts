@@ -65,12 +65,14 @@ export async function Auth(request: Request, config: AuthConfig, options?: AuthR
 export type {
   Account, AuthConfig, AuthRequestOptions, AuthorizationDetails, Awaitable, CallbacksOptions,
   CookieOption, CookiesOptions, DefaultSession, EventCallbacks, JWT, JWTOptions, JsonValue,
-  LoggerInstance, PagesOptions, Profile, Session, SessionOptions, Theme, TwoFactorOptions, User
+  LoggerInstance, PagesOptions, Profile, Session, SessionOptions, Theme, User
 } from "./kernel/types/config.js"
+export type { TwoFactorOptions } from "./capabilities/two-factor/options.js"
 export type {
-  Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession, AdapterTwoFactor,
+  Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession,
   AdapterUser, SessionMetadata, VerificationToken
 } from "./kernel/types/adapters.js"
+export type { AdapterTwoFactor } from "./capabilities/two-factor/adapter.js"
 export type {
   AccountCallback, AppProvider, AuthorizationEndpointHandler, CommonProviderOptions,
   CredentialInput, CredentialsConfig, CredentialsProviderId, EmailConfig, EmailProviderFields,
@@ -84,15 +86,17 @@ export type {
 } from "./kernel/types/providers.js"
 export {
   APP_DEFINED_CODES, AccessDenied, AccountManagementError, AdapterError, AuthError, CallbackError,
-  CallbackRouteError, CataloguedError, Configuration, CredentialsSignin, DuplicateProviderId, ERROR_CODES,
+  CallbackRouteError, CataloguedError, Configuration, CredentialsSignin, DuplicateProviderId,
   EmailSignInError, EventError, ExperimentalFeatureNotEnabled, InvalidCallbackUrl, InvalidCheck,
   InvalidEmailAddress, InvalidEndpoints, InvalidProvider, InvalidRequest, JWTSessionError,
   MethodNotAllowed, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSalt,
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, ReauthenticationRequired, RefreshTokenError,
-  SessionManagementError, SessionRequired, SessionTokenError, SignInError, TwoFactorError, UnknownAction, UntrustedHost,
+  SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
   Verification, WebAuthnVerificationError, isClientSafe
 } from "./kernel/errors/errors.js"
+export { TwoFactorError } from "./capabilities/two-factor/errors.js"
+export { ADAPTER_PORTS, DEFAULT_RATE_LIMITS, ERROR_CODES } from "./registry.js"
 export type {
   AnyAuthError, AuthErrorOptions, CallbackStep, CataloguedErrorOptions, CataloguedType, CheckName,
   ErrorCause, ErrorCode, ErrorType
@@ -117,13 +121,13 @@ export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabili
 export type { RateLimitHit, RateLimitStore } from "./kernel/types/rate-limit-store.js"
 export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"
 export type { MemoryRateLimitStoreOptions } from "./kernel/rate-limit/memory-store.js"
-export { DEFAULT_RATE_LIMITS, DEFAULT_MAX_LIVE_TOKENS } from "./kernel/rate-limit/options.js"
+export { DEFAULT_MAX_LIVE_TOKENS } from "./kernel/rate-limit/options.js"
 export type { RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules } from "./kernel/rate-limit/options.js"
 export type { TrustedProxies } from "./kernel/rate-limit/client-address.js"
 export { skipCSRFCheck } from "./kernel/types/skip-csrf.js"
 export { raw } from "./kernel/types/raw.js"
 export { setEnvDefaults } from "./kernel/config/env.js"
-export { PORTS as ADAPTER_PORTS, type PortName as AdapterPortName } from "./kernel/ports/ports.js"
+export type { PortName as AdapterPortName } from "./kernel/ports/ports.js"
 export type { EnvSource } from "./kernel/config/env.js"
 export type { Cookie } from "./kernel/cookies/serialize.js"
 export { DEFAULT_EMAIL_MAX_AGE, MAX_ADDRESS_LENGTH, MAX_LOCAL_PART_LENGTH, normalizeEmailAddress } from "./capabilities/email/index.js"

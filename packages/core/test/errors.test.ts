@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import * as errors from "../src/kernel/errors/errors.js"
+import * as errors from "../src/index.js"
 import { AuthError, CredentialsSignin } from "../src/index.js"
 import { Client, config, ORIGIN, recordingLogger } from "./helpers/harness.js"
 

@@ -2,7 +2,7 @@
  * core's memory adapter plus the `twoFactor` port, each write conditional (and, being synchronous,
  * atomic), with the records kept so a test can search them for plain-text secrets.
  */
-import type { Adapter, AdapterTwoFactor } from "../../src/kernel/types/adapters.js"
+import type { Adapter, AdapterTwoFactor } from "../../src/index.js"
 import { memoryAdapter, type MemoryAdapter } from "./memory-adapter.js"
 
 interface Row {

@@ -251,7 +251,7 @@ export function accessTokenResult(request: Request, config: AuthConfig, provider
       throw new InvalidProvider(`"${providerId}" is not an OAuth or OIDC provider of this configuration`, { code: "UNKNOWN_PROVIDER", cause: { provider: providerId } })
     const minValidity = options.minValidity ?? 60
     const strategy = sessionStrategy(ctx.config)
-    if (!optionalPort(ctx.config.adapter, "accountTokens") && ctx.config.session.providerTokens && strategy.providerTokens)
+    if (!optionalPort(ctx.config.adapter, "accountTokens") && ctx.config.session.providerTokens && strategy.providerTokens.kept)
       return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, options)
     accounts(ctx) // refused here (MissingAdapterMethods) before the session is read
     const { userId } = await requirePrincipal(req, ctx, "Sign in to use a provider's access token")

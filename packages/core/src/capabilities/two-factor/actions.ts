@@ -4,7 +4,7 @@
  * disable it, or replace the backup codes (both with a current code). Each write is conditional in
  * the adapter, so concurrent requests cannot enable twice or keep old codes alive.
  */
-import { TwoFactorError } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "./errors.js"
 import { adapterMethods } from "../../kernel/ports/ports.js"
 import { count } from "../../kernel/rate-limit/limiter.js"
 import type { Context } from "../../kernel/types/http.js"

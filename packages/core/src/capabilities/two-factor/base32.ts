@@ -5,7 +5,7 @@
  * of the first bad character, never guessed at (a silently altered secret would enrol codes that
  * never match).
  */
-import { TwoFactorError } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "./errors.js"
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 /** Symbol values by char code (upper and lower case), -1 for everything else. */

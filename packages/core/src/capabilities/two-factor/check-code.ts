@@ -6,7 +6,7 @@
  * same `CODE_INVALID`, whether the code was wrong, reused or there is no second factor at all. A
  * right code clears the user's count, so the limit counts guesses, never a user's own sign-ins.
  */
-import { TwoFactorError } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "./errors.js"
 import { count, forgetCounts } from "../../kernel/rate-limit/limiter.js"
 import { recordVerifiedFactor } from "../../kernel/sign-in/amr.js"
 import type { Context } from "../../kernel/types/http.js"

@@ -6,7 +6,8 @@
  * (`CredentialsSignin`, the reason in the log), so the answer never says which of the two was
  * wrong. An empty field counts as absent: the usual pending sign-in and two-factor page follow.
  */
-import { CredentialsSignin, RateLimited, TwoFactorError } from "../../kernel/errors/errors.js"
+import { CredentialsSignin, RateLimited } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "./errors.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import type { PendingSignIn } from "../../kernel/types/sign-in.js"
 import { checkCode, codeOf } from "./check-code.js"

@@ -6,7 +6,7 @@
  * `{ enabled, backupCodes, url }` with the session cookies, to the built-in page as a page that
  * lists them and links on to the callback URL.
  */
-import { TwoFactorError } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "./errors.js"
 import { adapterMethods } from "../../kernel/ports/ports.js"
 import { formTargets, pageHeaders } from "../../kernel/pages/index.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"

@@ -6,12 +6,20 @@
  * sealed with the auth secret, bound to its user), `backup-codes.ts` (60-bit codes, keyed hashes),
  * `store.ts` (the adapter's `twoFactor` port). A passkey as second factor: `passkey.ts` (through the
  * passkey capability's `index.ts`); enrolment forced by `twoFactor.required`: `required.ts`,
- * `enrol-pending.ts`.
+ * `enrol-pending.ts`. What it adds to the kernel's tables, declared here and typed by declaration
+ * merging: its option and page (`options.ts`), its rate-limit groups (`rate-limits.ts`), its errors
+ * (`errors.ts`), its adapter port (`adapter.ts`), and its answers to the step-up gate
+ * (`freshness.ts`) and to whether a verified passkey counts as two factors.
  */
-import { missingError, missingMethods, PORTS } from "../../kernel/ports/ports.js"
+import { missingError, missingMethods } from "../../kernel/ports/ports.js"
 import type { Capability } from "../../kernel/types/capability.js"
 import { CODE_FIELD } from "./code-in-request.js"
+import { TWO_FACTOR_PORT } from "./adapter.js"
 import { holdForSecondFactor } from "./enforce.js"
+import { twoFactorErrors } from "./errors.js"
+import { twoFactorFreshness } from "./freshness.js"
+import { twoFactorOption } from "./options.js"
+import { TWO_FACTOR_RATE_LIMITS } from "./rate-limits.js"
 import { heldTwoFactorSignIn } from "./passkey.js"
 import { issuerProblem } from "./otpauth-uri.js"
 import { requiredProblem } from "./required.js"
@@ -19,14 +27,20 @@ import { twoFactorAction, twoFactorPage } from "./route.js"
 
 export const twoFactor: Capability = {
   name: "two-factor",
-  routes: [{ action: "two-factor", answers: "json", GET: { handler: twoFactorPage, csrf: false }, POST: { handler: twoFactorAction, csrf: true } }],
+  routes: [{ action: "two-factor", answers: "json", page: "twoFactor", GET: { handler: twoFactorPage, csrf: false }, POST: { handler: twoFactorAction, csrf: true } }],
   beforeIssue: { active: (config) => config.twoFactor !== undefined, bodyFields: [CODE_FIELD], hold: holdForSecondFactor },
   heldSignIn: heldTwoFactorSignIn,
+  options: twoFactorOption,
+  rateLimits: TWO_FACTOR_RATE_LIMITS,
+  errors: twoFactorErrors,
+  ports: { twoFactor: TWO_FACTOR_PORT },
+  freshness: twoFactorFreshness,
+  passkeyIsMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
   check(config) {
     if (!config.twoFactor) return undefined
     const required = requiredProblem(config) ?? issuerProblem(config.twoFactor.issuer)
     if (required) return required
-    const missing = missingMethods(config.adapter, PORTS.twoFactor)
+    const missing = missingMethods(config.adapter, TWO_FACTOR_PORT)
     return missing.length ? missingError(missing, { what: '"twoFactor"', otherwise: "or remove the option" }) : undefined
   },
 }

@@ -7,7 +7,7 @@
  * factor yet, so a passkey cannot finish it (`NOT_ENABLED`).
  */
 import { recordVerifiedFactor } from "../../kernel/sign-in/amr.js"
-import { TwoFactorError } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "./errors.js"
 import { completeSignIn } from "../../kernel/sign-in/issue.js"
 import type { HeldSignIn } from "../../kernel/types/capability.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"

@@ -3,7 +3,8 @@
  * (changing an e-mail address, a payout account, ...), the same check that guards the ways in.
  */
 import { serverCall } from "../../kernel/run/server-call.js"
-import { assertRecentAuthentication, DEFAULT_FRESH_AGE, type RecentAuthentication } from "../../kernel/sessions/freshness.js"
+import { assertRecentAuthentication, type RecentAuthentication } from "../../kernel/sessions/freshness.js"
+import { DEFAULT_FRESH_AGE } from "./options.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
 

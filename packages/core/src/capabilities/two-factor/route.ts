@@ -9,7 +9,7 @@
  *   `code`: `{ enabled, backupCodes }` (held to enrol: the session too, see `enrol-pending.ts`);
  * - `disable` + `code`: `{ enabled: false }`; `backup-codes` + `code`: `{ backupCodes }`.
  */
-import { TwoFactorError } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "./errors.js"
 import { routeUrl } from "../../kernel/http/urls.js"
 import { formTargets, pageHeaders } from "../../kernel/pages/index.js"
 import { csrfTokenFor } from "../../kernel/security/csrf.js"

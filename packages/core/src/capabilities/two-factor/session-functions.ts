@@ -11,7 +11,8 @@
  * call them from endpoints that are themselves protected (same-origin POST actions).
  */
 import { serializeCookie, type Cookie } from "../../kernel/cookies/serialize.js"
-import { isClientSafe, TwoFactorError } from "../../kernel/errors/errors.js"
+import { isClientSafe } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "./errors.js"
 import { serverCall } from "../../kernel/run/server-call.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"

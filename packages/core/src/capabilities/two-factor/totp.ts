@@ -12,7 +12,7 @@ import { sha1 } from "@noble/hashes/legacy.js"
 import { sha256, sha512 } from "@noble/hashes/sha2.js"
 import { timingSafeEqual } from "../../kernel/security/random.js"
 import { base32Decode } from "./base32.js"
-import { TwoFactorError } from "../../kernel/errors/errors.js"
+import { TwoFactorError } from "./errors.js"
 
 /** The HMAC hashes of RFC 6238; SHA-1 is the default and the one every authenticator app supports. */
 export type TotpAlgorithm = "SHA-1" | "SHA-256" | "SHA-512"

@@ -4,7 +4,6 @@
  * runs here, once: a fatal misconfiguration is logged once and kept as `error`, so every request
  * answers `Configuration` without repeating the work.
  */
-import { DEFAULT_FRESH_AGE } from "../sessions/freshness.js"
 import { normalizeBasePath } from "./base-path.js"
 import { decode, encode } from "@authlib/jwt"
 import type { JWT } from "@authlib/jwt"
@@ -19,7 +18,8 @@ import { wrapAdapter } from "../ports/adapter.js"
 import { randomToken } from "../security/random.js"
 import { validateConfig } from "./validate.js"
 import { rateLimitProblems, resolveRateLimit } from "../rate-limit/options.js"
-import type { ResolvedConfig } from "../types/resolved-config.js"
+import type { ResolvedCapabilityOptions, ResolvedConfig } from "../types/resolved-config.js"
+import { registry } from "../registry/installed.js"
 import { compileOriginPattern, type OriginPattern } from "../security/origin-patterns.js"
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
@@ -78,6 +78,15 @@ function compiledPatterns(sources: readonly string[] | undefined): OriginPattern
   return out
 }
 
+/** Each capability's own option, resolved by its declaration (its problems are `validateConfig`'s). */
+function capabilityOptions(config: AuthConfig): ResolvedCapabilityOptions {
+  const raw = config as unknown as Readonly<Record<string, unknown>>
+  const resolved: Record<string, unknown> = {}
+  // `never`: each declaration takes its own key's type; the key is the one it declared.
+  for (const option of registry().options) resolved[option.key] = option.resolve(raw[option.key] as never, config)
+  return resolved as unknown as ResolvedCapabilityOptions
+}
+
 function buildConfig(config: AuthConfig): ResolvedConfig {
   const logger = createLogger(config.logger, config.debug)
   const session = sessionOptions(config)
@@ -85,7 +94,9 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
   const providers = Object.freeze(config.providers.map(normalizeProvider))
   const providerById = new Map(providers.map((p) => [p.id, p]))
   const cookieSets = new Map<boolean, CookiesOptions>()
+  const rateLimits = registry().rateLimits
   const resolved: ResolvedConfig = {
+    ...capabilityOptions(config),
     basePath: normalizeBasePath(config.basePath),
     appUrl: appUrlOf(config.url),
     secret: Object.freeze(secrets),
@@ -100,7 +111,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     theme: Object.freeze({ colorScheme: "auto", ...(config.theme ?? {}) }),
     providers,
     providerById,
-    adapter: config.adapter ? wrapAdapter(config.adapter, logger) : undefined,
+    adapter: config.adapter ? wrapAdapter(config.adapter, logger, registry().portMethods) : undefined,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     raw: config.raw === raw,
     trustHost: config.trustHost === true,
@@ -108,18 +119,8 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     redirectProxyUrl: config.redirectProxyUrl,
     redirectProxyAllowedOrigins: Object.freeze(compiledPatterns(config.redirectProxyAllowedOrigins)),
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
-    twoFactor: config.twoFactor
-      ? Object.freeze({
-          // The host name without its port: an issuer must hold no ":" (apps split the label there).
-          issuer: config.twoFactor.issuer ?? (appUrlOf(config.url)?.hostname.replace(/^\[.*\]$/, "") || "authlib"),
-          passkeyCountsAsTwoFactors: config.twoFactor.passkeyCountsAsTwoFactors !== false,
-          // Anything but a function or `true` is checked by the capability at start-up.
-          required: config.twoFactor.required ?? false,
-          freshAge: config.twoFactor.freshAge ?? DEFAULT_FRESH_AGE,
-        })
-      : undefined,
     // Checked by `validateConfig`: a broken option leaves the limits on their defaults meanwhile.
-    rateLimit: resolveRateLimit(rateLimitProblems(config.rateLimit).length ? undefined : config.rateLimit),
+    rateLimit: resolveRateLimit(rateLimitProblems(config.rateLimit, rateLimits).length ? undefined : config.rateLimit, rateLimits),
     cookies(secure) {
       let set = cookieSets.get(secure)
       if (!set) cookieSets.set(secure, (set = resolveCookies(secure, config.cookies)))

@@ -68,9 +68,6 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
   const { checkRevocation } = resolved.session
   if (checkRevocation !== "on-reissue" && checkRevocation !== "every-request")
     problems.push(new Configuration(`"session.checkRevocation" must be "on-reissue" or "every-request", not ${JSON.stringify(checkRevocation)}`, { code: "SESSION_OPTION_INVALID" }))
-  const freshAge = config.twoFactor?.freshAge
-  if (freshAge !== undefined && !(Number.isSafeInteger(freshAge) && freshAge > 0))
-    problems.push(new Configuration(`"twoFactor.freshAge" must be a whole number of seconds above 0, not ${JSON.stringify(freshAge)}`, { code: "SESSION_OPTION_INVALID" }))
   const noEpochs = missingMethods(resolved.adapter, PORTS.sessionEpochs)
   // Said at start-up: otherwise every read would skip a check the app believes it has.
   if (checkRevocation === "every-request" && !sessionStrategy(resolved).storesSessions && noEpochs.length > 0)
@@ -80,10 +77,16 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
         { code: "SESSION_OPTION_INVALID", cause: { missing: noEpochs } },
       ),
     )
-  for (const problem of rateLimitProblems(config.rateLimit)) problems.push(new Configuration(problem, { code: "RATE_LIMIT_INVALID" }))
+  for (const problem of rateLimitProblems(config.rateLimit, registry().rateLimits)) problems.push(new Configuration(problem, { code: "RATE_LIMIT_INVALID" }))
   if (config.url !== undefined && !resolved.appUrl)
     problems.push(new Configuration(`"url" (WEBAUTH_URL) is not a valid URL: ${config.url}`, { code: "APP_URL_INVALID" }))
   return problems
+}
+
+/** The problems of the capabilities' own options, each declaration checking its key. */
+function optionProblems(config: AuthConfig): AuthError[] {
+  const raw = config as unknown as Readonly<Record<string, unknown>>
+  return registry().options.flatMap((option) => option.problems?.(raw[option.key] as never, config) ?? [])
 }
 
 /** The proxy URLs in use: the config's and any provider's own. */
@@ -141,7 +144,7 @@ function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
 /** Every fatal problem of the configuration, after printing its warnings. */
 export function configProblems(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
   warnings(config, resolved)
-  const problems = [...checkBasics(config, resolved), ...checkRedirectProxy(config, resolved), ...checkProviders(resolved)]
+  const problems = [...checkBasics(config, resolved), ...optionProblems(config), ...checkRedirectProxy(config, resolved), ...checkProviders(resolved)]
   for (const problem of [checkCookieNames(resolved), checkSessions(resolved)]) if (problem) problems.push(problem)
   for (const capability of registry().capabilities) {
     const problem = capability.check?.(resolved)

@@ -1,7 +1,9 @@
 /**
- * The code catalogue: every `code` each error type of core can carry, as data. The error classes
- * take their `code` types from it (a code missing here does not compile), the README's error table
- * is tested against it, and apps can read it at run time (for example to map codes to their own
+ * The code catalogue of the kernel: every `code` each of its error types can carry, as data.
+ * Capabilities declare their own types and codes (`Capability.errors`, typed by augmenting
+ * `CapabilityErrorCodes`); the package exports both merged as `ERROR_CODES`. The error classes take
+ * their `code` types from them (a code missing here does not compile), the README's error table is
+ * tested against them, and apps can read them at run time (for example to map codes to their own
  * texts).
  */
 import type { JWTSessionErrorCode } from "@authlib/jwt"
@@ -54,10 +56,10 @@ const JWT_SESSION_CODES = [
 ] as const satisfies readonly JWTSessionErrorCode[]
 
 /**
- * Every code per error type. Three types also carry codes the app chooses (see
+ * Every code per error type of the kernel. Three types also carry codes the app chooses (see
  * {@link APP_DEFINED_CODES}).
  */
-export const ERROR_CODES = {
+export const KERNEL_ERROR_CODES = {
   AccountManagementError: ["ACCOUNT_PROVIDER_MISSING", "ACCOUNT_UNKNOWN", "ACCOUNT_NOT_UNLINKABLE", "LAST_SIGN_IN_METHOD"],
   AccessDenied: ["SIGNIN_CALLBACK_FALSE", "SIGNIN_CALLBACK_THREW", "JWT_CALLBACK_NULL"],
   AdapterError: ["ADAPTER_METHOD_FAILED"],
@@ -84,8 +86,6 @@ export const ERROR_CODES = {
     // Raised by framework bindings (@authlib/qwik) when an in-process call to core fails.
     "INTERNAL_CALL_FAILED",
     "SESSION_ROUTE_FAILED",
-    // A stored TOTP secret that no configured secret opens (rotated away, or the row was altered).
-    "TWO_FACTOR_SECRET_UNREADABLE",
   ],
   CredentialsSignin: ["credentials"],
   DuplicateProviderId: ["PROVIDER_ID_DUPLICATE"],
@@ -151,7 +151,6 @@ export const ERROR_CODES = {
   SessionRequired: ["SESSION_MISSING"],
   SessionTokenError: ["SESSION_TOKEN_WEAK", "SESSION_TOKEN_TOO_LARGE"],
   SignInError: [],
-  TwoFactorError: ["SECRET_INVALID", "TWO_FACTOR_OFF", "ACTION_INVALID", "CODE_MISSING", "CODE_INVALID", "SIGN_IN_MISSING", "ALREADY_ENABLED", "NOT_ENROLLED", "NOT_ENABLED"],
   UnknownAction: ["ACTION_UNKNOWN", "ACTION_UNAVAILABLE", "PROVIDER_ID_MISSING", "PROVIDER_UNKNOWN"],
   UntrustedHost: ["TRUST_HOST_FALSE"],
   WebAuthnVerificationError: [
@@ -188,13 +187,27 @@ export const APP_DEFINED_CODES = {
   InvalidEmailAddress: "the code of an `InvalidEmailAddress` thrown by a custom `normalizeIdentifier`",
 } as const
 
+/**
+ * The codes capabilities add, by declaration merging: error type -> its code list (`typeof` a
+ * `const` tuple). A capability's own type, or a kernel type it adds codes to.
+ */
+export interface CapabilityErrorCodes {}
+
+type KernelCodes = typeof KERNEL_ERROR_CODES
+
 /** An error type of the catalogue. */
-export type CataloguedType = keyof typeof ERROR_CODES
+export type CataloguedType = keyof KernelCodes | keyof CapabilityErrorCodes
+
+/** The codes the catalogue lists for `T` (the kernel's and the capabilities'). */
+export type ListedCode<T extends CataloguedType> =
+  | (T extends keyof KernelCodes ? KernelCodes[T][number] : never)
+  | (T extends keyof CapabilityErrorCodes ? (CapabilityErrorCodes[T] extends readonly (infer C extends string)[] ? C : never) : never)
 
 /**
  * The codes an error of type `T` can carry: the catalogue's list, plus any string for the types
  * in {@link APP_DEFINED_CODES}.
  */
-export type ErrorCode<T extends CataloguedType> =
-  | (typeof ERROR_CODES)[T][number]
-  | (T extends keyof typeof APP_DEFINED_CODES ? string & {} : never)
+export type ErrorCode<T extends CataloguedType> = ListedCode<T> | (T extends keyof typeof APP_DEFINED_CODES ? string & {} : never)
+
+/** Every code per error type, capabilities' included: the package's `ERROR_CODES`. */
+export type ErrorCodes = { readonly [T in CataloguedType]: readonly ListedCode<T>[] }

@@ -10,19 +10,25 @@ import type { JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
 import type { AccessDenied, CallbackRouteError, CredentialsSignin, EmailSignInError, InvalidCheck, InvalidEmailAddress, InvalidEndpoints, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError, SignInError, Verification, WebAuthnVerificationError } from "./sign-in.js"
 import type { AdapterError, CallbackError, Configuration, DuplicateProviderId, EventError, ExperimentalFeatureNotEnabled, MissingAdapter, MissingAdapterMethods, MissingAuthorize, SessionTokenError, UntrustedHost } from "./configuration.js"
 import type { InvalidCallbackUrl, InvalidProvider, InvalidRequest, MethodNotAllowed, MissingCSRF, RateLimited, ReauthenticationRequired, SessionRequired, UnknownAction } from "./request.js"
-import type { AccountManagementError, PasskeyManagementError, RefreshTokenError, SessionManagementError, TwoFactorError } from "./management.js"
+import type { AccountManagementError, PasskeyManagementError, RefreshTokenError, SessionManagementError } from "./management.js"
 
 export { AuthError, JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
 export type { AuthErrorOptions, ErrorCause } from "@authlib/jwt"
-export { APP_DEFINED_CODES, ERROR_CODES } from "./codes.js"
-export type { CallbackStep, CataloguedType, CheckName, ErrorCode } from "./codes.js"
+export { APP_DEFINED_CODES, KERNEL_ERROR_CODES } from "./codes.js"
+export type { CallbackStep, CapabilityErrorCodes, CataloguedType, CheckName, ErrorCode, ErrorCodes, ListedCode } from "./codes.js"
 export { CataloguedError, isClientSafe, type CataloguedErrorOptions } from "./catalogued.js"
 export { CredentialsSignin, AccessDenied, Verification, OAuthAccountNotLinked, WebAuthnVerificationError, InvalidCheck, OAuthCallbackError, OAuthCallbackCancelled, OAuthSignInError, CallbackRouteError, SignInError, EmailSignInError, InvalidEmailAddress, InvalidEndpoints, OAuthProfileParseError } from "./sign-in.js"
 export { Configuration, UntrustedHost, AdapterError, MissingAdapter, MissingAdapterMethods, MissingAuthorize, ExperimentalFeatureNotEnabled, DuplicateProviderId, SessionTokenError, EventError, CallbackError } from "./configuration.js"
 export { MissingCSRF, InvalidCallbackUrl, UnknownAction, InvalidProvider, InvalidRequest, MethodNotAllowed, RateLimited, ReauthenticationRequired, SessionRequired } from "./request.js"
-export { PasskeyManagementError, RefreshTokenError, SessionManagementError, AccountManagementError, TwoFactorError } from "./management.js"
+export { PasskeyManagementError, RefreshTokenError, SessionManagementError, AccountManagementError } from "./management.js"
 
 type Typed<E, T extends string> = E & { type: T }
+
+/**
+ * The error classes capabilities add (type -> class instance), by declaration merging: each is a
+ * member of `AnyAuthError`.
+ */
+export interface CapabilityErrors {}
 
 /**
  * Every error authlib throws, discriminated by `type`:
@@ -71,7 +77,7 @@ export type AnyAuthError =
   | RefreshTokenError
   | SessionManagementError
   | AccountManagementError
-  | TwoFactorError
+  | CapabilityErrors[keyof CapabilityErrors]
 
 /** The `type` strings of the catalogue. */
 export type ErrorType = AnyAuthError["type"]

@@ -1,5 +1,5 @@
 /**
- * Errors of the management functions (passkeys, sessions, linked accounts, provider tokens, two-factor).
+ * Errors of the management functions (passkeys, sessions, linked accounts, provider tokens).
  */
 import { CataloguedError } from "./catalogued.js"
 
@@ -75,28 +75,5 @@ export class AccountManagementError extends CataloguedError<"AccountManagementEr
   /** The HTTP status of a JSON answer, from `code`. */
   get status(): number {
     return this.code === "ACCOUNT_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" || this.code === "ACCOUNT_NOT_UNLINKABLE" ? 409 : 400
-  }
-}
-
-/**
- * A two-factor request that cannot be done: `CODE_INVALID` (a wrong, reused or expired code, one
- * answer for all three), `CODE_MISSING`, `SIGN_IN_MISSING` (no pending sign-in: none started, or
- * its 5 minutes are over), `ALREADY_ENABLED`, `NOT_ENROLLED` (confirming without an enrolment),
- * `NOT_ENABLED`, `ACTION_INVALID`, `TWO_FACTOR_OFF` (the `twoFactor` option is not set), and
- * `SECRET_INVALID` (a TOTP secret to import is not base32 of at least 16 bytes; the message names
- * the position of a bad character, never the secret). Client-safe: `code` says why, and nothing in
- * it depends on whether the first factor of a sign-in was right.
- */
-export class TwoFactorError extends CataloguedError<"TwoFactorError"> {
-  static override type = "TwoFactorError"
-  declare type: "TwoFactorError"
-  static override clientSafe = true
-  /** The HTTP status of a JSON answer, from `code`. */
-  get status(): number {
-    const code = this.code
-    if (code === "TWO_FACTOR_OFF") return 404
-    if (code === "CODE_INVALID" || code === "SIGN_IN_MISSING") return 401
-    if (code === "ALREADY_ENABLED" || code === "NOT_ENROLLED" || code === "NOT_ENABLED") return 409
-    return 400
   }
 }

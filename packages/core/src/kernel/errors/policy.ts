@@ -30,13 +30,15 @@ export const ERROR_POLICY: Readonly<Partial<Record<ErrorType, ErrorPolicy>>> = {
   WebAuthnVerificationError: { codeInJson: true, codeInRedirect: true },
   PasskeyManagementError: { codeInJson: true },
   SessionManagementError: { codeInJson: true },
-  TwoFactorError: { codeInJson: true, codeInRedirect: true },
   // A failed send keeps its code (SEND_FAILED, SMTP_REJECTED, ...): the page says the mail could
   // not be sent rather than blaming the address, and support can tell the causes apart.
   EmailSignInError: { codeInRedirect: true },
 }
 
-/** The policy of `type` (an empty one for types without an entry). */
-export function policyOf(type: string): ErrorPolicy {
-  return ERROR_POLICY[type as ErrorType] ?? {}
+/**
+ * The policy of a kernel `type` (undefined for types without an entry). Capabilities declare the
+ * rows of their own types (`Capability.errors`); the registry merges both (`registry().policyOf`).
+ */
+export function policyOf(type: string): ErrorPolicy | undefined {
+  return ERROR_POLICY[type as ErrorType]
 }

@@ -87,7 +87,7 @@ export class SessionRequired extends CataloguedError<"SessionRequired"> {
  * The request has a session, but not a recent enough authentication for what it asks (step-up):
  * `AUTHENTICATION_TOO_OLD` (signed in longer ago than allowed) or `SECOND_FACTOR_REQUIRED` (no
  * second factor verified recently enough). The user stays signed in and refreshes the session with
- * a code (`POST {basePath}/two-factor`, `action=step-up`). Client-safe; the JSON answer is 403: the
+ * a code (the capability that asks for the second factor says how). Client-safe; the JSON answer is 403: the
  * user is known (a 401 would read as "signed out" to clients that then drop the session).
  */
 export class ReauthenticationRequired extends CataloguedError<"ReauthenticationRequired"> {

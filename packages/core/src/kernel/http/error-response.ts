@@ -5,7 +5,6 @@
  * else to the error page.
  */
 import { AuthError, Configuration, InvalidRequest, MethodNotAllowed, RateLimited, RefreshTokenError, UnknownAction, isClientSafe } from "../errors/errors.js"
-import { policyOf } from "../errors/policy.js"
 import { logError } from "../errors/logger.js"
 import type { LoggerInstance } from "@authlib/jwt"
 import type { AuthAction, AuthResponse, Context } from "../types/http.js"
@@ -18,7 +17,7 @@ import { registry } from "../registry/installed.js"
 /** Whether `action` answers errors as JSON (its route declares `answers: "json"`). */
 const answersJson = (action: AuthAction) => registry().route(action)?.answers === "json"
 /** The status of a JSON answer: the type's policy, else the error's own (from its code), else 400. */
-const statusOf = (err: unknown, type: string) => policyOf(type).status ?? (type !== "Configuration" && typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 400)
+const statusOf = (err: unknown, type: string) => registry().policyOf(type).status ?? (type !== "Configuration" && typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 400)
 
 /** The 4xx answer to a request that could not be parsed or routed. */
 export function requestErrorResponse(err: AuthError): AuthResponse {
@@ -116,7 +115,7 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
   if (err instanceof RateLimited && !logged) return rateLimitedResponse(err, action, ctx, caller)
   const { type, code } = publicType(err, ctx.config.logger, logged)
   // The error page's own errors answer JSON: a redirect to it could loop.
-  const policy = policyOf(type)
+  const policy = registry().policyOf(type)
   if (answersJson(action) || action === "error") {
     return { status: statusOf(err, type), json: { error: type, ...(code && policy.codeInJson ? { code } : {}) } }
   }

@@ -4,6 +4,7 @@
  */
 import type { Context } from "../types/http.js"
 import type { PagesOptions } from "../types/config.js"
+import { registry } from "../registry/installed.js"
 
 /** `path` (absolute or relative to the origin) with `params` added to its query. */
 export function pageUrl(ctx: Pick<Context, "origin">, path: string, params: Record<string, string | undefined> = {}): string {
@@ -12,17 +13,16 @@ export function pageUrl(ctx: Pick<Context, "origin">, path: string, params: Reco
   return url.href
 }
 
-const BUILTIN: Record<keyof PagesOptions, string | undefined> = {
+/** The kernel's pages; a capability's page is the route that declares its key (`RouteDeclaration.page`). */
+const BUILTIN: Partial<Record<keyof PagesOptions, string>> = {
   signIn: "signin",
   signOut: "signout",
   error: "error",
   verifyRequest: "verify-request",
-  newUser: undefined,
-  twoFactor: "two-factor",
 }
 
 /** The custom page for `page` when configured, else the built-in route. */
 export function routeUrl(ctx: Context, page: keyof PagesOptions, params: Record<string, string | undefined> = {}): string {
   const custom = ctx.config.pages[page]
-  return pageUrl(ctx, custom ?? `${ctx.actionBase}/${BUILTIN[page] ?? ""}`, params)
+  return pageUrl(ctx, custom ?? `${ctx.actionBase}/${BUILTIN[page] ?? registry().page(page) ?? ""}`, params)
 }

@@ -36,8 +36,8 @@ function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: L
  * `deleteAuthenticator`, `updateAuthenticator`, `listAccountsByUserId`,
  * `retireVerificationTokens`, `updateAccount`, `listSessionsByUserId`, `deleteSessionsByUserId`,
  * `getUserSessionEpoch`, `incrementUserSessionEpoch`, `getVerificationToken`, `createSessionForAccount`,
- * `useVerificationTokenForAccount`, `useVerificationTokenAndCreateSession` and the two-factor port's seven (own or inherited, so class adapters
- * work). A method left out here would be dropped by `wrapAdapter`.
+ * `useVerificationTokenForAccount`, `useVerificationTokenAndCreateSession` (own or inherited, so class adapters work); the methods of
+ * capabilities' ports come with `wrapAdapter`'s `portMethods`. A method left out would be dropped.
  */
 const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "createUser", "getUser", "getUserByEmail", "getUserByAccount", "updateUser", "deleteUser", "linkAccount",
@@ -47,15 +47,16 @@ const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "listAccountsByUserId", "retireVerificationTokens", "updateAccount", "listSessionsByUserId", "deleteSessionsByUserId",
   "getUserSessionEpoch", "incrementUserSessionEpoch", "getVerificationToken", "createSessionForAccount",
   "useVerificationTokenForAccount", "useVerificationTokenAndCreateSession",
-  "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "recordTwoFactorStep",
-  "useTwoFactorBackupCode", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
 ]
 
-/** A frozen copy of `adapter` whose methods throw `AdapterError`. */
-export function wrapAdapter(adapter: Adapter, logger: LoggerInstance): Adapter {
+/**
+ * A frozen copy of `adapter` whose methods throw `AdapterError`: the methods above and
+ * `portMethods`, the methods of the ports capabilities declare (the registry's).
+ */
+export function wrapAdapter(adapter: Adapter, logger: LoggerInstance, portMethods: readonly string[] = []): Adapter {
   const wrapped: Record<string, unknown> = {}
-  for (const key of ADAPTER_METHODS) {
-    const value = adapter[key]
+  for (const key of [...ADAPTER_METHODS, ...portMethods]) {
+    const value = (adapter as Record<string, unknown>)[key]
     if (typeof value === "function") wrapped[key] = wrapMethod(key, value.bind(adapter) as never, logger)
   }
   return Object.freeze(wrapped) as Adapter

@@ -6,13 +6,15 @@
  * only place that error is made. Start-up (`validate.ts`) checks the same lists, so a configured
  * feature never meets a missing method at request time.
  */
-import type { Adapter } from "../types/adapters.js"
+import type { Adapter, CapabilityPorts } from "../types/adapters.js"
 import { MissingAdapterMethods } from "../errors/errors.js"
+import { registry } from "../registry/installed.js"
 
 /**
- * authlib's named adapter ports (Auth.js's base methods are asked for by name): the methods an
- * adapter implements together, as a unit, for a feature to use them. Exported as `ADAPTER_PORTS`;
- * `@authlib/adapter-test` fails an adapter that implements part of a port.
+ * authlib's named adapter ports of the kernel (Auth.js's base methods are asked for by name): the
+ * methods an adapter implements together, as a unit, for a feature to use them. Capabilities add
+ * their own (`Capability.ports`, typed through `CapabilityPorts`); the package exports both as
+ * `ADAPTER_PORTS`. `@authlib/adapter-test` fails an adapter that implements part of a port.
  */
 export const PORTS = {
   /** Database sessions: the session record's life (`extendSession` is used when present, never required). */
@@ -30,20 +32,23 @@ export const PORTS = {
   sessionEpochs: ["getUserSessionEpoch", "incrementUserSessionEpoch"],
   /** Provider tokens kept on account rows and refreshed there. */
   accountTokens: ["listAccountsByUserId", "updateAccount", "getAccount"],
-  /** Two-factor sign-in: the user's sealed TOTP secret, last used step and hashed backup codes. */
-  twoFactor: [
-    "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "recordTwoFactorStep",
-    "useTwoFactorBackupCode", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
-  ],
 } as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
 
-export type PortName = keyof typeof PORTS
+/** Every port: the kernel's and those capabilities add. */
+export type AllPorts = typeof PORTS & CapabilityPorts
+
+export type PortName = keyof AllPorts
+
+/** The methods of the port `name`: the kernel's list, or the one its capability declared. */
+export function portMethods(name: PortName): readonly string[] {
+  return (PORTS as Partial<Record<PortName, readonly string[]>>)[name] ?? registry().ports[name] ?? []
+}
 
 /** The methods `K` of an adapter, all present. */
 export type AdapterMethods<K extends keyof Adapter> = { readonly [M in K]-?: NonNullable<Adapter[M]> }
 
 /** The typed handle of the port `N`. */
-export type PortMethods<N extends PortName> = AdapterMethods<(typeof PORTS)[N][number]>
+export type PortMethods<N extends PortName> = AdapterMethods<AllPorts[N][number] & keyof Adapter>
 
 /** The methods of `wanted` that `adapter` lacks. */
 export function missingMethods(adapter: Adapter | undefined, wanted: readonly string[]): string[] {
@@ -95,14 +100,14 @@ function implementsPort(adapter: Adapter, name: PortName): boolean {
   let known = implemented.get(adapter)
   if (!known) implemented.set(adapter, (known = new Map()))
   let has = known.get(name)
-  if (has === undefined) known.set(name, (has = missingMethods(adapter, PORTS[name]).length === 0))
+  if (has === undefined) known.set(name, (has = missingMethods(adapter, portMethods(name)).length === 0))
   return has
 }
 
 /** The port `name` as a typed handle, or `MissingAdapterMethods`. */
 export function port<N extends PortName>(adapter: Adapter | undefined, name: N, purpose: Purpose | string): PortMethods<N> {
   if (adapter && implementsPort(adapter, name)) return adapter as unknown as PortMethods<N>
-  throw missingError(missingMethods(adapter, PORTS[name]), purpose)
+  throw missingError(missingMethods(adapter, portMethods(name)), purpose)
 }
 
 /** The port `name` when the adapter implements it, else undefined (for features that degrade). */

@@ -4,12 +4,13 @@
  */
 import { compileTrustedProxies } from "./client-address.js"
 import { defaultMemoryStore } from "./memory-store.js"
-import type { ProxyTrust, RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules, ResolvedRateLimit, ResolvedRule, TrustedProxies } from "../types/rate-limit.js"
+import type { KernelRateLimitGroup, ProxyTrust, RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules, ResolvedRateLimit, ResolvedRule, TrustedProxies } from "../types/rate-limit.js"
 import type { RateLimitStore } from "../types/rate-limit-store.js"
 
-export type { RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules, ResolvedRateLimit, ResolvedRule } from "../types/rate-limit.js"
+export type { CapabilityRateLimitGroups, RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules, ResolvedRateLimit, ResolvedRule } from "../types/rate-limit.js"
 
-const DEFAULTS: Record<RateLimitGroup, readonly RateLimitRule[]> = {
+/** The default rules of the kernel's groups; capabilities declare theirs (`Capability.rateLimits`). */
+export const KERNEL_RATE_LIMITS: Readonly<Record<KernelRateLimitGroup, readonly RateLimitRule[]>> = {
   "credentials.perIdentifier": [{ limit: 5, window: 60 }, { limit: 20, window: 3600 }],
   "credentials.perClient": [{ limit: 30, window: 600 }],
   "email.perAddress": [{ limit: 1, window: 60 }, { limit: 5, window: 3600 }],
@@ -18,12 +19,10 @@ const DEFAULTS: Record<RateLimitGroup, readonly RateLimitRule[]> = {
   "passkey.perClient": [{ limit: 60, window: 60 }],
   "csrf.perClient": [{ limit: 60, window: 60 }],
   "session.perClient": [],
-  "twoFactor.perUser": [{ limit: 5, window: 300 }, { limit: 20, window: 3600 }],
-  "twoFactor.perSignIn": [{ limit: 5, window: 300 }],
 }
 
-/** The default rules of every group (the README's table is tested against it). */
-export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitGroup, readonly RateLimitRule[]>> = DEFAULTS
+/** The default rules of every group: the kernel's and the registry's (see `assemble.ts`). */
+export type RateLimitDefaults = Readonly<Record<RateLimitGroup, readonly RateLimitRule[]>>
 /** Default `email.maxLiveTokens`. */
 export const DEFAULT_MAX_LIVE_TOKENS = 3
 
@@ -39,11 +38,11 @@ const isRule = (rule: unknown): rule is RateLimitRule => {
 }
 
 /** The problems of `options` (each naming the option that fixes it); empty when it is usable. */
-export function rateLimitProblems(options: RateLimitOptions | false | undefined): string[] {
+export function rateLimitProblems(options: RateLimitOptions | false | undefined, defaults: RateLimitDefaults): string[] {
   if (options === false || options === undefined) return []
   if (typeof options !== "object" || options === null) return ['"rateLimit" must be an object or false']
   const problems: string[] = []
-  for (const group of Object.keys(DEFAULTS) as RateLimitGroup[]) {
+  for (const group of Object.keys(defaults) as RateLimitGroup[]) {
     const value = groupOption(options, group)
     if (value === undefined || value === false) continue
     const rules = Array.isArray(value) ? value : [value]
@@ -64,9 +63,9 @@ export function rateLimitProblems(options: RateLimitOptions | false | undefined)
   return problems
 }
 
-function resolveRules(options: RateLimitOptions, group: RateLimitGroup): readonly ResolvedRule[] {
+function resolveRules(options: RateLimitOptions, group: RateLimitGroup, defaults: RateLimitDefaults): readonly ResolvedRule[] {
   const value = groupOption(options, group)
-  const rules = value === undefined ? DEFAULTS[group] : value === false ? [] : Array.isArray(value) ? value : [value as RateLimitRule]
+  const rules = value === undefined ? defaults[group] : value === false ? [] : Array.isArray(value) ? value : [value as RateLimitRule]
   // Shortest window first: the limiter stops at the first refusal (see limiter.ts `count`).
   const sorted = [...rules].sort((a, b) => a.window - b.window)
   return Object.freeze(sorted.map((r) => Object.freeze({ limit: r.limit, windowMs: Math.round(r.window * 1000), prefix: `${group}:${r.window}:` })))
@@ -83,11 +82,11 @@ function trustOf(value: TrustedProxies | undefined): ProxyTrust | undefined {
 }
 
 /** The resolved limits, or undefined when they are off. Call after `rateLimitProblems` found none. */
-export function resolveRateLimit(options: RateLimitOptions | false | undefined): ResolvedRateLimit | undefined {
+export function resolveRateLimit(options: RateLimitOptions | false | undefined, defaults: RateLimitDefaults): ResolvedRateLimit | undefined {
   if (options === false) return undefined
   const o = options ?? {}
   const rules = {} as Record<RateLimitGroup, readonly ResolvedRule[]>
-  for (const group of Object.keys(DEFAULTS) as RateLimitGroup[]) rules[group] = resolveRules(o, group)
+  for (const group of Object.keys(defaults) as RateLimitGroup[]) rules[group] = resolveRules(o, group, defaults)
   const live = o.email?.maxLiveTokens
   const identifierTotals = rules["credentials.perIdentifier"].map((r) => Object.freeze({ limit: r.limit * 2, windowMs: r.windowMs, prefix: `${r.prefix}total:` }))
   return Object.freeze({

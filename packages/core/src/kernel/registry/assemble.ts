@@ -1,10 +1,18 @@
 /**
  * The registry: every capability's declarations merged once into look-up tables (action -> route,
- * provider type -> flow). Two capabilities claiming one action or one provider type is a
- * programming error, thrown when the registry is assembled (at module load, so a test catches it).
+ * provider type -> flow, page -> route, error type -> policy, port -> methods) and the complete
+ * catalogues (rate-limit defaults, error codes) the kernel's own tables start. Two capabilities
+ * claiming one action, provider type, page, rate-limit group, error type or port is a programming
+ * error, thrown when the registry is assembled (at module load, so a test catches it).
  */
+import { KERNEL_ERROR_CODES, type ErrorCodes } from "../errors/codes.js"
+import { policyOf, type ErrorPolicy } from "../errors/policy.js"
+import { KERNEL_RATE_LIMITS, type RateLimitDefaults } from "../rate-limit/options.js"
 import type { ProviderType } from "../types/model.js"
-import type { BeforeIssueHook, Capability, FlowDeclaration, HeldSignInHook, RouteDeclaration, SignOutHook } from "../types/capability.js"
+import type { ResolvedConfig } from "../types/resolved-config.js"
+import type {
+  AnyOptionsDeclaration, BeforeIssueHook, Capability, FlowDeclaration, FreshnessHook, HeldSignInHook, RouteDeclaration, SignOutHook,
+} from "../types/capability.js"
 
 /** The merged declarations. */
 export interface Registry {
@@ -15,37 +23,94 @@ export interface Registry {
   /** The methods an action accepts (for `Allow` and 405). */
   methods(action: string): readonly ("GET" | "POST")[]
   flow(type: ProviderType): FlowDeclaration | undefined
+  /** The action of the route that is the built-in page `key` of `pages` (a capability's page). */
+  page(key: string): string | undefined
   readonly signOutRedirects: readonly SignOutHook[]
   readonly beforeIssue: readonly BeforeIssueHook[]
   readonly heldSignIn: readonly HeldSignInHook[]
   /** Sign-in body fields that belong to a capability (`BeforeIssueHook.bodyFields`), not to the app. */
   readonly bodyFields: ReadonlySet<string>
+  readonly freshness: readonly FreshnessHook[]
+  /** Whether a passkey sign-in with user verification counts as two factors (yes unless a capability says no). */
+  passkeyIsMultiFactor(config: ResolvedConfig): boolean
+  /** The capabilities' own options, resolved with the config. */
+  readonly options: readonly AnyOptionsDeclaration[]
+  /** Every rate-limit group with its default rules: the kernel's, then the capabilities'. */
+  readonly rateLimits: RateLimitDefaults
+  /** Every error type with its codes: the kernel's catalogue, then the capabilities' (`ERROR_CODES`). */
+  readonly errorCodes: ErrorCodes
+  /** What `type` does in an answer (an empty policy for types without a row). */
+  policyOf(type: string): ErrorPolicy
+  /** The ports capabilities declare: name -> methods. */
+  readonly ports: Readonly<Record<string, readonly string[]>>
+  /** Every method of those ports (what `wrapAdapter` wraps besides the kernel's). */
+  readonly portMethods: readonly string[]
+}
+
+/** `into[key] = value`, refusing a key another capability (or the kernel) has. */
+function claim<V>(into: Map<string, V>, key: string, value: V, what: string, capability: Capability): void {
+  if (into.has(key)) throw new Error(`capability "${capability.name}" declares ${what} "${key}", which another capability (or the kernel) declares`)
+  into.set(key, value)
+}
+
+/** The catalogue's types: the kernel's in their order, each capability type before the first that sorts after it. */
+function catalogueOrder(codes: ReadonlyMap<string, readonly string[]>): string[] {
+  const order = Object.keys(KERNEL_ERROR_CODES)
+  for (const type of codes.keys()) {
+    if (order.includes(type)) continue
+    const after = order.findIndex((other) => other > type)
+    order.splice(after === -1 ? order.length : after, 0, type)
+  }
+  return order
 }
 
 export function assembleRegistry(capabilities: readonly Capability[]): Registry {
   const routes = new Map<string, RouteDeclaration>()
-  const flows = new Map<ProviderType, FlowDeclaration>()
+  const flows = new Map<string, FlowDeclaration>()
+  const pages = new Map<string, string>()
+  const limits = new Map<string, RateLimitDefaults[keyof RateLimitDefaults]>(Object.entries(KERNEL_RATE_LIMITS))
+  const codes = new Map<string, readonly string[]>(Object.entries(KERNEL_ERROR_CODES))
+  const policies = new Map<string, ErrorPolicy>()
+  const ports = new Map<string, readonly string[]>()
   for (const capability of capabilities) {
     for (const route of capability.routes ?? []) {
-      if (routes.has(route.action)) throw new Error(`capability "${capability.name}" declares action "${route.action}", which another capability declares`)
       if (route.POST && !route.POST.csrf && !route.POST.csrfBy) throw new Error(`capability "${capability.name}": POST ${route.action} needs the kernel's CSRF check or "csrfBy"`)
-      routes.set(route.action, route)
+      claim(routes, route.action, route, "action", capability)
+      if (route.page) claim(pages, route.page, route.action, "page", capability)
     }
-    for (const [type, flow] of Object.entries(capability.flows ?? {}) as [ProviderType, FlowDeclaration][]) {
-      if (flows.has(type)) throw new Error(`capability "${capability.name}" declares a flow for "${type}", which another capability declares`)
-      flows.set(type, flow)
+    for (const [type, flow] of Object.entries(capability.flows ?? {})) claim(flows, type, flow, "a flow for", capability)
+    for (const [group, rules] of Object.entries(capability.rateLimits ?? {})) claim(limits, group, Object.freeze([...rules]), "rate-limit group", capability)
+    for (const { type, codes: own, policy } of capability.errors ?? []) {
+      // A kernel type may gain codes (the capability's own causes); a new type is the capability's.
+      if (type in KERNEL_ERROR_CODES) codes.set(type, [...(codes.get(type) ?? []), ...own])
+      else claim(codes, type, own, "error type", capability)
+      // A kernel type's policy is the kernel's: a capability cannot change what it answers.
+      if (policy && type in KERNEL_ERROR_CODES) throw new Error(`capability "${capability.name}" declares the error policy of "${type}", which the kernel declares`)
+      if (policy) claim(policies, type, policy, "the error policy of", capability)
     }
+    for (const [name, methods] of Object.entries(capability.ports ?? {}) as [string, readonly string[]][]) claim(ports, name, Object.freeze([...methods]), "adapter port", capability)
   }
   const methods = new Map([...routes].map(([action, r]) => [action, (["GET", "POST"] as const).filter((m) => r[m] !== undefined)]))
+  const passkeyHooks = capabilities.flatMap((c) => (c.passkeyIsMultiFactor ? [c.passkeyIsMultiFactor.bind(c)] : []))
+  const every = <K extends keyof Capability>(key: K) => Object.freeze(capabilities.flatMap((c) => (c[key] ? [c[key] as NonNullable<Capability[K]>] : [])))
   return Object.freeze({
     capabilities: Object.freeze([...capabilities]),
     actions: new Set(routes.keys()),
     route: (action: string) => routes.get(action),
     methods: (action: string) => methods.get(action) ?? [],
     flow: (type: ProviderType) => flows.get(type),
-    signOutRedirects: Object.freeze(capabilities.flatMap((c) => (c.signOutRedirect ? [c.signOutRedirect] : []))),
-    beforeIssue: Object.freeze(capabilities.flatMap((c) => (c.beforeIssue ? [c.beforeIssue] : []))),
-    heldSignIn: Object.freeze(capabilities.flatMap((c) => (c.heldSignIn ? [c.heldSignIn] : []))),
+    page: (key: string) => pages.get(key),
+    signOutRedirects: every("signOutRedirect"),
+    beforeIssue: every("beforeIssue"),
+    heldSignIn: every("heldSignIn"),
+    freshness: every("freshness"),
+    passkeyIsMultiFactor: (config: ResolvedConfig) => passkeyHooks.every((hook) => hook(config)),
+    options: Object.freeze(capabilities.flatMap((c): AnyOptionsDeclaration[] => (c.options ? [c.options] : []))),
+    rateLimits: Object.freeze(Object.fromEntries(limits)) as RateLimitDefaults,
+    errorCodes: Object.freeze(Object.fromEntries(catalogueOrder(codes).map((type) => [type, Object.freeze([...(codes.get(type) ?? [])])]))) as unknown as ErrorCodes,
+    policyOf: (type: string) => policyOf(type) ?? policies.get(type) ?? {},
+    ports: Object.freeze(Object.fromEntries(ports)),
+    portMethods: Object.freeze([...ports.values()].flat()),
     bodyFields: new Set(capabilities.flatMap((c) => c.beforeIssue?.bodyFields ?? [])),
   })
 }

@@ -21,7 +21,7 @@ import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
 import { authenticationFacts } from "./authentication.js"
-import type { Authentication, LinkUse, NewSession, Principal, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+import type { Authentication, LinkUse, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
 
@@ -297,9 +297,12 @@ async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[
   return []
 }
 
+/** Database sessions keep no provider tokens: the accounts do (`getAccessToken` reads them there). */
+const noProviderTokens: ProviderTokenStore = { kept: false, read: async () => null, write: async () => [] }
+
 /** The database session strategy. */
 export const databaseStrategy: SessionStrategy = {
-  providerTokens: null,
+  providerTokens: noProviderTokens,
   storesSessions: true,
   needsStoredUser: true,
   adapterMethods: SESSION_METHODS,

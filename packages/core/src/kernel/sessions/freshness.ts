@@ -3,18 +3,15 @@
  * (which both strategies fill from the session's record, see `authentication.ts`).
  *
  * `requireFreshSecondFactor` is the one gate of everything that adds or removes a way in (passkey
- * add and delete, unlinking an account): for a user with two factors enabled, a second factor
- * verified within `twoFactor.freshAge`. It lives in the kernel (it reads the adapter's `twoFactor`
- * port directly) so the capabilities it guards need no import of the two-factor capability.
+ * add and delete, unlinking an account): a second factor verified as recently as the capabilities'
+ * `freshness` hooks ask for the user (a capability that gives users a second factor asks it of
+ * those who enabled one). It lives in the kernel so the capabilities it guards import none.
  */
 import { ReauthenticationRequired } from "../errors/errors.js"
-import { optionalPort } from "../ports/ports.js"
+import { registry } from "../registry/installed.js"
 import type { AuthRequest, Context } from "../types/http.js"
 import { requirePrincipal } from "./principal.js"
 import type { Principal } from "./types.js"
-
-/** Seconds a second factor stays fresh unless `twoFactor.freshAge` says otherwise. */
-export const DEFAULT_FRESH_AGE = 600
 
 /** What a caller asks of the request's authentication. */
 export interface RecentAuthentication {
@@ -38,16 +35,19 @@ export function assertRecentAuthentication(principal: Principal, wanted: RecentA
     })
 }
 
-/** `twoFactor.freshAge` when the user has two factors on (configured, and their record enabled), else null. */
+/** The strictest age the `freshness` hooks ask of a second factor for `userId`, or null when none asks. */
 async function freshAgeFor(ctx: Context, userId: string): Promise<number | null> {
-  const options = ctx.config.twoFactor
-  const store = options && optionalPort(ctx.config.adapter, "twoFactor")
-  return store && (await store.getTwoFactor(userId))?.enabled === true ? options.freshAge : null
+  let strictest: number | null = null
+  for (const hook of registry().freshness) {
+    const age = await hook(ctx, userId)
+    if (age !== null && (strictest === null || age < strictest)) strictest = age
+  }
+  return strictest
 }
 
 /**
- * The request's principal (`SessionRequired` with `message` without one) and, when its user has
- * two factors enabled, a second factor verified within `twoFactor.freshAge` (else
+ * The request's principal (`SessionRequired` with `message` without one) and, when a capability
+ * asks it for its user (`freshness`), a second factor verified that recently (else
  * `ReauthenticationRequired`). For every change to the ways a user signs in.
  */
 export async function requireFreshSecondFactor(req: AuthRequest, ctx: Context, message: string): Promise<Principal> {

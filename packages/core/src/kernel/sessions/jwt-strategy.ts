@@ -105,6 +105,7 @@ async function withProviderTokens(req: AuthRequest, ctx: Context, signIn: NewSes
 
 /** Provider tokens in the session token itself (`session.providerTokens`): read, and re-issued after a refresh. */
 const providerTokens: ProviderTokenStore = {
+  kept: true,
   async read(req, ctx) {
     const verified = await verifiedToken(req, ctx)
     return verified && { sub: verified.token.sub, tokens: providerTokensOf(verified.token) }

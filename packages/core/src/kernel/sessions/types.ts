@@ -41,8 +41,13 @@ export interface StoredProviderTokens {
   error?: "RefreshTokenError"
 }
 
-/** Provider tokens kept in the session itself (JWT strategy with `session.providerTokens`). */
+/**
+ * Provider tokens kept in the session itself (JWT strategy with `session.providerTokens`). A
+ * strategy whose sessions keep none (database: the accounts keep them) has a store that says so.
+ */
 export interface ProviderTokenStore {
+  /** Whether this strategy's sessions keep provider tokens (with `session.providerTokens` on). */
+  readonly kept: boolean
   /** The request's session subject and its providers' tokens, or null without a valid session. */
   read(req: AuthRequest, ctx: Context): Promise<{ sub: string; tokens: Readonly<Record<string, StoredProviderTokens>> } | null>
   /** The session re-issued with `tokens` for `providerId`: the cookies to set. */
@@ -75,9 +80,9 @@ export interface Revocation {
 export interface SessionStrategy {
   /**
    * Where the session keeps provider tokens itself (JWT strategy with `session.providerTokens`);
-   * `null` for a strategy whose sessions keep none (database: the accounts keep them).
+   * a strategy whose sessions keep none (database: the accounts keep them) says `kept: false`.
    */
-  readonly providerTokens: ProviderTokenStore | null
+  readonly providerTokens: ProviderTokenStore
   /** Whether sessions are stored one by one (and so can be listed and ended one by one). */
   readonly storesSessions: boolean
   /** Whether a session points at a stored user (so even credentials users are stored). */

@@ -10,10 +10,11 @@
  *   another party whose methods we do not know. Claiming `pwd` would say more than we know;
  * - passkey: `hwk` (proof of possession of a key the authenticator guards, signing only after a
  *   gesture) and `user` (WebAuthn's user-presence test). With user verification (a PIN or
- *   biometric) and `twoFactor.passkeyCountsAsTwoFactors` (default), `mfa` too: the authenticator
- *   proved possession and the person, so step-up treats it as two factors.
+ *   biometric), `mfa` too unless a capability says otherwise (`Capability.passkeyIsMultiFactor`):
+ *   the authenticator proved possession and the person, so step-up treats it as two factors.
  * Second factors (TOTP or a backup code) add `otp` and `mfa`; see `recordVerifiedFactor`.
  */
+import { registry } from "../registry/installed.js"
 import type { Context } from "../types/http.js"
 import type { Authentication, SignInResult } from "../types/sign-in.js"
 
@@ -31,7 +32,7 @@ export function firstFactorAmr(ctx: Context, result: SignInResult): string[] {
     case "oidc":
       return ["fed"]
     case "webauthn":
-      return result.userVerified && ctx.config.twoFactor?.passkeyCountsAsTwoFactors !== false ? ["hwk", "user", "mfa"] : ["hwk", "user"]
+      return result.userVerified && registry().passkeyIsMultiFactor(ctx.config) ? ["hwk", "user", "mfa"] : ["hwk", "user"]
     default:
       return []
   }

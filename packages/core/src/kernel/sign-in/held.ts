@@ -1,6 +1,6 @@
 /**
  * The request's held sign-in: a first factor done, a session not yet issued because a capability
- * (two-factor sign-in) holds it back. Asked of the capabilities' `heldSignIn` hooks in registry
+ * (a second-factor step) holds it back. Asked of the capabilities' `heldSignIn` hooks in registry
  * order, once per request, so a route of another capability (the passkey options of a second
  * factor) can help finish it without importing the capability that holds it.
  */

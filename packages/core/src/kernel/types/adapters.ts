@@ -13,9 +13,8 @@
  * - `deleteUser` removes the user's sessions, accounts and authenticators with it.
  * - `deleteAuthenticator` (optional): under concurrent calls for one credential, exactly one caller
  *   receives the deleted authenticator; the others receive `null`.
- * - Two-factor (optional port): `enableTwoFactor`, `recordTwoFactorStep` and
- *   `useTwoFactorBackupCode` are conditional writes; under concurrent calls with the same
- *   arguments exactly one caller wins. `deleteUser` removes the user's two-factor record too.
+ * - A capability's port (declared in its folder) states its own race rules; `deleteUser` removes
+ *   the user's records of every port the adapter implements.
  * - Multi-record writes are atomic: a failure leaves no half-written record.
  * - Unknown ids return `null` (or `undefined` from deletes), they do not throw.
  *
@@ -113,21 +112,11 @@ export interface AdapterAuthenticator {
 }
 
 /**
- * A user's two-factor record as an adapter returns it (authlib only). Core seals the TOTP secret
- * and hashes the backup codes before they reach the adapter: store them as given. The hashes
- * themselves are never read back, only how many are left.
+ * The adapter ports capabilities add, by declaration merging (port name -> its method names): a
+ * capability augments this interface, `Adapter` with the methods, and declares the port's method
+ * list (`Capability.ports`). Kernel ports are `PORTS` in `ports/ports.ts`.
  */
-export interface AdapterTwoFactor {
-  userId: string
-  /** The TOTP secret, sealed by core (encrypted with a key derived from the auth secret). */
-  secret: string
-  /** `false` while enrolment waits for its first code (a pending secret); `true` once confirmed. */
-  enabled: boolean
-  /** The latest TOTP time step accepted (RFC 6238's T); `null` before the first. Only later steps are accepted. */
-  lastUsedStep: number | null
-  /** How many backup codes are left unused (0 for a pending record). */
-  backupCodesLeft: number
-}
+export interface CapabilityPorts {}
 
 export interface Adapter {
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
@@ -229,7 +218,7 @@ export interface Adapter {
    *
    * Core calls it in place of `useVerificationTokenForAccount` then `createSession` (one round trip
    * instead of two) only where nothing must see the user before the session exists: database
-   * sessions, no `signIn` callback, and no capability that may hold the sign-in back (two-factor).
+   * sessions, no `signIn` callback, and no capability that may hold the sign-in back.
    * When it answers no session (a new address, an unverified user, an address whose `email`
    * account is not linked), core goes on with the token and owner it answered, as after
    * `useVerificationTokenForAccount`: the user is created, verified or linked, then the session stored.
@@ -303,51 +292,4 @@ export interface Adapter {
    * address counts, so deleting the last passkey is refused more often, never allowed wrongly.
    */
   listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>
-  /**
-   * Optional, authlib only (the `twoFactor` port, implemented together): the user's two-factor
-   * record, `null` when they have none (or are unknown).
-   */
-  getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>
-  /**
-   * Two-factor port: stores `secret` as the user's pending (not yet enabled) TOTP secret,
-   * replacing a pending one (with its last used step cleared), and returns the record. Conditional:
-   * while two-factor is enabled nothing changes and the answer is `null` (a new secret needs
-   * `deleteTwoFactor` first); `null` too for an unknown user.
-   */
-  setTwoFactorPendingSecret?(userId: string, secret: string): Awaitable<AdapterTwoFactor | null>
-  /**
-   * Two-factor port: enables the pending record whose stored secret is `secret`, sets its last
-   * used step to `step` (the code that confirmed it is used up) and stores `backupCodeHashes` as
-   * its backup codes, in one conditional write (such as `UPDATE ... WHERE "user" = $1 AND secret =
-   * $2 AND NOT enabled RETURNING ...`). Returns the enabled record; `null` when there is no
-   * pending record with that secret (already enabled, replaced by a newer enrolment, unknown).
-   * Under concurrent calls exactly one caller receives the record.
-   */
-  enableTwoFactor?(userId: string, params: { secret: string; step: number; backupCodeHashes: readonly string[] }): Awaitable<AdapterTwoFactor | null>
-  /**
-   * Two-factor port: records `step` as the last used TOTP step only when two-factor is enabled and
-   * `step` is later than the stored one, in one conditional write (such as `UPDATE ... SET
-   * "lastUsedStep" = $2 WHERE "user" = $1 AND enabled AND ("lastUsedStep" IS NULL OR
-   * "lastUsedStep" < $2)`). Answers whether this call recorded it: under concurrent calls with the
-   * same step exactly one caller receives `true`, so two instances never both accept one code.
-   */
-  recordTwoFactorStep?(userId: string, step: number): Awaitable<boolean>
-  /**
-   * Two-factor port: uses up the backup code stored under one of `codeHashes` (the hashes of one
-   * typed code under each auth secret of the rotation list) when two-factor is enabled, removing
-   * it in one conditional write. Answers whether this call removed it: under concurrent calls
-   * for one code exactly one caller receives `true`.
-   */
-  useTwoFactorBackupCode?(userId: string, codeHashes: readonly string[]): Awaitable<boolean>
-  /**
-   * Two-factor port: replaces all of the user's backup codes with `codeHashes` (the old ones stop
-   * working) when two-factor is enabled, in one write. Answers whether it replaced them (`false`:
-   * not enabled, or unknown user).
-   */
-  replaceTwoFactorBackupCodes?(userId: string, codeHashes: readonly string[]): Awaitable<boolean>
-  /**
-   * Two-factor port: deletes the user's two-factor record (secret, last used step, backup codes),
-   * pending or enabled. Answers whether there was one.
-   */
-  deleteTwoFactor?(userId: string): Awaitable<boolean>
 }

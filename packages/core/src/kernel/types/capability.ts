@@ -1,13 +1,19 @@
 /**
  * What a capability declares, in one object: its routes (action, methods, how errors answer, CSRF,
- * rate-limit group), the sign-in flows it brings, and its hooks into configuration checks and
- * sign-out. The kernel reads only these declarations (see `assemble.ts`); it imports no capability.
+ * rate-limit group, page), the sign-in flows it brings, its own option, rate-limit groups, errors
+ * and adapter port, and its hooks into configuration checks, sign-in, step-up and sign-out. The
+ * kernel reads only these declarations (see `assemble.ts`); it imports no capability. The types of
+ * what a capability adds (its option, page, groups, codes, port methods) reach the public types by
+ * declaration merging: the capability augments the kernel's empty `Capability*` interfaces.
  */
-import type { AuthError } from "../errors/errors.js"
+import type { AuthError, CataloguedType } from "../errors/errors.js"
+import type { ErrorPolicy } from "../errors/policy.js"
+import type { Adapter, CapabilityPorts } from "./adapters.js"
+import type { AuthConfig, CapabilityOptions, CapabilityPages } from "./config.js"
 import type { AuthRequest, AuthResponse, Context } from "./http.js"
-import type { ResolvedConfig } from "./resolved-config.js"
+import type { ResolvedCapabilityOptions, ResolvedConfig } from "./resolved-config.js"
 import type { ProviderType } from "./model.js"
-import type { RateLimitGroup } from "./rate-limit.js"
+import type { RateLimitGroup, RateLimitRule } from "./rate-limit.js"
 import type { Flow, PendingSignIn } from "./sign-in.js"
 
 /** A route handler: the parsed request and its context in, the internal response out. */
@@ -39,6 +45,8 @@ export interface RouteDeclaration {
   readonly action: string
   readonly answers: RouteAnswers
   readonly withProvider?: boolean
+  /** The `pages` key whose built-in page this route is (`routeUrl` sends there unless the app set its own). */
+  readonly page?: keyof CapabilityPages
   readonly GET?: RouteMethod
   readonly POST?: RouteMethod
 }
@@ -83,6 +91,51 @@ export interface HeldSignIn {
 /** Reads the request's held sign-in, if the capability holds one for it. */
 export type HeldSignInHook = (req: AuthRequest, ctx: Context) => Promise<HeldSignIn | undefined>
 
+/**
+ * An options declaration as the kernel handles it, whatever its key: its raw value and result are
+ * the declaring capability's business (typed in `OptionsDeclaration`).
+ */
+export interface AnyOptionsDeclaration {
+  readonly key: string
+  resolve(raw: never, config: AuthConfig): unknown
+  problems?(raw: never, config: AuthConfig): AuthError[]
+}
+
+/** The keys of the capabilities' options (in both `AuthConfig` and `ResolvedConfig`). */
+export type CapabilityOptionKey = keyof CapabilityOptions & keyof ResolvedCapabilityOptions
+
+/**
+ * A capability's top-level option `key`: resolved once with the config (the result is
+ * `ResolvedConfig[key]`), its fatal problems reported with every other configuration problem.
+ */
+export type OptionsDeclaration = {
+  [K in CapabilityOptionKey]: {
+    readonly key: K
+    resolve(raw: CapabilityOptions[K], config: AuthConfig): ResolvedCapabilityOptions[K]
+    problems?(raw: CapabilityOptions[K], config: AuthConfig): AuthError[]
+  }
+}[CapabilityOptionKey]
+
+/**
+ * An error type a capability brings (its class lives in the capability folder): its codes, in the
+ * catalogue (`ERROR_CODES`), and its row of the error policy. Codes for a kernel type (a
+ * `Configuration` code of the capability's own) are appended to that type's.
+ */
+export interface ErrorDeclaration {
+  readonly type: CataloguedType
+  readonly codes: readonly string[]
+  readonly policy?: ErrorPolicy
+}
+
+/** The adapter ports a capability brings: name -> the methods an adapter implements together. */
+export type PortsDeclaration = { readonly [N in keyof CapabilityPorts]?: readonly (keyof Adapter)[] }
+
+/**
+ * How recently (seconds) a second factor must have been verified for `userId` before a change to
+ * the ways they sign in (adding or deleting a passkey, unlinking an account); `null`: no demand.
+ */
+export type FreshnessHook = (ctx: Context, userId: string) => Promise<number | null>
+
 /** One feature of core. */
 export interface Capability {
   readonly name: string
@@ -96,4 +149,19 @@ export interface Capability {
   readonly beforeIssue?: BeforeIssueHook
   /** The sign-in this capability holds back for the request (see `HeldSignIn`). */
   readonly heldSignIn?: HeldSignInHook
+  /** Its own top-level option (typed by augmenting `CapabilityOptions` and `ResolvedCapabilityOptions`). */
+  readonly options?: OptionsDeclaration
+  /** Its rate-limit groups with their default rules (names typed by augmenting `CapabilityRateLimitGroups`). */
+  readonly rateLimits?: { readonly [G in RateLimitGroup]?: readonly RateLimitRule[] }
+  /** Its error types (classes typed into `AnyAuthError` by augmenting `CapabilityErrors`). */
+  readonly errors?: readonly ErrorDeclaration[]
+  /** Its adapter ports (methods typed by augmenting `Adapter` and `CapabilityPorts`). */
+  readonly ports?: PortsDeclaration
+  /** Asked by the kernel's step-up gate (`requireFreshSecondFactor`); the strictest answer wins. */
+  readonly freshness?: FreshnessHook
+  /**
+   * Whether a passkey sign-in with user verification counts as two factors (`mfa`) under `config`.
+   * The kernel says yes unless a capability answers false.
+   */
+  passkeyIsMultiFactor?(config: ResolvedConfig): boolean
 }

@@ -80,16 +80,24 @@ export interface CookiesOptions {
   webauthnChallenge: CookieOption
 }
 
+/**
+ * The top-level options capabilities add to `AuthConfig`, by declaration merging: a capability
+ * augments this interface in its own folder (`declare module ".../kernel/types/config.js"`) and
+ * declares the option's resolution (`Capability.options`), so the kernel never names it.
+ */
+export interface CapabilityOptions {}
+
+/** The pages capabilities add to `PagesOptions` (augmented like `CapabilityOptions`); a route declares its page key. */
+export interface CapabilityPages {}
+
 /** Paths that replace built-in pages. */
-export interface PagesOptions {
+export interface PagesOptions extends CapabilityPages {
   signIn: string
   signOut: string
   error: string
   verifyRequest: string
   /** Where a user is sent after their first sign-in. */
   newUser: string
-  /** The second step of a sign-in of a user with two factors enabled (`twoFactor`); it posts to `{basePath}/two-factor`. */
-  twoFactor: string
 }
 
 /** Callbacks (spec 2.6). */
@@ -147,8 +155,8 @@ export interface AuthRequestOptions {
   clientAddress?: string
 }
 
-/** The configuration of `Auth` (spec 2.1). */
-export interface AuthConfig {
+/** The configuration of `Auth` (spec 2.1); capabilities add their own options (`CapabilityOptions`). */
+export interface AuthConfig extends CapabilityOptions {
   providers: Provider[]
   adapter?: Adapter
   /** Default `/auth`. */
@@ -192,38 +200,9 @@ export interface AuthConfig {
   /** Marker value: see `skipCSRFCheck`. */
   skipCSRFCheck?: typeof import("./skip-csrf.js").skipCSRFCheck
   theme?: Theme
-  /**
-   * Two-factor sign-in (authlib extension): TOTP codes, backup codes, and passkeys as a second
-   * factor, asked after every first factor of a user who enabled it. Off unless set; needs an
-   * adapter with the `twoFactor` port. See the README's "Two-factor sign-in".
-   */
-  twoFactor?: TwoFactorOptions
   /** Must be true (spec 1.6). */
   trustHost?: boolean
   useSecureCookies?: boolean
   /** Marker value: see `raw`. Makes `Auth` return the internal result instead of a Response. */
   raw?: typeof import("./raw.js").raw
-}
-
-/** The `twoFactor` option. */
-export interface TwoFactorOptions {
-  /** The issuer shown in authenticator apps (`otpauth://totp/<issuer>:<account>`). Default: the app URL's host, else `"authlib"`. */
-  issuer?: string
-  /**
-   * Whether a passkey sign-in with user verification (a PIN or biometric on the authenticator)
-   * counts as both factors, so no code is asked after it. Default true.
-   */
-  passkeyCountsAsTwoFactors?: boolean
-  /**
-   * Two factors required: `true` for every user, or a function of the signed-in user (run like a
-   * callback: a throw is `CallbackError`). A required user without them is held after the first
-   * factor until they enrol an authenticator on the two-factor page. Default false.
-   */
-  required?: boolean | ((user: User | AdapterUser) => Awaitable<boolean>)
-  /**
-   * Seconds a verified second factor stays fresh (step-up): for a user with two factors enabled,
-   * adding or deleting a passkey and unlinking an account need one verified this recently (at
-   * sign-in, or with `POST {basePath}/two-factor` `action=step-up`). Default 600 (10 minutes).
-   */
-  freshAge?: number
 }

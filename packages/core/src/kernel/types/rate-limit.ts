@@ -69,15 +69,21 @@ export interface RateLimitOptions {
   csrf?: { perClient?: RateLimitRules }
   /** `GET`/`POST` session per client. Default: not limited (apps poll it). */
   session?: { perClient?: RateLimitRules }
-  /**
-   * Second-factor codes (TOTP or backup) per user, and per pending sign-in. Default 5 per 5 minutes
-   * each (a growing wait); a refused code says nothing of the first factor.
-   */
-  twoFactor?: { perUser?: RateLimitRules; perSignIn?: RateLimitRules }
+  // Capabilities add their sections by augmenting this interface, and their groups in
+  // `CapabilityRateLimitGroups` (`Capability.rateLimits` declares the default rules).
 }
 
+/**
+ * The rule groups capabilities add (`"<section>.<name>"` -> `true`), by declaration merging, with a
+ * matching section of `RateLimitOptions`.
+ */
+export interface CapabilityRateLimitGroups {}
+
 /** The names of the rule groups, as they appear in keys and log lines. */
-export type RateLimitGroup =
+export type RateLimitGroup = KernelRateLimitGroup | keyof CapabilityRateLimitGroups
+
+/** The kernel's own rule groups. */
+export type KernelRateLimitGroup =
   | "credentials.perIdentifier"
   | "credentials.perClient"
   | "email.perAddress"
@@ -86,8 +92,6 @@ export type RateLimitGroup =
   | "passkey.perClient"
   | "csrf.perClient"
   | "session.perClient"
-  | "twoFactor.perUser"
-  | "twoFactor.perSignIn"
 
 /** A rule as the limiter uses it: the window in milliseconds, and the key prefix of its counter. */
 export interface ResolvedRule {

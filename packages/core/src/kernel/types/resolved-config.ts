@@ -8,10 +8,16 @@ import type { AuthError } from "../errors/errors.js"
 import type { ProviderConfig } from "./providers.js"
 import type { OriginPattern } from "./origin-pattern.js"
 import type { ResolvedRateLimit } from "./rate-limit.js"
-import type { CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, SessionOptions, Theme, TwoFactorOptions } from "./config.js"
+import type { CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from "./config.js"
 
-/** The configuration as core uses it: every default applied, frozen. */
-export interface ResolvedConfig {
+/**
+ * The resolved options of capabilities (see `CapabilityOptions` in `config.ts`): a capability
+ * augments this interface with the form its `options.resolve` returns, under the same key.
+ */
+export interface ResolvedCapabilityOptions {}
+
+/** The configuration as core uses it: every default applied, frozen; capabilities' options included. */
+export interface ResolvedConfig extends ResolvedCapabilityOptions {
   readonly basePath: string
   /** The application URL (`url` / `WEBAUTH_URL`); links use its origin when set. */
   readonly appUrl: URL | undefined
@@ -40,8 +46,6 @@ export interface ResolvedConfig {
   /** Where this deployment, as a redirect proxy, may forward callbacks (compiled patterns). */
   readonly redirectProxyAllowedOrigins: readonly OriginPattern[]
   readonly experimental: Readonly<{ enableWebAuthn: boolean }>
-  /** Two-factor sign-in, or undefined when the `twoFactor` option is not set. */
-  readonly twoFactor: Readonly<{ issuer: string; passkeyCountsAsTwoFactors: boolean; required: NonNullable<TwoFactorOptions["required"]>; freshAge: number }> | undefined
   /** The rate limits, or undefined when `rateLimit: false`. */
   readonly rateLimit: ResolvedRateLimit | undefined
   /** The cookie set for a secure or a plain origin (computed once each). */

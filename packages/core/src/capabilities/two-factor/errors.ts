@@ -1,0 +1,55 @@
+/**
+ * The errors of two-factor sign-in: `TwoFactorError` (its codes and policy row are declared here
+ * and registered by the capability, so the kernel's catalogue does not name it) and the
+ * `Configuration` code of a TOTP secret no configured secret opens.
+ */
+import { CataloguedError } from "../../kernel/errors/errors.js"
+import type { ErrorDeclaration } from "../../kernel/types/capability.js"
+
+/** The codes of `TwoFactorError`. */
+export const TWO_FACTOR_ERROR_CODES = ["SECRET_INVALID", "TWO_FACTOR_OFF", "ACTION_INVALID", "CODE_MISSING", "CODE_INVALID", "SIGN_IN_MISSING", "ALREADY_ENABLED", "NOT_ENROLLED", "NOT_ENABLED"] as const
+
+/** The capability's own `Configuration` code: a stored TOTP secret that no configured secret opens (rotated away, or the row was altered). */
+const CONFIGURATION_CODES = ["TWO_FACTOR_SECRET_UNREADABLE"] as const
+
+declare module "../../kernel/errors/codes.js" {
+  interface CapabilityErrorCodes {
+    TwoFactorError: typeof TWO_FACTOR_ERROR_CODES
+    Configuration: typeof CONFIGURATION_CODES
+  }
+}
+
+declare module "../../kernel/errors/errors.js" {
+  interface CapabilityErrors {
+    TwoFactorError: TwoFactorError
+  }
+}
+
+/**
+ * A two-factor request that cannot be done: `CODE_INVALID` (a wrong, reused or expired code, one
+ * answer for all three), `CODE_MISSING`, `SIGN_IN_MISSING` (no pending sign-in: none started, or
+ * its 5 minutes are over), `ALREADY_ENABLED`, `NOT_ENROLLED` (confirming without an enrolment),
+ * `NOT_ENABLED`, `ACTION_INVALID`, `TWO_FACTOR_OFF` (the `twoFactor` option is not set), and
+ * `SECRET_INVALID` (a TOTP secret to import is not base32 of at least 16 bytes; the message names
+ * the position of a bad character, never the secret). Client-safe: `code` says why, and nothing in
+ * it depends on whether the first factor of a sign-in was right.
+ */
+export class TwoFactorError extends CataloguedError<"TwoFactorError"> {
+  static override type = "TwoFactorError"
+  declare type: "TwoFactorError"
+  static override clientSafe = true
+  /** The HTTP status of a JSON answer, from `code`. */
+  get status(): number {
+    const code = this.code
+    if (code === "TWO_FACTOR_OFF") return 404
+    if (code === "CODE_INVALID" || code === "SIGN_IN_MISSING") return 401
+    if (code === "ALREADY_ENABLED" || code === "NOT_ENROLLED" || code === "NOT_ENABLED") return 409
+    return 400
+  }
+}
+
+/** The capability's entries of the catalogue and the error policy. */
+export const twoFactorErrors: readonly ErrorDeclaration[] = [
+  { type: "TwoFactorError", codes: TWO_FACTOR_ERROR_CODES, policy: { codeInJson: true, codeInRedirect: true } },
+  { type: "Configuration", codes: CONFIGURATION_CODES },
+]

@@ -1,0 +1,96 @@
+/**
+ * The `twoFactor` option: its public type (added to `AuthConfig` by declaration merging), its
+ * resolved form (`ctx.config.twoFactor`), its page (`pages.twoFactor`), and how it resolves and
+ * what makes it invalid (the capability's `options` declaration). Nothing of it is in the kernel.
+ */
+import type { Awaitable } from "@authlib/jwt"
+import { Configuration } from "../../kernel/errors/errors.js"
+import type { AdapterUser } from "../../kernel/types/adapters.js"
+import type { OptionsDeclaration } from "../../kernel/types/capability.js"
+import type { AuthConfig, User } from "../../kernel/types/config.js"
+
+// Re-exported so that the emitted types of every module naming `TwoFactorOptions` load the
+// rate-limit section too (`rateLimit.twoFactor`, added by declaration merging in that file).
+export type { TwoFactorRateLimitOptions } from "./rate-limits.js"
+
+/** The `twoFactor` option. */
+export interface TwoFactorOptions {
+  /** The issuer shown in authenticator apps (`otpauth://totp/<issuer>:<account>`). Default: the app URL's host name (no port), else `"authlib"`. */
+  issuer?: string
+  /**
+   * Whether a passkey sign-in with user verification (a PIN or biometric on the authenticator)
+   * counts as both factors, so no code is asked after it. Default true.
+   */
+  passkeyCountsAsTwoFactors?: boolean
+  /**
+   * Two factors required: `true` for every user, or a function of the signed-in user (run like a
+   * callback: a throw is `CallbackError`). A required user without them is held after the first
+   * factor until they enrol an authenticator on the two-factor page. Default false.
+   */
+  required?: boolean | ((user: User | AdapterUser) => Awaitable<boolean>)
+  /**
+   * Seconds a verified second factor stays fresh (step-up): for a user with two factors enabled,
+   * adding or deleting a passkey and unlinking an account need one verified this recently (at
+   * sign-in, or with `POST {basePath}/two-factor` `action=step-up`). Default 600 (10 minutes).
+   */
+  freshAge?: number
+}
+
+/** `twoFactor` as core uses it, every default applied. */
+export type ResolvedTwoFactorOptions = Readonly<{
+  issuer: string
+  passkeyCountsAsTwoFactors: boolean
+  required: NonNullable<TwoFactorOptions["required"]>
+  freshAge: number
+}>
+
+declare module "../../kernel/types/config.js" {
+  interface CapabilityOptions {
+    /**
+     * Two-factor sign-in (authlib extension): TOTP codes, backup codes, and passkeys as a second
+     * factor, asked after every first factor of a user who enabled it. Off unless set; needs an
+     * adapter with the `twoFactor` port. See the README's "Two-factor sign-in".
+     */
+    twoFactor?: TwoFactorOptions
+  }
+  interface CapabilityPages {
+    /** The second step of a sign-in of a user with two factors enabled (`twoFactor`); it posts to `{basePath}/two-factor`. */
+    twoFactor: string
+  }
+}
+
+declare module "../../kernel/types/resolved-config.js" {
+  interface ResolvedCapabilityOptions {
+    /** Two-factor sign-in, or undefined when the `twoFactor` option is not set. */
+    readonly twoFactor: ResolvedTwoFactorOptions | undefined
+  }
+}
+
+/** Seconds a second factor stays fresh unless `twoFactor.freshAge` says otherwise. */
+export const DEFAULT_FRESH_AGE = 600
+
+/** The app URL's host name without its port (an issuer must hold no ":": apps split the label there); none for an IPv6 literal. */
+function appHost(url: string | undefined): string | undefined {
+  const hostname = url !== undefined && URL.canParse(url) ? new URL(url).hostname : ""
+  return hostname !== "" && !hostname.startsWith("[") ? hostname : undefined
+}
+
+/** The `twoFactor` option's resolution and start-up checks. */
+export const twoFactorOption: OptionsDeclaration = {
+  key: "twoFactor",
+  resolve: (options: TwoFactorOptions | undefined, config: AuthConfig) =>
+    options
+      ? Object.freeze({
+          issuer: options.issuer ?? appHost(config.url) ?? "authlib",
+          passkeyCountsAsTwoFactors: options.passkeyCountsAsTwoFactors !== false,
+          // Anything but a function or `true` is checked by the capability at start-up.
+          required: options.required ?? false,
+          freshAge: options.freshAge ?? DEFAULT_FRESH_AGE,
+        })
+      : undefined,
+  problems(options: TwoFactorOptions | undefined) {
+    const freshAge = options?.freshAge
+    if (freshAge === undefined || (Number.isSafeInteger(freshAge) && freshAge > 0)) return []
+    return [new Configuration(`"twoFactor.freshAge" must be a whole number of seconds above 0, not ${JSON.stringify(freshAge)}`, { code: "SESSION_OPTION_INVALID" })]
+  },
+}
