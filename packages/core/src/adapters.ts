@@ -1,0 +1,10 @@
+/**
+ * `@authlib/core/adapters`: the adapter contract's types, as `@auth/core/adapters` offers them (an
+ * Auth.js adapter's imports move by changing the scope), and authlib's named ports.
+ * @module
+ */
+export type {
+  Adapter, AdapterAccount, AdapterAccountType, AdapterAuthenticator, AdapterSession, AdapterTwoFactor,
+  AdapterUser, AdapterPortName, SessionMetadata, VerificationToken
+} from "./index.js"
+export { ADAPTER_PORTS } from "./index.js"
