@@ -84,7 +84,8 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
     const event = ctx.config.events.signIn ? signInEventInput(result, ownerOf(result, result.issued.user)) : undefined
     return signedIn(ctx, false, callbackUrl, flowCookies, result.issued.cookies, event)
   }
-  const decision = await runSignInCallback(signInParams(result), ctx)
+  // The default `signIn` callback allows every sign-in: answered here, without the user-code runner.
+  const decision = ctx.config.hasSignInCallback ? await runSignInCallback(signInParams(result), ctx) : {}
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
   const strategy = sessionStrategy(ctx.config)
   const holds = registry().beforeIssue.filter((b) => b.active(ctx.config))
