@@ -85,17 +85,19 @@ export type {
   WebAuthnRelyingParty, WebAuthnUserInfo
 } from "./kernel/types/providers.js"
 export {
-  APP_DEFINED_CODES, AccessDenied, AccountManagementError, AdapterError, AuthError, CallbackError,
+  APP_DEFINED_CODES, AccessDenied, AdapterError, AuthError, CallbackError,
   CallbackRouteError, CataloguedError, Configuration, CredentialsSignin, DuplicateProviderId,
   EmailSignInError, EventError, ExperimentalFeatureNotEnabled, InvalidCallbackUrl, InvalidCheck,
   InvalidEmailAddress, InvalidEndpoints, InvalidProvider, InvalidRequest, JWTSessionError,
   MethodNotAllowed, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSalt,
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
-  OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, ReauthenticationRequired, RefreshTokenError,
+  OAuthProfileParseError, OAuthSignInError, RateLimited, ReauthenticationRequired, RefreshTokenError,
   SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
   Verification, WebAuthnVerificationError, isClientSafe
 } from "./kernel/errors/errors.js"
 export { TwoFactorError } from "./capabilities/two-factor/errors.js"
+export { PasskeyManagementError } from "./capabilities/passkey-management/errors.js"
+export { AccountManagementError } from "./capabilities/linked-accounts/errors.js"
 export { ADAPTER_PORTS, DEFAULT_RATE_LIMITS, ERROR_CODES } from "./registry.js"
 export type {
   AnyAuthError, AuthErrorOptions, CallbackStep, CataloguedErrorOptions, CataloguedType, CheckName,

@@ -61,6 +61,23 @@ describe("capability declarations", () => {
     expect(registry.page("extraPage")).toBe("extra")
   })
 
+  it("declares the management errors of one capability in that capability, where the catalogue listed them", () => {
+    const owners = Object.fromEntries(REGISTRY.capabilities.flatMap((c) => (c.errors ?? []).map((e) => [e.type, c.name])))
+    // So the first test also keeps their names out of the kernel's source.
+    expect(owners).toMatchObject({ PasskeyManagementError: "passkey-management", AccountManagementError: "linked-accounts" })
+    const types = Object.keys(REGISTRY.errorCodes)
+    expect(types[0]).toBe("AccountManagementError")
+    expect(types.slice(types.indexOf("OAuthSignInError"), types.indexOf("OAuthSignInError") + 3)).toEqual(["OAuthSignInError", "PasskeyManagementError", "RateLimited"])
+    expect(REGISTRY.policyOf("PasskeyManagementError")).toEqual({ codeInJson: true })
+    expect(REGISTRY.policyOf("AccountManagementError")).toEqual({})
+  })
+
+  it("lists a capability's type just before the type its declaration names", () => {
+    const extra = { name: "extra", errors: [{ type: "ZetaError", codes: ["ZETA_REFUSED"], before: "AccessDenied" }] } as unknown as Capability
+    const types = Object.keys(assembleRegistry([extra]).errorCodes)
+    expect(types.slice(0, 2)).toEqual(["ZetaError", "AccessDenied"])
+  })
+
   it("refuses a second claim to a rate-limit group, error type, port or page", () => {
     const handler = async () => ({})
     const claims = [

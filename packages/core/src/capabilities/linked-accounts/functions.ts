@@ -5,7 +5,7 @@
  * functions they check no CSRF token: call them from protected endpoints.
  */
 import type { Adapter, AdapterAccount } from "../../kernel/types/adapters.js"
-import { AccountManagementError } from "../../kernel/errors/errors.js"
+import { AccountManagementError } from "./errors.js"
 import { adapterMethods, type AdapterMethods } from "../../kernel/ports/ports.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import { serverCall } from "../../kernel/run/server-call.js"

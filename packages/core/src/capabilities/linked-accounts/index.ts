@@ -1,10 +1,12 @@
 /**
  * Linked accounts and ways in: the server functions that list a user's ways to sign in and unlink
- * an account (`functions.ts`), on one definition of a way in (`ways-in.ts`). No routes of its own.
+ * an account (`functions.ts`), on one definition of a way in (`ways-in.ts`). No routes of its own;
+ * its error type, `AccountManagementError`, is declared in `errors.ts`.
  */
 import type { Capability } from "../../kernel/types/capability.js"
+import { linkedAccountsErrors } from "./errors.js"
 
-export const linkedAccounts: Capability = { name: "linked-accounts" }
+export const linkedAccounts: Capability = { name: "linked-accounts", errors: linkedAccountsErrors }
 
 // The one definition of a way in, which passkey management also keeps whole.
 export { hasWayIn, removeWayIn } from "./ways-in.js"

@@ -4,7 +4,7 @@
  */
 import { adapterMethods } from "../../kernel/ports/ports.js"
 import type { AdapterAccount, AdapterAuthenticator } from "../../kernel/types/adapters.js"
-import { PasskeyManagementError } from "../../kernel/errors/errors.js"
+import { PasskeyManagementError } from "./errors.js"
 import type { Context } from "../../kernel/types/http.js"
 import { logError } from "../../kernel/errors/logger.js"
 import type { WebAuthnConfig } from "../../kernel/types/providers.js"

@@ -11,7 +11,8 @@
  * exactly as an unknown id. The adapter writes are keyed by credential id, after that check.
  */
 import type { Adapter, AdapterAuthenticator } from "../../kernel/types/adapters.js"
-import { PasskeyManagementError, UnknownAction, type ErrorCode } from "../../kernel/errors/errors.js"
+import { UnknownAction, type ErrorCode } from "../../kernel/errors/errors.js"
+import { PasskeyManagementError } from "./errors.js"
 import { adapterMethods, type AdapterMethods } from "../../kernel/ports/ports.js"
 import { credentialIdToStored } from "../webauthn/index.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"

@@ -4,7 +4,7 @@
  * and `name`) or `delete` (with `id`), `csrfToken`; answers `{ passkey }`, the passkey as renamed
  * or as it was before its deletion. See `passkeys/manage.ts`.
  */
-import { PasskeyManagementError } from "../../kernel/errors/errors.js"
+import { PasskeyManagementError } from "./errors.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { deleteOwnPasskey, listOwnPasskeys, renameOwnPasskey } from "./manage.js"
 import type { PasskeyInfo } from "./info.js"

@@ -1,23 +1,9 @@
 /**
- * Errors of the management functions (passkeys, sessions, linked accounts, provider tokens).
+ * Errors of the management functions that the kernel throws or reads itself: sessions (the session
+ * strategies end a user's sessions) and provider tokens (a session carries `error` once a refresh
+ * token is refused). Passkey and linked-account management declare their errors in their folders.
  */
 import { CataloguedError } from "./catalogued.js"
-
-/**
- * A passkey-management request that cannot be done: no such passkey among the signed-in user's
- * (`PASSKEY_UNKNOWN`, 404: another user's passkey answers exactly the same), a name that is empty
- * once cleaned (`PASSKEY_NAME_INVALID`), a missing id or unknown action (400), or the deletion of
- * the user's last way to sign in (`LAST_SIGN_IN_METHOD`, 409). Client-safe: `code` says why.
- */
-export class PasskeyManagementError extends CataloguedError<"PasskeyManagementError"> {
-  static override type = "PasskeyManagementError"
-  declare type: "PasskeyManagementError"
-  static override clientSafe = true
-  /** The HTTP status of the JSON answer, from `code`. */
-  get status(): number {
-    return this.code === "PASSKEY_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" ? 409 : 400
-  }
-}
 
 /**
  * `getAccessToken` could not give a valid access token: the user has no account of that provider
@@ -60,20 +46,5 @@ export class SessionManagementError extends CataloguedError<"SessionManagementEr
   /** The HTTP status of a JSON answer, from `code`. */
   get status(): number {
     return this.code === "SESSION_UNKNOWN" || this.code === "USER_UNKNOWN" ? 404 : this.code === "DATABASE_SESSIONS_ONLY" || this.code === "REVOCATION_UNAVAILABLE" ? 409 : 400
-  }
-}
-
-/**
- * Managing the sign-in methods linked to a user was refused: `ACCOUNT_PROVIDER_MISSING`,
- * `ACCOUNT_UNKNOWN` (no such linked account), `ACCOUNT_NOT_UNLINKABLE` (a passkey's or a password's
- * account: removed elsewhere), `LAST_SIGN_IN_METHOD` (unlinking it would leave no way to sign in).
- */
-export class AccountManagementError extends CataloguedError<"AccountManagementError"> {
-  static override type = "AccountManagementError"
-  declare type: "AccountManagementError"
-  static override clientSafe = true
-  /** The HTTP status of a JSON answer, from `code`. */
-  get status(): number {
-    return this.code === "ACCOUNT_UNKNOWN" ? 404 : this.code === "LAST_SIGN_IN_METHOD" || this.code === "ACCOUNT_NOT_UNLINKABLE" ? 409 : 400
   }
 }

@@ -53,12 +53,16 @@ function claim<V>(into: Map<string, V>, key: string, value: V, what: string, cap
   into.set(key, value)
 }
 
-/** The catalogue's types: the kernel's in their order, each capability type before the first that sorts after it. */
-function catalogueOrder(codes: ReadonlyMap<string, readonly string[]>): string[] {
+/**
+ * The catalogue's types: the kernel's in their order, each capability type just before the type it
+ * names (`ErrorDeclaration.before`, when listed by then), else before the first that sorts after it.
+ */
+function catalogueOrder(codes: ReadonlyMap<string, readonly string[]>, before: ReadonlyMap<string, string>): string[] {
   const order = Object.keys(KERNEL_ERROR_CODES)
   for (const type of codes.keys()) {
     if (order.includes(type)) continue
-    const after = order.findIndex((other) => other > type)
+    const named = order.indexOf(before.get(type) ?? "")
+    const after = named !== -1 ? named : order.findIndex((other) => other > type)
     order.splice(after === -1 ? order.length : after, 0, type)
   }
   return order
@@ -71,6 +75,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
   const limits = new Map<string, RateLimitDefaults[keyof RateLimitDefaults]>(Object.entries(KERNEL_RATE_LIMITS))
   const codes = new Map<string, readonly string[]>(Object.entries(KERNEL_ERROR_CODES))
   const policies = new Map<string, ErrorPolicy>()
+  const placed = new Map<string, string>()
   const ports = new Map<string, readonly string[]>()
   for (const capability of capabilities) {
     for (const route of capability.routes ?? []) {
@@ -80,13 +85,14 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     }
     for (const [type, flow] of Object.entries(capability.flows ?? {})) claim(flows, type, flow, "a flow for", capability)
     for (const [group, rules] of Object.entries(capability.rateLimits ?? {})) claim(limits, group, Object.freeze([...rules]), "rate-limit group", capability)
-    for (const { type, codes: own, policy } of capability.errors ?? []) {
+    for (const { type, codes: own, policy, before } of capability.errors ?? []) {
       // A kernel type may gain codes (the capability's own causes); a new type is the capability's.
       if (type in KERNEL_ERROR_CODES) codes.set(type, [...(codes.get(type) ?? []), ...own])
       else claim(codes, type, own, "error type", capability)
       // A kernel type's policy is the kernel's: a capability cannot change what it answers.
       if (policy && type in KERNEL_ERROR_CODES) throw new Error(`capability "${capability.name}" declares the error policy of "${type}", which the kernel declares`)
       if (policy) claim(policies, type, policy, "the error policy of", capability)
+      if (before !== undefined) placed.set(type, before)
     }
     for (const [name, methods] of Object.entries(capability.ports ?? {}) as [string, readonly string[]][]) claim(ports, name, Object.freeze([...methods]), "adapter port", capability)
   }
@@ -107,7 +113,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     passkeyIsMultiFactor: (config: ResolvedConfig) => passkeyHooks.every((hook) => hook(config)),
     options: Object.freeze(capabilities.flatMap((c): AnyOptionsDeclaration[] => (c.options ? [c.options] : []))),
     rateLimits: Object.freeze(Object.fromEntries(limits)) as RateLimitDefaults,
-    errorCodes: Object.freeze(Object.fromEntries(catalogueOrder(codes).map((type) => [type, Object.freeze([...(codes.get(type) ?? [])])]))) as unknown as ErrorCodes,
+    errorCodes: Object.freeze(Object.fromEntries(catalogueOrder(codes, placed).map((type) => [type, Object.freeze([...(codes.get(type) ?? [])])]))) as unknown as ErrorCodes,
     policyOf: (type: string) => policyOf(type) ?? policies.get(type) ?? {},
     ports: Object.freeze(Object.fromEntries(ports)),
     portMethods: Object.freeze([...ports.values()].flat()),

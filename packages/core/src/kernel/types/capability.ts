@@ -125,6 +125,11 @@ export interface ErrorDeclaration {
   readonly type: CataloguedType
   readonly codes: readonly string[]
   readonly policy?: ErrorPolicy
+  /**
+   * The type a new type is listed just before in `ERROR_CODES` (default: the first type that sorts
+   * after it), so that moving a type into a capability keeps the catalogue's order.
+   */
+  readonly before?: CataloguedType
 }
 
 /** The adapter ports a capability brings: name -> the methods an adapter implements together. */

@@ -336,8 +336,8 @@ export interface WebAuthnConfig extends CommonProviderOptions {
   /**
    * Whether a signed-in user may delete their last passkey when nothing else lets them sign in
    * (no other passkey, no other linked account of a configured provider, no e-mail address with an
-   * e-mail provider configured). Default `false`: such a deletion is refused with
-   * `PasskeyManagementError` `LAST_SIGN_IN_METHOD`, so nobody locks themselves out. Set it when
+   * e-mail provider configured). Default `false`: such a deletion is refused with passkey
+   * management's `LAST_SIGN_IN_METHOD` (409), so nobody locks themselves out. Set it when
    * users have a way in that authlib cannot see (a password checked by your own `authorize` under
    * JWT sessions, account recovery by support). With several passkey providers, every one of them
    * must allow it.
