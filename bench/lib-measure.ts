@@ -23,6 +23,8 @@ export interface Figures {
   /** The fastest round's mean and p50, in microseconds: the cost on a quiet machine. */
   best: number
   bestP50: number
+  /** Every round's p50 in microseconds, in the order run (for ratios paired round by round). */
+  roundP50s: number[]
 }
 
 export interface MeasureOptions {
@@ -77,9 +79,19 @@ export async function measure(tasks: Record<string, Task>, options: MeasureOptio
     const kept = samples.filter((s) => s.p50 <= bestP50 * noise)
     const chosen = median(kept, (s) => s.mean)
     const best = Math.min(...kept.map((s) => s.mean))
-    figures.set(name, { ...chosen, ops: 1e6 / chosen.mean, kept: kept.length, rounds, best, bestP50 })
+    figures.set(name, { ...chosen, ops: 1e6 / chosen.mean, kept: kept.length, rounds, best, bestP50, roundP50s: samples.map((s) => s.p50) })
   }
   return figures
+}
+
+/**
+ * The median over rounds of `a`'s p50 divided by `b`'s in the same round: each round runs every
+ * task within a fraction of a second, so a burst of load on a shared machine hits both sides of
+ * a ratio, where separately chosen rounds can each catch a different burst.
+ */
+export function pairedRatio(a: Figures, b: Figures): number {
+  const ratios = a.roundP50s.map((p50, i) => p50 / b.roundP50s[i]!).sort((x, y) => x - y)
+  return ratios[Math.floor((ratios.length - 1) / 2)]!
 }
 
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })

@@ -25,7 +25,7 @@ import { sealTotpKey } from "@authlib/core/internal"
 import { openTotpKey } from "../packages/core/src/capabilities/two-factor/secret-box.js"
 import { createTotpKey, totp, verifyTotp, type TotpKey } from "../packages/core/src/capabilities/two-factor/totp.js"
 import type { BenchModule } from "./lib-bench.js"
-import { fmt, measure, printFigures } from "./lib-measure.js"
+import { fmt, measure, pairedRatio, printFigures } from "./lib-measure.js"
 
 const secret = "bench-secret-bench-secret-bench-secret-0123"
 const origin = "http://localhost:3000"
@@ -129,9 +129,10 @@ const twoFactor: BenchModule = {
     const figures = await measure({ [ONE]: () => withCodeInRequest(h, f, key), [TWO]: () => withSecondFactor(h, f, key), [WITHOUT]: () => withoutPlusCheck(h, f, key, sealed) }, options)
     printFigures("In-process, JWT sessions, rateLimit: false (latencies in microseconds)", figures)
     const ratio = (name: string, k: "mean" | "p50") => figures.get(name)![k] / figures.get(WITHOUT)![k]
-    const one = ratio(ONE, "p50")
-    console.log(`\nWith the code in the sign-in request / without plus one code check: ${fmt(one, 2)} p50 (${fmt(ratio(ONE, "mean"), 2)} mean); target <= 1.3: ${one <= 1.3 ? "met" : "NOT met"}`)
-    console.log(`In two steps / without plus one code check: ${fmt(ratio(TWO, "p50"), 2)} p50 (${fmt(ratio(TWO, "mean"), 2)} mean); a second request and the pending state, no target`)
+    const paired = (name: string) => pairedRatio(figures.get(name)!, figures.get(WITHOUT)!)
+    const one = paired(ONE)
+    console.log(`\nWith the code in the sign-in request / without plus one code check: ${fmt(one, 2)} (median of per-round p50 ratios; ${fmt(ratio(ONE, "p50"), 2)} p50, ${fmt(ratio(ONE, "mean"), 2)} mean of the kept rounds); target <= 1.3: ${one <= 1.3 ? "met" : "NOT met"}`)
+    console.log(`In two steps / without plus one code check: ${fmt(paired(TWO), 2)} paired (${fmt(ratio(TWO, "p50"), 2)} p50, ${fmt(ratio(TWO, "mean"), 2)} mean); a second request and the pending state, no target`)
   },
 }
 
