@@ -24,8 +24,11 @@ describe("the account page's sessions with JWT sessions", () => {
     await region.getByRole("button", { name: "Sign out everywhere else" }).click()
     await region.getByText("Your other sessions are signed out.").waitFor()
     expect(await sessionOf(origin, device)).toBeNull()
-    await page.reload()
-    expect(await page.locator(".facts").textContent()).toContain("ada@example.com")
+    await page.reload({ timeout: 30_000 })
+    // Still on the account page (a refused token would have gone to the sign-in page); a loaded CI
+    // machine has taken more than the default 10 s to render it.
+    expect(new URL(page.url()).pathname).toBe("/account/")
+    expect(await page.locator(".facts").textContent({ timeout: 30_000 })).toContain("ada@example.com")
 
     const again = await otherDevice(origin)
     await region.getByRole("button", { name: "Sign out everywhere", exact: true }).click()

@@ -5,8 +5,8 @@
  */
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor } from "../executors/index.js"
-import { amrIn, amrParam, SESSION_COLUMNS, toSession } from "./sessions.js"
-import { asDate, asString, first, integer, lookupable, requiredText, requiredTimestamp, text, timestamp } from "./values.js"
+import { amrIn, ownedSessionParams, SESSION_COLUMNS, toSession } from "./sessions.js"
+import { asDate, asString, first, lookupable } from "./values.js"
 import { toUser } from "./users.js"
 
 /**
@@ -49,13 +49,7 @@ export function linkSignInMethods(db: Executor): Pick<XataAdapterMethods, "useVe
           identifier,
           token,
           ...accountKey,
-          requiredText(session.sessionToken, "sessionToken"),
-          requiredTimestamp(session.expires, "expires"),
-          timestamp(session.createdAt, "createdAt"),
-          text(session.clientDescription, "clientDescription"),
-          text(session.clientNetwork, "clientNetwork"),
-          integer(session.authTime, "authTime"),
-          amrParam(session.amr),
+          ...ownedSessionParams(session),
           new Date().toISOString(),
         ]),
       )

@@ -1,7 +1,7 @@
 /** `authlib_sessions` and `authlib_users_sessions`. Tokens arrive hashed by core and are stored as given. */
 import type { AdapterSession } from "@authlib/core"
 import type { XataAdapterMethods } from "../adapter-type.js"
-import type { Executor, Row } from "../executors/index.js"
+import type { Executor, Row, SqlParam } from "../executors/index.js"
 import { XataAdapterError } from "../errors.js"
 import { asDate, asNumber, asString, first, integer, lookupable, requiredText, requiredTimestamp, text, timestamp, written } from "./values.js"
 import { toUser } from "./users.js"
@@ -23,6 +23,23 @@ export function amrParam(value: unknown): string | null {
   if (!Array.isArray(value) || value.length > 32 || !value.every((m) => typeof m === "string" && m.length > 0 && m.length <= 64))
     throw new XataAdapterError('"amr" must be an array of method names', { code: "INVALID_INPUT", cause: { field: "amr" } })
   return JSON.stringify(value)
+}
+
+/**
+ * The parameters of a session whose owner the statement itself finds (`createSessionForAccount`,
+ * `useVerificationTokenAndCreateSession`), in their placeholders' order: token, expires, createdAt,
+ * clientDescription, clientNetwork, authTime, amr.
+ */
+export function ownedSessionParams(session: Omit<AdapterSession, "userId">): SqlParam[] {
+  return [
+    requiredText(session.sessionToken, "sessionToken"),
+    requiredTimestamp(session.expires, "expires"),
+    timestamp(session.createdAt, "createdAt"),
+    text(session.clientDescription, "clientDescription"),
+    text(session.clientNetwork, "clientNetwork"),
+    integer(session.authTime, "authTime"),
+    amrParam(session.amr),
+  ]
 }
 
 /** `amr` as stored (JSON text of a text array), or null. */
@@ -116,13 +133,7 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
           [
             provider,
             providerAccountId,
-            requiredText(session.sessionToken, "sessionToken"),
-            requiredTimestamp(session.expires, "expires"),
-            timestamp(session.createdAt, "createdAt"),
-            text(session.clientDescription, "clientDescription"),
-            text(session.clientNetwork, "clientNetwork"),
-            integer(session.authTime, "authTime"),
-            amrParam(session.amr),
+            ...ownedSessionParams(session),
           ],
         ),
       )
