@@ -26,9 +26,9 @@ export function amrParam(value: unknown): string | null {
 }
 
 /**
- * The parameters of a session whose owner the statement itself finds (`createSessionForAccount`,
- * `useVerificationTokenAndCreateSession`), in their placeholders' order: token, expires, createdAt,
- * clientDescription, clientNetwork, authTime, amr.
+ * A new session's parameters, in their placeholders' order: token, expires, createdAt,
+ * clientDescription, clientNetwork, authTime, amr (a statement that finds the owner itself needs no
+ * more; `createSession` adds the user and `error` after them).
  */
 export function ownedSessionParams(session: Omit<AdapterSession, "userId">): SqlParam[] {
   return [
@@ -90,23 +90,13 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
       const rows = await db.query(
         `WITH s AS (
            INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error, "authTime", amr)
-           VALUES ($1::text, $2::timestamptz, $3::text, $4::timestamptz, $5::text, $6::text, $7::text, $8::bigint, ${amrIn(9)})
+           VALUES ($1::text, $2::timestamptz, $8::text, $3::timestamptz, $4::text, $5::text, $9::text, $6::bigint, ${amrIn(7)})
            RETURNING xata_id, ${SESSION_COLUMNS}
          ), link AS (
            INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s
          )
          SELECT ${RETURNED_COLUMNS} FROM s`,
-        [
-          requiredText(session.sessionToken, "sessionToken"),
-          requiredTimestamp(session.expires, "expires"),
-          requiredText(session.userId, "userId"),
-          timestamp(session.createdAt, "createdAt"),
-          text(session.clientDescription, "clientDescription"),
-          text(session.clientNetwork, "clientNetwork"),
-          text(session.error, "error"),
-          integer(session.authTime, "authTime"),
-          amrParam(session.amr),
-        ],
+        [...ownedSessionParams(session), requiredText(session.userId, "userId"), text(session.error, "error")],
       )
       return written(oneSession(rows), "session")
     },
