@@ -9,18 +9,17 @@ import { MemoryAdapter } from "@authlib/adapter-test/memory-adapter"
 import { describe, expect, it } from "vitest"
 import {
   completeTwoFactorSignIn,
-  confirmTotpEnrollment,
   getSession,
   ReauthenticationRequired,
   requireRecentAuthentication,
   SessionRequired,
-  startTotpEnrollment,
   stepUpTwoFactor,
 } from "../src/index.js"
 import { ada, ORIGIN, testConfig } from "./harness/config.js"
 import { browserCookies, fakeEvent, Redirected, runAction, type FakeEvent } from "./harness/fake-event.js"
-import { actionEvent, handle, outcome, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
-import { stepAt, totp } from "@authlib/e2e-kit/totp"
+import { actionEvent, handle, outcome, setup, type TestAuth } from "./harness/setup.js"
+import { totp } from "@authlib/e2e-kit/totp"
+import { enableTwoFactor, signedInPage } from "./harness/two-factor.js"
 
 const SESSION = "authlib.session-token"
 const PENDING = "authlib.two-factor"
@@ -30,22 +29,6 @@ async function twoFactorSetup(strategy: "jwt" | "database") {
   await adapter.createUser({ ...ada, emailVerified: null })
   const { auth } = setup(testConfig({ url: ORIGIN, adapter, session: { strategy }, twoFactor: {}, pages: { twoFactor: "/two-step" } }))
   return { auth }
-}
-
-/** A page request of the signed-in Ada (one factor), after the plugin's onRequest ran. */
-async function signedInPage(auth: TestAuth, cookie?: string) {
-  const ev = fakeEvent(`${ORIGIN}/account/`, { cookie: cookie ?? (await signInThroughRoute(auth)).cookie })
-  await handle(auth, ev)
-  return ev
-}
-
-/** Enables two factors for Ada; resolves the page event (still signed in), the secret and the step its first code used. */
-async function enable(auth: TestAuth) {
-  const ev = await signedInPage(auth)
-  const { secret } = await startTotpEnrollment(ev)
-  const step = stepAt()
-  await confirmTotpEnrollment(ev, { code: totp(secret, step) })
-  return { ev, secret, step }
 }
 
 /** The app's own two-factor page posting its form (the pending sign-in's cookies). */
@@ -59,7 +42,7 @@ for (const strategy of ["jwt", "database"] as const) {
   describe(`useTwoFactorSignIn on the app's own page, ${strategy} sessions`, () => {
     it("useSignIn sends the user to pages.twoFactor; a wrong code fails with nothing set; the right one sets the session and redirects", async () => {
       const { auth } = await twoFactorSetup(strategy)
-      const { secret, step } = await enable(auth)
+      const { secret, step } = await enableTwoFactor(auth)
 
       const signIn = await actionEvent(auth)
       const thrown = await outcome(runAction(auth.useSignIn, signIn, { providerId: "password", options: { email: ada.email, password: "correct horse" }, redirectTo: "/account/" }))
@@ -106,7 +89,7 @@ for (const strategy of ["jwt", "database"] as const) {
   describe(`step-up through the binding, ${strategy} sessions`, () => {
     it("requireRecentAuthentication asks for a second factor; stepUpTwoFactor sets a fresh session this request then sees", async () => {
       const { auth } = await twoFactorSetup(strategy)
-      const { ev, secret, step } = await enable(auth)
+      const { ev, secret, step } = await enableTwoFactor(auth)
       const before = await outcome(requireRecentAuthentication(ev, { secondFactor: true }))
       expect(before).toBeInstanceOf(ReauthenticationRequired)
       expect(before).toMatchObject({ code: "SECOND_FACTOR_REQUIRED" })

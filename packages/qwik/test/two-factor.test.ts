@@ -20,6 +20,7 @@ import { ada, ORIGIN, testConfig } from "./harness/config.js"
 import { browserCookies, fakeEvent, Redirected, runAction } from "./harness/fake-event.js"
 import { actionEvent, handle, outcome, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
 import { stepAt, totp } from "@authlib/e2e-kit/totp"
+import { enableTwoFactor, signedInPage } from "./harness/two-factor.js"
 
 const SESSION = "authlib.session-token"
 const PENDING = "authlib.two-factor"
@@ -29,22 +30,6 @@ async function twoFactorSetup(overrides: Parameters<typeof testConfig>[0] = { tw
   await adapter.createUser({ ...ada, emailVerified: null })
   const { auth } = setup(testConfig({ url: ORIGIN, adapter, session: { strategy: "jwt" }, ...overrides }))
   return { adapter, auth }
-}
-
-/** A page request of the signed-in Ada, after the plugin's onRequest ran. */
-async function signedInPage(auth: TestAuth, cookie?: string) {
-  const ev = fakeEvent(`${ORIGIN}/account/`, { cookie: cookie ?? (await signInThroughRoute(auth)).cookie })
-  await handle(auth, ev)
-  return ev
-}
-
-/** Enables two factors for Ada; resolves the secret, the step its first code used, and the backup codes. */
-async function enable(auth: TestAuth) {
-  const ev = await signedInPage(auth)
-  const { secret } = await startTotpEnrollment(ev)
-  const step = stepAt()
-  const { backupCodes } = await confirmTotpEnrollment(ev, { code: totp(secret, step) })
-  return { ev, secret, step, backupCodes }
 }
 
 /** Posts `code` to the two-factor step as the built-in page's form does. */
@@ -90,7 +75,7 @@ describe("two-factor management through the binding", () => {
 
   it("replaces the backup codes (the old ones die) and disables with a code", async () => {
     const { auth } = await twoFactorSetup()
-    const { ev, secret, step, backupCodes: old } = await enable(auth)
+    const { ev, secret, step, backupCodes: old } = await enableTwoFactor(auth)
     // The first code's step is spent: the next step's code is the one a person would type next.
     expect(await outcome(regenerateTwoFactorBackupCodes(ev, { code: totp(secret, step) }))).toMatchObject({ code: "CODE_INVALID" })
     const { backupCodes } = await regenerateTwoFactorBackupCodes(ev, { code: totp(secret, step + 1) })
@@ -120,7 +105,7 @@ describe("two-factor management through the binding", () => {
 describe("signing in with two factors through the binding", () => {
   it("useSignIn stops at {basePath}/two-factor with a pending cookie and no session; a code completes it", async () => {
     const { auth } = await twoFactorSetup()
-    const { secret, step } = await enable(auth)
+    const { secret, step } = await enableTwoFactor(auth)
 
     const ev = await actionEvent(auth)
     const thrown = await outcome(runAction(auth.useSignIn, ev, { providerId: "password", options: { email: ada.email, password: "correct horse" }, redirectTo: "/account/" }))
@@ -144,7 +129,7 @@ describe("signing in with two factors through the binding", () => {
 
   it("useSignIn with the code beside the password signs in at once; a wrong one fails as a wrong password", async () => {
     const { auth } = await twoFactorSetup()
-    const { secret, step } = await enable(auth)
+    const { secret, step } = await enableTwoFactor(auth)
     const signIn = async (twoFactorCode: string) => {
       const ev = await actionEvent(auth)
       const thrown = await outcome(runAction(auth.useSignIn, ev, { providerId: "password", options: { email: ada.email, password: "correct horse", twoFactorCode }, redirectTo: "/account/" }))
@@ -165,7 +150,7 @@ describe("signing in with two factors through the binding", () => {
 
   it("a backup code completes a sign-in once", async () => {
     const { auth } = await twoFactorSetup()
-    const { backupCodes } = await enable(auth)
+    const { backupCodes } = await enableTwoFactor(auth)
     const first = await signInThroughRoute(auth)
     expect(first.cookie).toContain(`${PENDING}=`)
     expect(first.cookie).not.toContain(`${SESSION}=`)
