@@ -8,9 +8,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig, CredentialsConfig } from "../../../src/index.js"
 import { requireRecentAuthentication } from "../../../src/index.js"
-import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
-import { Client, ORIGIN, config as baseConfig, credentials, recordingLogger } from "../../helpers/harness.js"
+import { Client, config as baseConfig, credentials, recordingLogger } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
+import { appRequest, codeAt, sessionCookie } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
 
@@ -26,8 +26,6 @@ function setup(strategy: "jwt" | "database", over: Partial<AuthConfig> = {}) {
   return { adapter, config, seen, log }
 }
 
-const sessionCookie = (client: Client) => [...client.jar.keys()].find((name) => name.includes("session-token"))
-const codeAt = (secret: string, steps: number) => totp(importTotpKey(secret), Date.now() + steps * 30_000)
 
 /** Signs in, enrols and confirms TOTP, signs out: the base32 secret and the backup codes. */
 async function enrol(config: AuthConfig): Promise<{ secret: string; backupCodes: string[] }> {
@@ -43,9 +41,7 @@ async function enrol(config: AuthConfig): Promise<{ secret: string; backupCodes:
 
 /** The amr the session of `client` records (through the public freshness check). */
 async function amrOf(client: Client, config: AuthConfig): Promise<readonly string[]> {
-  const headers = new Headers()
-  client.jar.apply(headers, new URL(`${ORIGIN}/account`))
-  return (await requireRecentAuthentication(new Request(`${ORIGIN}/account`, { headers }), config)).amr
+  return (await requireRecentAuthentication(appRequest(client), config)).amr
 }
 
 /** What the client keeps of an answer that must look like a wrong password's. */

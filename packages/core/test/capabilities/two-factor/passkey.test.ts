@@ -9,9 +9,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig, TwoFactorOptions } from "../../../src/index.js"
 import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
-import { alice, ORIGIN, type Client } from "../../helpers/harness.js"
+import { alice, ORIGIN } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { options, registerPasskey, setup, signInWithPasskey, signOutLocally, type PasskeySetup } from "../../flows/webauthn/setup.js"
+import { sessionCookie } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
 
@@ -21,7 +22,6 @@ beforeEach(() => {
 })
 afterEach(() => vi.useRealTimers())
 
-const sessionCookie = (client: Client) => [...client.jar.keys()].find((name) => name.includes("session-token"))
 
 /** Alice with a passkey and TOTP enabled, signed out. */
 async function aliceWithPasskeyAndTotp(strategy: "jwt" | "database", twoFactor: TwoFactorOptions = {}, over: Partial<AuthConfig> = {}): Promise<PasskeySetup & { secret: string }> {

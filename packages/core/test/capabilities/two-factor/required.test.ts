@@ -10,6 +10,7 @@ import type { AuthConfig, TwoFactorOptions } from "../../../src/index.js"
 import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
 import { Client, config as baseConfig, ORIGIN } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
+import { sessionCookie } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
 
@@ -26,7 +27,6 @@ function setup(strategy: "jwt" | "database", twoFactor: TwoFactorOptions = { req
   return { adapter, config: baseConfig({ adapter, session: { strategy }, twoFactor: { issuer: "Example", ...twoFactor }, ...over }) }
 }
 
-const sessionCookie = (client: Client) => [...client.jar.keys()].find((name) => name.includes("session-token"))
 const secretOnPage = (page: string) => page.match(/<code data-secret>([A-Z2-7]+)<\/code>/)?.[1]
 
 async function held(client: Client): Promise<void> {

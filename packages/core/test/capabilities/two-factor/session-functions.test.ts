@@ -18,10 +18,10 @@ import {
   TwoFactorError,
   WebAuthnVerificationError,
 } from "../../../src/index.js"
-import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
 import { alice, Client, ORIGIN, config as baseConfig, recordingLogger } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { options, registerPasskey, setup as passkeySetup, signOutLocally } from "../../flows/webauthn/setup.js"
+import { advanceSeconds, appRequest, codeAt, enrolTotp } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
 const PENDING = "authlib.two-factor"
@@ -32,18 +32,9 @@ beforeEach(() => {
 })
 afterEach(() => vi.useRealTimers())
 
-const codeAt = (secret: string, steps = 0) => totp(importTotpKey(secret), Date.now() + steps * 30_000)
-const step = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000)
 const sessionToken = (client: Client) => {
   const name = [...client.jar.keys()].find((n) => n.includes("session-token"))
   return name === undefined ? undefined : client.jar.get(name)
-}
-
-/** The app's own POST from the browser of `client` (its cookies), as a server function gets it. */
-function appRequest(client: Client): Request {
-  const headers = new Headers({ origin: ORIGIN })
-  client.jar.apply(headers, new URL(`${ORIGIN}/two-step`))
-  return new Request(`${ORIGIN}/two-step`, { method: "POST", headers })
 }
 
 async function refusal(promise: Promise<unknown>): Promise<unknown> {
@@ -61,15 +52,6 @@ function setup(strategy: "jwt" | "database", over: Partial<AuthConfig> = {}) {
   return { adapter, config, entries }
 }
 
-/** Password sign-in, TOTP enrolled and confirmed (the session stays); answers the secret. */
-async function enrol(client: Client): Promise<string> {
-  expect((await client.signIn()).status).toBe(302)
-  const enrolled = await client.post("/auth/two-factor", { action: "totp-enroll" }, { headers: { "x-auth-return-redirect": "1" } })
-  const { secret } = (await enrolled.json()) as { secret: string }
-  expect((await client.post("/auth/two-factor", { action: "totp-confirm", code: codeAt(secret) })).status).toBe(200)
-  return secret
-}
-
 /** A new browser whose password sign-in is held for the second factor. */
 async function held(config: AuthConfig): Promise<Client> {
   const client = new Client(config)
@@ -82,9 +64,9 @@ for (const strategy of ["database", "jwt"] as const) {
   describe(`completeTwoFactorSignIn, ${strategy} sessions`, () => {
     it("completes a pending sign-in with a code: the callback URL and the cookies to set (session, pending cleared)", async () => {
       const { config } = setup(strategy)
-      const secret = await enrol(new Client(config))
+      const secret = await enrolTotp(new Client(config))
       const client = await held(config)
-      step(30)
+      advanceSeconds(30)
       const done = await completeTwoFactorSignIn(appRequest(client), config, { code: codeAt(secret) })
       expect(done.url).toBe(`${ORIGIN}/`)
       expect(done.setCookie.some((c) => c.startsWith("authlib.session-token=") && c.includes("HttpOnly"))).toBe(true)
@@ -97,7 +79,7 @@ for (const strategy of ["database", "jwt"] as const) {
 
     it("refuses a wrong code, a code the route accepted, and no pending sign-in: nothing to set, still pending, logged", async () => {
       const { config, entries } = setup(strategy)
-      const secret = await enrol(new Client(config))
+      const secret = await enrolTotp(new Client(config))
       const client = await held(config)
       expect(await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: "000000" }))).toMatchObject({ type: "TwoFactorError", code: "CODE_INVALID" })
       expect(entries.some((e) => e.level === "warn" && e.code === "TwoFactorError")).toBe(true)
@@ -106,7 +88,7 @@ for (const strategy of ["database", "jwt"] as const) {
       expect(await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: "" }))).toMatchObject({ code: "CODE_MISSING" })
       expect(await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: 123456 as unknown as string }))).toMatchObject({ code: "CODE_MISSING" })
       // Still pending: the route takes the next code.
-      step(30)
+      advanceSeconds(30)
       expect((await client.post("/auth/two-factor", { action: "verify", code: codeAt(secret) })).status).toBe(302)
       // The code the route just accepted is refused to a second sign-in through the server function.
       const other = await held(config)
@@ -121,11 +103,11 @@ for (const strategy of ["database", "jwt"] as const) {
 
     it("counts guesses with the route's: five wrong codes anywhere, then even a right one is refused (RateLimited)", async () => {
       const { config } = setup(strategy, { rateLimit: { store: new MemoryRateLimitStore() } })
-      const secret = await enrol(new Client(config))
+      const secret = await enrolTotp(new Client(config))
       const client = await held(config)
       for (let i = 0; i < 3; i++) await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: `00000${i}` }))
       for (let i = 3; i < 5; i++) expect((await client.request("/auth/two-factor", { json: { csrfToken: await client.csrfToken(), action: "verify", code: `00000${i}` } })).status).toBe(401)
-      step(30)
+      advanceSeconds(30)
       expect(await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: codeAt(secret) }))).toBeInstanceOf(RateLimited)
       expect(sessionToken(client)).toBeUndefined()
     })
@@ -190,9 +172,9 @@ for (const strategy of ["database", "jwt"] as const) {
     it("re-issues the session as fresh with a code: authTime and the new cookie, a new token", async () => {
       const { config } = setup(strategy, { twoFactor: { issuer: "Example", freshAge: 120 } })
       const client = new Client(config)
-      const secret = await enrol(client)
+      const secret = await enrolTotp(client)
       expect(await refusal(requireRecentAuthentication(appRequest(client), config, { secondFactor: true }))).toMatchObject({ code: "SECOND_FACTOR_REQUIRED" })
-      step(300)
+      advanceSeconds(300)
       const before = sessionToken(client)
       const done = await stepUpTwoFactor(appRequest(client), config, { code: codeAt(secret) })
       expect(done.authTime).toBe(Math.floor(Date.now() / 1000))
@@ -209,14 +191,14 @@ for (const strategy of ["database", "jwt"] as const) {
     it("refuses a visitor, a wrong code and a code already used, leaving the session as it was", async () => {
       const { config } = setup(strategy)
       const client = new Client(config)
-      const secret = await enrol(client)
+      const secret = await enrolTotp(client)
       const visitor = new Client(config)
       expect(await refusal(stepUpTwoFactor(appRequest(visitor), config, { code: codeAt(secret, 1) }))).toBeInstanceOf(SessionRequired)
       expect(await refusal(stepUpTwoFactor(appRequest(client), config, { code: "999999" }))).toMatchObject({ code: "CODE_INVALID" })
       // The step of the confirming code was spent through the route.
       expect(await refusal(stepUpTwoFactor(appRequest(client), config, { code: codeAt(secret) }))).toMatchObject({ code: "CODE_INVALID" })
       expect(await refusal(requireRecentAuthentication(appRequest(client), config, { secondFactor: true }))).toMatchObject({ code: "SECOND_FACTOR_REQUIRED" })
-      step(30)
+      advanceSeconds(30)
       const done = await stepUpTwoFactor(appRequest(client), config, { code: codeAt(secret) })
       // Once: the route refuses the same code now.
       client.jar.store(done.setCookie, ORIGIN)

@@ -7,10 +7,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "../../../src/index.js"
 import { MemoryRateLimitStore } from "../../../src/index.js"
-import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
 import { Client, config as baseConfig } from "../../helpers/harness.js"
 import { twoFactorAdapter, type TwoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { emailProvider, followLink, requestLink, type Outbox } from "../../flows/email/helpers.js"
+import { codeAt, sessionCookie } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
 
@@ -23,7 +23,6 @@ function setup(strategy: "jwt" | "database", over: Partial<AuthConfig> = {}) {
   return { adapter, config, outbox }
 }
 
-const sessionCookie = (client: Client) => [...client.jar.keys()].find((name) => name.includes("session-token"))
 
 /** Signs in with the password and enrols + confirms TOTP; answers the base32 secret and the backup codes. */
 async function enrol(client: Client, signIn = () => client.signIn()): Promise<{ secret: string; backupCodes: string[] }> {
@@ -39,11 +38,6 @@ async function enrol(client: Client, signIn = () => client.signIn()): Promise<{ 
   expect(backupCodes).toHaveLength(10)
   await client.post("/auth/signout")
   return { secret, backupCodes }
-}
-
-/** The code of `secret` `steps` time steps after the current one. */
-function codeAt(secret: string, steps: number): string {
-  return totp(importTotpKey(secret), Date.now() + steps * 30_000)
 }
 
 beforeEach(() => {

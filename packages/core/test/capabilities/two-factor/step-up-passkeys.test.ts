@@ -6,11 +6,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { deletePasskey, ReauthenticationRequired, requireRecentAuthentication } from "../../../src/index.js"
-import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
-import { alice, type Client, ORIGIN } from "../../helpers/harness.js"
+import { alice, type Client } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { answer, options, passkeyAdapter, registerPasskey, setup as passkeySetup, signInWithPasskey, signOutLocally } from "../../flows/webauthn/setup.js"
 import { seedPasskey } from "../../passkeys/helpers.js"
+import { advanceSeconds, appRequest, codeAt, enrolTotp } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
 
@@ -21,22 +21,6 @@ function setup(strategy: "jwt" | "database") {
   return { ...s, adapter }
 }
 
-const codeAt = (secret: string) => totp(importTotpKey(secret), Date.now())
-const step = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000)
-
-function appRequest(client: Client): Request {
-  const headers = new Headers()
-  client.jar.apply(headers, new URL(`${ORIGIN}/account`))
-  return new Request(`${ORIGIN}/account`, { headers })
-}
-
-/** Alice signs in with her password and turns two factors on; the session stays (one factor). */
-async function enrol(client: Client): Promise<string> {
-  expect((await client.signIn()).status).toBe(302)
-  const { secret } = (await (await client.post("/auth/two-factor", { action: "totp-enroll" }, { headers: { "x-auth-return-redirect": "1" } })).json()) as { secret: string }
-  expect((await client.post("/auth/two-factor", { action: "totp-confirm", code: codeAt(secret) })).status).toBe(200)
-  return secret
-}
 
 async function stepUp(client: Client, secret: string): Promise<Response> {
   return client.request("/auth/two-factor", { json: { csrfToken: await client.csrfToken(), action: "step-up", code: codeAt(secret) } })
@@ -54,15 +38,15 @@ for (const strategy of ["database", "jwt"] as const) {
       const s = setup(strategy)
       expect((await registerPasskey(s)).status).toBe(302)
       signOutLocally(s.client)
-      step(60)
+      advanceSeconds(60)
       expect((await signInWithPasskey(s)).status).toBe(302)
       expect(await requireRecentAuthentication(appRequest(s.client), s.config, { secondFactor: true })).toEqual({ userId: alice.id, authTime: T0 / 1000 + 60, amr: ["hwk", "user", "mfa"] })
     })
 
     it("adding a passkey needs a fresh second factor: refused and nothing stored, then added after a step-up", async () => {
       const s = setup(strategy)
-      const secret = await enrol(s.client)
-      step(30)
+      const secret = await enrolTotp(s.client)
+      advanceSeconds(30)
       const { body } = await options(s.client, "?action=register")
       const refused = await answer(s.client, "register", s.device.register(body.options))
       expect(refused.status).toBe(302)
@@ -76,7 +60,7 @@ for (const strategy of ["database", "jwt"] as const) {
 
     it("deleting a passkey needs a fresh second factor: refused and kept, deleted after a step-up", async () => {
       const s = setup(strategy)
-      const secret = await enrol(s.client)
+      const secret = await enrolTotp(s.client)
       seedPasskey(s.adapter, alice.id!)
       const id = seedPasskey(s.adapter, alice.id!)
       const doomed = Buffer.from(id, "base64url").toString("base64")
@@ -84,7 +68,7 @@ for (const strategy of ["database", "jwt"] as const) {
       expect(err).toBeInstanceOf(ReauthenticationRequired)
       expect((err as ReauthenticationRequired).code).toBe("SECOND_FACTOR_REQUIRED")
       expect(s.adapter.authenticators.has(doomed)).toBe(true)
-      step(30)
+      advanceSeconds(30)
       expect((await stepUp(s.client, secret)).status).toBe(200)
       await deletePasskey(appRequest(s.client), s.config, { id })
       expect(s.adapter.authenticators.has(doomed)).toBe(false)

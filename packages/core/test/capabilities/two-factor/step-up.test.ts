@@ -6,12 +6,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "../../../src/index.js"
 import { ReauthenticationRequired, requireRecentAuthentication, unlinkLinkedAccount } from "../../../src/index.js"
-import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
 import { Client, ORIGIN, config as baseConfig } from "../../helpers/harness.js"
 import { twoFactorAdapter, type TwoFactorAdapter } from "../../helpers/two-factor-adapter.js"
+import { advanceSeconds, appRequest, codeAt, enrolTotp } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
-const json = { "x-auth-return-redirect": "1" }
 
 /** The adapter plus the account methods unlinking needs, and a GitHub account linked to Alice. */
 function adapterWithAccounts(): TwoFactorAdapter {
@@ -39,29 +38,12 @@ const sessionToken = (client: Client) => {
   const name = [...client.jar.keys()].find((n) => n.includes("session-token"))
   return name === undefined ? undefined : client.jar.get(name)
 }
-const codeAt = (secret: string, steps = 0) => totp(importTotpKey(secret), Date.now() + steps * 30_000)
-const step = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000)
-
-/** The app's own request from the browser of `client` (its cookies), as a server function gets it. */
-function appRequest(client: Client): Request {
-  const headers = new Headers()
-  client.jar.apply(headers, new URL(`${ORIGIN}/account`))
-  return new Request(`${ORIGIN}/account`, { headers })
-}
-
-/** Password sign-in, TOTP enrolled and confirmed; answers the secret (the session stays, signed in with one factor). */
-async function enrol(client: Client): Promise<string> {
-  expect((await client.signIn()).status).toBe(302)
-  const { secret } = (await (await client.post("/auth/two-factor", { action: "totp-enroll" }, { headers: json })).json()) as { secret: string }
-  expect((await client.post("/auth/two-factor", { action: "totp-confirm", code: codeAt(secret) })).status).toBe(200)
-  return secret
-}
 
 /** A sign-in with password and code (the code of the next time step, moved to). */
 async function signInWithCode(config: AuthConfig, secret: string): Promise<Client> {
   const client = new Client(config)
   expect((await client.signIn()).headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`)
-  step(30)
+  advanceSeconds(30)
   expect((await client.post("/auth/two-factor", { action: "verify", code: codeAt(secret) })).status).toBe(302)
   return client
 }
@@ -83,7 +65,7 @@ for (const strategy of ["database", "jwt"] as const) {
     it("a session records when and how: password alone is pwd; password and code add otp and mfa at the time of the code", async () => {
       const { config } = setup(strategy)
       const first = new Client(config)
-      const secret = await enrol(first)
+      const secret = await enrolTotp(first)
       expect(await requireRecentAuthentication(appRequest(first), config)).toEqual({ userId: "user-1", authTime: T0 / 1000, amr: ["pwd"] })
       expect(await refusal(requireRecentAuthentication(appRequest(first), config, { secondFactor: true }))).toEqual({ type: "ReauthenticationRequired", code: "SECOND_FACTOR_REQUIRED" })
       const client = await signInWithCode(config, secret)
@@ -93,9 +75,9 @@ for (const strategy of ["database", "jwt"] as const) {
 
     it("freshness runs out after freshAge; step-up with a new code renews it with a new session token", async () => {
       const { config } = setup(strategy, { twoFactor: { issuer: "Example", freshAge: 120 } })
-      const secret = await enrol(new Client(config))
+      const secret = await enrolTotp(new Client(config))
       const client = await signInWithCode(config, secret)
-      step(121)
+      advanceSeconds(121)
       expect(await refusal(requireRecentAuthentication(appRequest(client), config, { secondFactor: true }))).toEqual({ type: "ReauthenticationRequired", code: "AUTHENTICATION_TOO_OLD" })
       const before = sessionToken(client)
       const res = await client.request("/auth/two-factor", { json: { csrfToken: await client.csrfToken(), action: "step-up", code: codeAt(secret) } })
@@ -110,9 +92,9 @@ for (const strategy of ["database", "jwt"] as const) {
 
     it("step-up refuses a wrong or reused code and a visitor, and leaves the session as it was", async () => {
       const { config } = setup(strategy)
-      const secret = await enrol(new Client(config))
+      const secret = await enrolTotp(new Client(config))
       const client = await signInWithCode(config, secret)
-      step(700)
+      advanceSeconds(700)
       const csrfToken = await client.csrfToken()
       const reused = await client.request("/auth/two-factor", { json: { csrfToken, action: "step-up", code: codeAt(secret, -23) } })
       expect(reused.status).toBe(401)
@@ -127,9 +109,9 @@ for (const strategy of ["database", "jwt"] as const) {
     it("unlinking an account needs a fresh second factor when two factors are on (403 ReauthenticationRequired), then works", async () => {
       const { config, adapter } = setup(strategy)
       adapter.accounts.push({ userId: "user-1", provider: "google", providerAccountId: "g-1", type: "oidc" })
-      const secret = await enrol(new Client(config))
+      const secret = await enrolTotp(new Client(config))
       const client = await signInWithCode(config, secret)
-      step(601)
+      advanceSeconds(601)
       expect(await refusal(unlinkLinkedAccount(appRequest(client), config, { provider: "github" }))).toMatchObject({ code: "AUTHENTICATION_TOO_OLD" })
       expect(adapter.accounts.some((a) => a.provider === "github")).toBe(true)
       expect((await client.request("/auth/two-factor", { json: { csrfToken: await client.csrfToken(), action: "step-up", code: codeAt(secret) } })).status).toBe(200)
@@ -142,7 +124,7 @@ for (const strategy of ["database", "jwt"] as const) {
       adapter.accounts.push({ userId: "user-1", provider: "google", providerAccountId: "g-1", type: "oidc" })
       const client = new Client(config)
       await client.signIn()
-      step(3600)
+      advanceSeconds(3600)
       expect(await unlinkLinkedAccount(appRequest(client), config, { provider: "github" })).toMatchObject({ provider: "github" })
     })
   })
@@ -153,11 +135,11 @@ describe("step-up, JWT claims", () => {
     const { config } = setup("jwt", {
       callbacks: { jwt: ({ token, trigger, session }) => (trigger === "update" ? { ...token, ...(session as object) } : token) },
     })
-    await enrol(new Client(config))
+    await enrolTotp(new Client(config))
     // A one-factor session of the same app (same secret): the password alone, where two factors are not asked.
     const onePassword = new Client({ ...config, twoFactor: undefined })
     await onePassword.signIn()
-    step(3600)
+    advanceSeconds(3600)
     const forged = { auth_time: Math.floor(Date.now() / 1000), amr: ["pwd", "otp", "mfa"] }
     const res = await onePassword.request("/auth/session", { json: { csrfToken: await onePassword.csrfToken(), data: forged } })
     expect(res.status).toBe(200)

@@ -1,0 +1,33 @@
+/**
+ * Steps the two-factor tests share: the current code of a secret, the session cookie's name in a
+ * client's jar, the app's own request from a client's browser (as a server function gets it), and
+ * a password sign-in that enrols and confirms TOTP.
+ */
+import { expect, vi } from "vitest"
+import { importTotpKey, totp } from "../../src/capabilities/two-factor/totp.js"
+import { type Client, ORIGIN } from "./harness.js"
+
+/** The code of the base32 `secret` `steps` time steps after the current one. */
+export const codeAt = (secret: string, steps = 0): string => totp(importTotpKey(secret), Date.now() + steps * 30_000)
+
+/** Moves the faked clock on by `seconds`. */
+export const advanceSeconds = (seconds: number): void => void vi.setSystemTime(Date.now() + seconds * 1000)
+
+/** The name of the session cookie `client` holds, if any. */
+export const sessionCookie = (client: Client): string | undefined => [...client.jar.keys()].find((name) => name.includes("session-token"))
+
+/** The app's own request from the browser of `client` (its cookies), as a server function gets it. */
+export function appRequest(client: Client): Request {
+  const headers = new Headers()
+  client.jar.apply(headers, new URL(`${ORIGIN}/account`))
+  return new Request(`${ORIGIN}/account`, { headers })
+}
+
+/** Password sign-in, TOTP enrolled and confirmed; answers the secret (the session stays, signed in with one factor). */
+export async function enrolTotp(client: Client): Promise<string> {
+  expect((await client.signIn()).status).toBe(302)
+  const enrolled = await client.post("/auth/two-factor", { action: "totp-enroll" }, { headers: { "x-auth-return-redirect": "1" } })
+  const { secret } = (await enrolled.json()) as { secret: string }
+  expect((await client.post("/auth/two-factor", { action: "totp-confirm", code: codeAt(secret) })).status).toBe(200)
+  return secret
+}
