@@ -8,7 +8,7 @@
  */
 import { TwoFactorError } from "./errors.js"
 import { count, forgetCounts } from "../../kernel/rate-limit/limiter.js"
-import { recordVerifiedFactor } from "../../kernel/sign-in/amr.js"
+import { recordVerifiedFactor, type VerifiedFactor } from "../../kernel/sign-in/amr.js"
 import type { Context } from "../../kernel/types/http.js"
 import { backupCodeCandidates } from "./backup-codes.js"
 import { openTotpKey } from "./secret-box.js"
@@ -26,9 +26,12 @@ export function codeOf(code: unknown): string {
   return code
 }
 
-/** Records the factor for a session this request issues (`otp`: both are one-time codes, RFC 8176). */
+/** A TOTP or backup code as a second factor: a one-time code (RFC 8176 `otp`), a kind no first factor is. */
+export const CODE_FACTOR: VerifiedFactor = { kind: "otp", amr: ["otp"] }
+
+/** Records the factor for a session this request issues. */
 function verifiedAs(ctx: Context, factor: SecondFactor): SecondFactor {
-  recordVerifiedFactor(ctx, ["otp"])
+  recordVerifiedFactor(ctx, CODE_FACTOR)
   return factor
 }
 

@@ -28,6 +28,7 @@ const MESSAGES: Record<string, string> = {
   CODE_INVALID: "That code did not work. Enter the current code from your app, or a backup code you have not used.",
   CODE_MISSING: "Enter a code.",
   LIMIT_REACHED: "Too many attempts. Wait a few minutes, then try again.",
+  SAME_FACTOR: "You signed in with a passkey: enter the code from your authenticator app, or a backup code.",
 }
 
 /** Passkey refusals all read the same to a person: the code stays in the URL and the log. */

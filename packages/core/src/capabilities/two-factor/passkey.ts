@@ -4,9 +4,11 @@
  * pending user's passkeys with a challenge bound to that sign-in (the `heldSignIn` hook below).
  * The passkey capability verifies the assertion as it verifies a passkey sign-in; the sign-in then
  * completes as after a code. A sign-in held only to enrol (`twoFactor.required`) has no second
- * factor yet, so a passkey cannot finish it (`NOT_ENABLED`).
+ * factor yet, so a passkey cannot finish it (`NOT_ENABLED`). Nor can one finish a sign-in that a
+ * passkey began, whatever its user verification (`SAME_FACTOR`): that would count one possession as
+ * two factors. Such a sign-in is finished with a TOTP or backup code only.
  */
-import { recordVerifiedFactor } from "../../kernel/sign-in/amr.js"
+import { independentOf, recordVerifiedFactor, type VerifiedFactor } from "../../kernel/sign-in/amr.js"
 import { TwoFactorError } from "./errors.js"
 import { completeSignIn } from "../../kernel/sign-in/issue.js"
 import type { HeldSignIn } from "../../kernel/types/capability.js"
@@ -16,11 +18,23 @@ import { twoFactorOptions } from "./actions.js"
 import { clearPending, readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms, signInMissing } from "./refusal.js"
 
-/** The kernel's view of the pending sign-in (for other capabilities' routes), or undefined. */
+/** A passkey as a second factor: possession of a hardware-guarded key (RFC 8176 `hwk`), of the kind of a passkey first factor. */
+export const PASSKEY_FACTOR: VerifiedFactor = { kind: "webauthn", amr: ["hwk"] }
+
+/** Whether a passkey may be the second factor of `pending`: not for a sign-in held to enrol, nor one a passkey began. */
+export function passkeyMayFinish(pending: PendingTwoFactor): boolean {
+  return !pending.enrol && independentOf(pending.session.account.type, PASSKEY_FACTOR)
+}
+
+/**
+ * The kernel's view of the pending sign-in for other capabilities' routes (the passkey options of a
+ * second factor), or undefined: also for a pending sign-in that no passkey may finish, so no options
+ * are bound to it.
+ */
 export async function heldTwoFactorSignIn(req: AuthRequest, ctx: Context): Promise<HeldSignIn | undefined> {
   if (!ctx.config.twoFactor) return undefined
   const pending = await readPending(req, ctx)
-  return pending ? { id: pending.id, userId: pending.userId } : undefined
+  return pending && passkeyMayFinish(pending) ? { id: pending.id, userId: pending.userId } : undefined
 }
 
 /** Ends `pending` with its session, the `signIn` event owed, and the pending cookie cleared. */
@@ -39,9 +53,10 @@ export async function verifyPendingPasskey(req: AuthRequest, ctx: Context, input
   const pending = await readPending(req, ctx)
   if (!pending) throw signInMissing()
   if (pending.enrol) throw new TwoFactorError("Enrol an authenticator app first: this sign-in has no second factor yet", { code: "NOT_ENABLED" })
+  if (!passkeyMayFinish(pending))
+    throw new TwoFactorError("This sign-in began with a passkey: finish it with a code from your authenticator app or a backup code", { code: "SAME_FACTOR" })
   const { cookies } = await verifyHeldSignInPasskey(req, ctx, { data: input.data, provider: input.provider, held: { id: pending.id, userId: pending.userId } })
-  // A passkey as the second factor: possession of a hardware-guarded key (RFC 8176 `hwk`).
-  recordVerifiedFactor(ctx, ["hwk"])
+  recordVerifiedFactor(ctx, PASSKEY_FACTOR)
   return finishPending(req, ctx, pending, cookies)
 }
 

@@ -19,15 +19,16 @@ import { passkeyProviderForUser } from "../webauthn/index.js"
 import { confirmTotp, disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions } from "./actions.js"
 import { confirmPending, currentEnrolment, enrolPending } from "./enrol-pending.js"
 import { renderTwoFactorPage } from "./page.js"
-import { verifyPasskey } from "./passkey.js"
+import { passkeyMayFinish, verifyPasskey } from "./passkey.js"
 import { verifyPendingCode } from "./verify.js"
 import { stepUpAction } from "./step-up.js"
 import { readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms } from "./refusal.js"
 
-/** What the page offers besides the code form: the enrolment of a sign-in held to enrol, or the user's passkey. */
+/** What the page offers besides the code form: the enrolment of a sign-in held to enrol, or the user's passkey (unless a passkey began the sign-in). */
 async function pageExtras(ctx: Context, pending: PendingTwoFactor) {
   if (pending.enrol) return { enrolment: await currentEnrolment(ctx, pending) }
+  if (!passkeyMayFinish(pending)) return {}
   const provider = await passkeyProviderForUser(ctx, pending.userId)
   return provider ? { passkey: { optionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(provider.id)}`, provider: provider.id } } : {}
 }

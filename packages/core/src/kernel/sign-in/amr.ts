@@ -12,7 +12,8 @@
  *   gesture) and `user` (WebAuthn's user-presence test). With user verification (a PIN or
  *   biometric), `mfa` too unless a capability says otherwise (`Capability.passkeyIsMultiFactor`):
  *   the authenticator proved possession and the person, so step-up treats it as two factors.
- * Second factors (TOTP or a backup code) add `otp` and `mfa`; see `recordVerifiedFactor`.
+ * Second factors (TOTP or a backup code: `otp`; a passkey after another first factor: `hwk`) add
+ * their methods and `mfa`, only when independent of the first (`independentOf`); see `recordVerifiedFactor`.
  */
 import { registry } from "../registry/installed.js"
 import type { Context } from "../types/http.js"
@@ -43,20 +44,46 @@ export function unionAmr(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])]
 }
 
-/** Factors a capability verified during this request (one context per request). */
-const verified = new WeakMap<Context, string[]>()
-
 /**
- * Records that a second factor (`amr`, e.g. `["otp"]`) was verified in this request: a sign-in it
- * completes (`completeSignIn`) then carries that factor and `mfa`, authenticated now.
+ * A second factor as a capability verified it: `kind` names the kind of credential in the terms of
+ * a first factor's account type (a passkey is `"webauthn"`, a TOTP or backup code `"otp"`, which no
+ * first factor is), `amr` its RFC 8176 methods.
  */
-export function recordVerifiedFactor(ctx: Context, amr: readonly string[]): void {
-  verified.set(ctx, unionAmr(verified.get(ctx) ?? [], amr))
+export interface VerifiedFactor {
+  readonly kind: string
+  readonly amr: readonly string[]
 }
 
-/** `first` with the second factors verified in this request, if any (time: now). */
-export function withVerifiedFactors(ctx: Context, first: Authentication | undefined): Authentication | undefined {
+/**
+ * THE rule of two factors: a second factor counts only when it is independent of the first, i.e. of
+ * another kind of credential. A passkey after a passkey (the same one, or another on the same
+ * authenticator) proves one possession, not two, so it never completes a sign-in a passkey began.
+ */
+export function independentOf(firstFactorType: string, factor: VerifiedFactor): boolean {
+  return factor.kind !== firstFactorType
+}
+
+/** Factors a capability verified during this request (one context per request). */
+const verified = new WeakMap<Context, VerifiedFactor[]>()
+
+/**
+ * Records that a second factor was verified in this request: a sign-in it completes
+ * (`completeSignIn`) then carries that factor and `mfa`, authenticated now.
+ */
+export function recordVerifiedFactor(ctx: Context, factor: VerifiedFactor): void {
+  verified.set(ctx, [...(verified.get(ctx) ?? []), factor])
+}
+
+/**
+ * The authentication of a sign-in whose first factor was of account type `firstFactorType`, with the
+ * second factors verified in this request, if any (time: now, and `mfa`). A factor that is not
+ * independent of the first is a capability's mistake (it must refuse such a factor before): thrown,
+ * so that no session is issued on one credential counted twice.
+ */
+export function withVerifiedFactors(ctx: Context, firstFactorType: string, first: Authentication | undefined): Authentication | undefined {
   const second = verified.get(ctx)
   if (!second?.length) return first
-  return { time: nowSeconds(), amr: unionAmr(unionAmr(first?.amr ?? [], second), ["mfa"]) }
+  if (!second.every((factor) => independentOf(firstFactorType, factor))) throw new Error(`a second factor of the first factor's own kind ("${firstFactorType}") was recorded: refused`)
+  const amr = second.reduce<string[]>((all, factor) => unionAmr(all, factor.amr), [...(first?.amr ?? [])])
+  return { time: nowSeconds(), amr: unionAmr(amr, ["mfa"]) }
 }

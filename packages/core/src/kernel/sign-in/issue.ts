@@ -125,7 +125,7 @@ export async function completeSignIn(
   flowCookies: readonly Cookie[],
   event: SignInEventInput | undefined,
 ): Promise<AuthResponse> {
-  const authentication = withVerifiedFactors(ctx, session.authentication)
+  const authentication = withVerifiedFactors(ctx, session.account.type, session.authentication)
   const cookies = await sessionStrategy(ctx.config).issue(req, ctx, authentication ? { ...session, authentication } : session)
   return signedIn(ctx, session.isNewUser, callbackUrl, flowCookies, cookies, event)
 }

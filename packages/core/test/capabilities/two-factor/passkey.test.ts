@@ -7,12 +7,13 @@
  * unless `passkeyCountsAsTwoFactors: false`.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import type { AuthConfig, TwoFactorOptions } from "../../../src/index.js"
+import type { AuthConfig, TwoFactorOptions, WebAuthnConfig } from "../../../src/index.js"
+import { requireRecentAuthentication } from "../../../src/index.js"
 import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
 import { alice, ORIGIN } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { options, registerPasskey, setup, signInWithPasskey, signOutLocally, type PasskeySetup } from "../../flows/webauthn/setup.js"
-import { sessionCookie } from "../../helpers/two-factor.js"
+import { appRequest, sessionCookie } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
 
@@ -24,8 +25,8 @@ afterEach(() => vi.useRealTimers())
 
 
 /** Alice with a passkey and TOTP enabled, signed out. */
-async function aliceWithPasskeyAndTotp(strategy: "jwt" | "database", twoFactor: TwoFactorOptions = {}, over: Partial<AuthConfig> = {}): Promise<PasskeySetup & { secret: string }> {
-  const s = setup(strategy, { twoFactor: { issuer: "Example", ...twoFactor }, ...over })
+async function aliceWithPasskeyAndTotp(strategy: "jwt" | "database", twoFactor: TwoFactorOptions = {}, over: Partial<AuthConfig> = {}, provider: Partial<WebAuthnConfig> = {}): Promise<PasskeySetup & { secret: string }> {
+  const s = setup(strategy, { twoFactor: { issuer: "Example", ...twoFactor }, ...over }, provider)
   twoFactorAdapter(s.adapter)
   expect((await registerPasskey(s)).status).toBe(302)
   const enrolled = await s.client.post("/auth/two-factor", { action: "totp-enroll" }, { headers: { "x-auth-return-redirect": "1" } })
@@ -150,6 +151,51 @@ for (const strategy of ["database", "jwt"] as const) {
       const done = await s.client.post("/auth/two-factor", { action: "verify", code: totp(importTotpKey(s.secret), Date.now()) })
       expect(done.status).toBe(302)
       expect(await s.client.session()).toMatchObject({ user: { email: alice.email } })
+    })
+  })
+
+  describe(`one passkey never counts as two factors, ${strategy} sessions`, () => {
+    /** A passkey first factor held for the second (no user verification asked, or not counted as two). */
+    async function heldAfterPasskey(twoFactor: TwoFactorOptions, provider: Partial<WebAuthnConfig>) {
+      const s = await aliceWithPasskeyAndTotp(strategy, twoFactor, {}, provider)
+      const held = await signInWithPasskey(s)
+      expect(held.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`)
+      expect(sessionCookie(s.client)).toBeUndefined()
+      return s
+    }
+
+    for (const [label, twoFactor, provider] of [
+      ['userVerification: "preferred"', {}, { userVerification: "preferred" }],
+      ['userVerification: "discouraged"', {}, { userVerification: "discouraged" }],
+      ["passkeyCountsAsTwoFactors: false", { passkeyCountsAsTwoFactors: false }, {}],
+    ] as const) {
+      it(`${label}: the same passkey cannot finish the sign-in it began (SAME_FACTOR); a TOTP code can, with mfa`, async () => {
+        const s = await heldAfterPasskey(twoFactor, provider)
+        // The page offers the code form only; the options route binds no challenge to this sign-in.
+        const page = await (await s.client.request("/auth/two-factor")).text()
+        expect(page).toContain('name="code"')
+        expect(page).not.toContain("data-passkey-options")
+        const { body } = await options(s.client, "?action=authenticate")
+        expect(body.options.allowCredentials ?? []).toEqual([])
+        // The same credential, answering options the attacker asked for: refused before any check.
+        expect(await verifyPasskeyJson(s, s.device.authenticate(body.options))).toEqual({ status: 409, body: { error: "TwoFactorError", code: "SAME_FACTOR" } })
+        const form = await verifyPasskey(s, s.device.authenticate((await options(s.client, "?action=authenticate")).body.options))
+        expect(form.headers.get("location")).toBe(`${ORIGIN}/auth/two-factor?error=TwoFactorError&code=SAME_FACTOR`)
+        expect(sessionCookie(s.client)).toBeUndefined()
+        expect(await s.client.session()).toBeNull()
+
+        vi.setSystemTime(T0 + 30_000)
+        const done = await s.client.post("/auth/two-factor", { action: "verify", code: totp(importTotpKey(s.secret), Date.now()) })
+        expect(done.status).toBe(302)
+        const info = await requireRecentAuthentication(appRequest(s.client), s.config, { secondFactor: true })
+        expect(info.amr).toEqual(["hwk", "user", "otp", "mfa"])
+      })
+    }
+
+    it("a passkey with user verification, counted as two, is mfa on its own; without counting, it is hwk user only until a code", async () => {
+      const counted = await aliceWithPasskeyAndTotp(strategy)
+      expect((await signInWithPasskey(counted)).headers.get("location")).toBe(`${ORIGIN}/`)
+      expect((await requireRecentAuthentication(appRequest(counted.client), counted.config)).amr).toEqual(["hwk", "user", "mfa"])
     })
   })
 }
