@@ -11,12 +11,14 @@ import {
   disableTwoFactorSignIn,
   getSession,
   getTwoFactorStatus,
+  ReauthenticationRequired,
   regenerateTwoFactorBackupCodes,
   SessionRequired,
   startTotpEnrollment,
   TwoFactorError,
 } from "../src/index.js"
-import { ada, ORIGIN, testConfig } from "./harness/config.js"
+import { encode } from "@authlib/core"
+import { ada, ORIGIN, SECRET, testConfig } from "./harness/config.js"
 import { browserCookies, fakeEvent, Redirected, runAction } from "./harness/fake-event.js"
 import { actionEvent, handle, outcome, setup, signInThroughRoute, type TestAuth } from "./harness/setup.js"
 import { stepAt, totp } from "@authlib/e2e-kit/totp"
@@ -49,6 +51,16 @@ async function verify(auth: TestAuth, cookie: string, code: string) {
 }
 
 describe("two-factor management through the binding", () => {
+  it("refuses to enrol or confirm from a session signed in longer ago than twoFactor.freshAge (ReauthenticationRequired)", async () => {
+    const { auth } = await twoFactorSetup()
+    // Ada's session as it stands an hour after her password sign-in (freshAge: 600 s by default).
+    const token = await encode({ token: { sub: ada.id, email: ada.email, auth_time: Math.floor(Date.now() / 1000) - 3600, amr: ["pwd"] }, secret: SECRET, salt: SESSION })
+    const ev = await signedInPage(auth, `${SESSION}=${token}`)
+    await expect(startTotpEnrollment(ev)).rejects.toBeInstanceOf(ReauthenticationRequired)
+    await expect(confirmTotpEnrollment(ev, { code: "123456" })).rejects.toMatchObject({ type: "ReauthenticationRequired", code: "AUTHENTICATION_TOO_OLD" })
+    expect(await getTwoFactorStatus(ev)).toEqual({ enabled: false, backupCodesLeft: 0 })
+  })
+
   it("enrols with a QR code and a secret, confirms with a first code, then shows the status", async () => {
     const { auth } = await twoFactorSetup()
     const ev = await signedInPage(auth)
