@@ -9,7 +9,8 @@
  * `enrol-pending.ts`. What it adds to the kernel's tables, declared here and typed by declaration
  * merging: its option and page (`options.ts`), its rate-limit groups (`rate-limits.ts`), its errors
  * (`errors.ts`), its adapter port (`adapter.ts`), and its answers to the step-up gate
- * (`freshness.ts`) and to whether a verified passkey counts as two factors.
+ * (`freshness.ts`), to whether a verified passkey counts as two factors, and to the pre-hijacking
+ * clean-up (`footholds.ts`: the squatter's second factor goes with their links).
  */
 import { missingError, missingMethods } from "../../kernel/ports/ports.js"
 import type { Capability } from "../../kernel/types/capability.js"
@@ -18,6 +19,7 @@ import { TWO_FACTOR_PORT } from "./adapter.js"
 import { holdForSecondFactor } from "./enforce.js"
 import { twoFactorErrors } from "./errors.js"
 import { twoFactorFreshness } from "./freshness.js"
+import { removeSecondFactors } from "./footholds.js"
 import { twoFactorOption } from "./options.js"
 import { TWO_FACTOR_RATE_LIMITS } from "./rate-limits.js"
 import { heldTwoFactorSignIn } from "./passkey.js"
@@ -35,6 +37,7 @@ export const twoFactor: Capability = {
   errors: twoFactorErrors,
   ports: { twoFactor: TWO_FACTOR_PORT },
   freshness: twoFactorFreshness,
+  removeFootholds: removeSecondFactors,
   passkeyIsMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
   check(config) {
     if (!config.twoFactor) return undefined

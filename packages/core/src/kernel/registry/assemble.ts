@@ -11,7 +11,7 @@ import { KERNEL_RATE_LIMITS, type RateLimitDefaults } from "../rate-limit/option
 import type { ProviderType } from "../types/model.js"
 import type { ResolvedConfig } from "../types/resolved-config.js"
 import type {
-  AnyOptionsDeclaration, BeforeIssueHook, Capability, FlowDeclaration, FreshnessHook, HeldSignInHook, RouteDeclaration, SignOutHook,
+  AnyOptionsDeclaration, BeforeIssueHook, Capability, FlowDeclaration, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SignOutHook,
 } from "../types/capability.js"
 
 /** The merged declarations. */
@@ -31,6 +31,8 @@ export interface Registry {
   /** Sign-in body fields that belong to a capability (`BeforeIssueHook.bodyFields`), not to the app. */
   readonly bodyFields: ReadonlySet<string>
   readonly freshness: readonly FreshnessHook[]
+  /** What the pre-hijacking clean-up asks each capability to remove (`removeFootholds`). */
+  readonly footholds: readonly FootholdHook[]
   /** Whether a passkey sign-in with user verification counts as two factors (yes unless a capability says no). */
   passkeyIsMultiFactor(config: ResolvedConfig): boolean
   /** The capabilities' own options, resolved with the config. */
@@ -110,6 +112,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     beforeIssue: every("beforeIssue"),
     heldSignIn: every("heldSignIn"),
     freshness: every("freshness"),
+    footholds: every("removeFootholds"),
     passkeyIsMultiFactor: (config: ResolvedConfig) => passkeyHooks.every((hook) => hook(config)),
     options: Object.freeze(capabilities.flatMap((c): AnyOptionsDeclaration[] => (c.options ? [c.options] : []))),
     rateLimits: Object.freeze(Object.fromEntries(limits)) as RateLimitDefaults,

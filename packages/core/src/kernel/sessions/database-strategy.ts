@@ -21,6 +21,7 @@ import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
 import { authenticationFacts } from "./authentication.js"
+import { linkCheck, unlinkedMeanwhile, type LinkCheck } from "./account-link.js"
 import type { Authentication, LinkUse, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
@@ -187,7 +188,33 @@ async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
  * failure to delete the old one is logged, not shown.
  */
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
+  const link = linkCheck(ctx, signIn)
+  if (link) return endPrevious(req, ctx, await createLinkedSession(req, ctx, signIn, link))
   return replaceSession(req, ctx, signIn.user.id!, signIn.authentication)
+}
+
+/**
+ * A session for an OAuth/OIDC sign-in, written only while its account is still linked to its user
+ * (see `account-link.ts`): in the statement that checks the link where the adapter has
+ * `createSessionForAccount`, else checked after the write and deleted again.
+ */
+async function createLinkedSession(req: AuthRequest, ctx: Context, signIn: NewSession, link: LinkCheck): Promise<Cookie> {
+  const create = ctx.config.adapter?.createSessionForAccount
+  const { token, record } = newRecord(req, ctx, signIn.authentication)
+  const { provider, providerAccountId } = signIn.account
+  let linked: boolean
+  if (create) {
+    const stored = await create({ provider, providerAccountId }, record)
+    linked = stored?.user.id === link.userId
+    // Linked meanwhile to someone else: the session the adapter stored is not this sign-in's.
+    if (stored && !linked) await storedSessions(ctx).deleteSession(record.sessionToken)
+  } else {
+    await storedSessions(ctx).createSession({ ...record, userId: link.userId })
+    linked = await link.stillLinked()
+    if (!linked) await storedSessions(ctx).deleteSession(record.sessionToken)
+  }
+  if (!linked) throw unlinkedMeanwhile(signIn)
+  return sessionCookie(token, record.expires, ctx)
 }
 
 /** A new session for `userId`, then the end of the one the browser held (see `issue`). */

@@ -22,6 +22,7 @@ import { assertRevocable, bumpEpoch, epochs, keepsEpochs, signInFirst } from "./
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { SessionManagementError } from "../errors/errors.js"
 import { tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
+import { linkCheck, unlinkedMeanwhile } from "./account-link.js"
 import type { Authentication, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
@@ -221,7 +222,11 @@ async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promis
   const next = await runUserCode("callback", "jwt", () => ctx.config.callbacks.jwt(params))
   if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
   // How the user authenticated goes on as the sign-in recorded it, whatever the callback returned.
-  const { cookies } = await writeToken(await withEpoch(withAuthenticationClaims(next, signIn.authentication), ctx), req, ctx)
+  const token = await withEpoch(withAuthenticationClaims(next, signIn.authentication), ctx)
+  // The link is asked after the epoch was read: a clean-up that unlinks later revokes this token (`account-link.ts`).
+  const link = linkCheck(ctx, signIn)
+  if (link && !(await link.stillLinked())) throw unlinkedMeanwhile(signIn)
+  const { cookies } = await writeToken(token, req, ctx)
   return [...cookies, ...foreignSessionCookies(req, ctx)]
 }
 

@@ -7,14 +7,17 @@
  *
  * The rule: a user whose `emailVerified` is null has never had its address proven, so every
  * account linked to it so far was linked without that proof. All of them are removed (the e-mail
- * account of the proven address excepted), with the user's passkeys, and all the user's sessions
- * end: database sessions are deleted, JWT sessions end by moving the user's session epoch. The
- * user, and the data the application keeps under its id, stays. See the README, "Account linking".
+ * account of the proven address excepted), with the user's passkeys and what capabilities keep
+ * that would let the squatter keep control (`Capability.removeFootholds`: second factors), and all
+ * the user's sessions end: database sessions are deleted, JWT sessions end by moving the user's
+ * session epoch. The user, and the data the application keeps under its id, stays. See the README,
+ * "Account linking".
  */
 import type { AdapterUser } from "../types/adapters.js"
 import { missingError, missingMethods } from "../ports/ports.js"
 import type { MissingAdapterMethods } from "../errors/errors.js"
 import type { Context } from "../types/http.js"
+import { registry } from "../registry/installed.js"
 import { bumpEpoch } from "../sessions/revocation.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 
@@ -46,12 +49,15 @@ export async function removeUnverifiedLinks(ctx: Context, user: AdapterUser, ema
   // Passkeys first: a passkey signs in through its authenticator record, whatever its account.
   for (const authenticator of authenticators) await deleteAuthenticator?.(authenticator.credentialID)
   for (const { provider, providerAccountId } of accounts) await unlinkAccount({ provider, providerAccountId })
+  const removed: Record<string, unknown> = {}
+  for (const remove of registry().footholds) Object.assign(removed, await remove(ctx, user.id))
   if (deleteSessionsByUserId) await deleteSessionsByUserId(user.id)
   await bumpEpoch(ctx, user.id)
-  if (accounts.length || authenticators.length)
+  if (accounts.length || authenticators.length || Object.keys(removed).length)
     ctx.config.logger.warn("unverified-links-removed", "an e-mail link proved the address of a user whose address was never verified: what was linked before is removed and their sessions ended", {
       userId: user.id,
       accounts: accounts.map((a) => ({ provider: a.provider, type: a.type })),
       passkeys: authenticators.length,
+      ...removed,
     })
 }

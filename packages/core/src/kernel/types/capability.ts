@@ -141,6 +141,16 @@ export type PortsDeclaration = { readonly [N in keyof CapabilityPorts]?: readonl
  */
 export type FreshnessHook = (ctx: Context, userId: string) => Promise<number | null>
 
+/**
+ * Asked by the account pre-hijacking clean-up (`sign-in/unverified-links.ts`) before an e-mail link
+ * marks a never-verified address verified: removes whatever the capability keeps for `userId` that
+ * would let someone who came in without that proof keep control (a second factor a squatter
+ * enrolled). It runs before the user is marked verified, so an interrupted clean-up is finished by
+ * the next link; it must therefore be safe to run again. Resolves what it removed, for the log
+ * (`undefined`: nothing).
+ */
+export type FootholdHook = (ctx: Context, userId: string) => Promise<Record<string, unknown> | undefined>
+
 /** One feature of core. */
 export interface Capability {
   readonly name: string
@@ -162,6 +172,8 @@ export interface Capability {
   readonly errors?: readonly ErrorDeclaration[]
   /** Its adapter ports (methods typed by augmenting `Adapter` and `CapabilityPorts`). */
   readonly ports?: PortsDeclaration
+  /** Asked by the pre-hijacking clean-up, in registry order (see `FootholdHook`). */
+  readonly removeFootholds?: FootholdHook
   /** Asked by the kernel's step-up gate (`requireFreshSecondFactor`); the strictest answer wins. */
   readonly freshness?: FreshnessHook
   /**
