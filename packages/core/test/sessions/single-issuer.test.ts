@@ -1,6 +1,7 @@
 /**
  * Design rules (design.md, style.md): exactly one place issues a session, and one seam chooses the
- * strategy. A strategy's `issue` is called from kernel/sign-in/issue.ts only; nothing outside the two
+ * strategy. A strategy's `issue` is called from kernel/sign-in/complete.ts only (the end of every
+ * sign-in, from `issueSession` or from a held sign-in's completion); nothing outside the two
  * strategy files asks which strategy is on; flows and routes never touch a strategy's insides.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
@@ -16,12 +17,12 @@ function files(dir: string): string[] {
   })
 }
 
-describe("issueSession is the only caller of a session strategy's issue step", () => {
-  it("`.issue(req, ctx, ...)` is called only from kernel/sign-in/issue.ts", () => {
+describe("completeSignIn is the only caller of a session strategy's issue step", () => {
+  it("`.issue(req, ctx, ...)` is called only from kernel/sign-in/complete.ts", () => {
     const callers = files(src)
       .filter((path) => /\.issue\(req, ctx\b/.test(readFileSync(path, "utf8")))
       .map((path) => relative(src, path))
-    expect(callers).toEqual(["kernel/sign-in/issue.ts"])
+    expect(callers).toEqual(["kernel/sign-in/complete.ts"])
   })
 
   it("no file outside the two strategies asks which strategy is on", () => {

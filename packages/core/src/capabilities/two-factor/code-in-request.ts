@@ -23,8 +23,7 @@ export function codeInRequest(req: AuthRequest, pending: PendingSignIn): unknown
 }
 
 /** Checks the code like the two-factor step does (counted per user, accepted once); a refusal is `CredentialsSignin`. */
-export async function checkCodeInRequest(ctx: Context, pending: PendingSignIn, code: unknown): Promise<void> {
-  const userId = String(pending.session.user.id)
+export async function checkCodeInRequest(ctx: Context, pending: PendingSignIn, userId: string, code: unknown): Promise<void> {
   try {
     await checkCode(ctx, userId, codeOf(code))
   } catch (err) {

@@ -1,10 +1,11 @@
 /**
  * The second factor, enforced in one place: the kernel asks this hook after every first factor
- * (credentials, e-mail link, OAuth/OIDC, passkey) and before any session exists. A user with two
- * factors enabled gets a pending sign-in and a redirect to the two-factor step instead of a session
- * (a passkey verified with user verification counts as both factors unless configured otherwise).
- * A user without two factors whom `twoFactor.required` names is held too, to enrol first. A
- * credentials sign-in that carries the code already is checked here and not held (`code-in-request.ts`).
+ * (credentials, e-mail link, OAuth/OIDC, passkey) and before anything is written or any session
+ * exists. A user with two factors enabled gets a pending sign-in and a redirect to the two-factor
+ * step instead of a session (a passkey verified with user verification counts as both factors
+ * unless configured otherwise). A user without two factors whom `twoFactor.required` names is held
+ * too, to enrol first (a new user as well: created when the enrolment completes). A credentials
+ * sign-in that carries the code already is checked here and not held (`code-in-request.ts`).
  */
 import { routeUrl } from "../../kernel/http/urls.js"
 import { principalOf } from "../../kernel/sessions/principal.js"
@@ -19,22 +20,25 @@ export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pendin
   const options = ctx.config.twoFactor
   if (!options) return undefined
   if (pending.userVerified && options.passkeyCountsAsTwoFactors) return undefined
-  const userId = pending.session.user.id
-  if (typeof userId !== "string" || userId === "") return undefined
-  // The same user, signed in with both factors, adding a way in (a passkey, a linked account): the
-  // change itself is guarded by freshness, so no second hold.
-  const current = await principalOf(req, ctx)
-  if (current?.userId === userId && current.amr.includes("mfa")) return undefined
-  const record = await twoFactorStore(ctx).getTwoFactor(userId)
+  const { userId } = pending
+  // A user who is not stored cannot have, or enrol, a second factor (credentials without a user id).
+  if (userId === undefined && !pending.resume.stores) return undefined
+  const record = userId === undefined ? null : await twoFactorStore(ctx).getTwoFactor(userId)
   // The code sent with the password: checked now, and a right one lets the sign-in through.
   const code = record?.enabled ? codeInRequest(req, pending) : undefined
-  if (code !== undefined) return checkCodeInRequest(ctx, pending, code).then(() => undefined)
+  if (code !== undefined && userId !== undefined) return checkCodeInRequest(ctx, pending, userId, code).then(() => undefined)
+  if (userId !== undefined) {
+    // The same user, signed in with both factors, adding a way in (a passkey, a linked account): the
+    // change itself is guarded by freshness, so no second hold.
+    const current = await principalOf(req, ctx)
+    if (current?.userId === userId && current.amr.includes("mfa")) return undefined
+  }
   // Without two factors, only a user the `required` policy names is held: to enrol.
   const enrol = !record?.enabled
   if (enrol && !(await twoFactorRequired(ctx, pending.session.user))) return undefined
   const held = await holdPending(req, ctx, {
-    userId,
-    session: pending.session,
+    ...(userId !== undefined ? { userId } : {}),
+    resume: pending.resume,
     callbackUrl: pending.callbackUrl,
     event: ctx.config.events.signIn !== undefined,
     ...(enrol ? { enrol: true } : {}),

@@ -1,24 +1,27 @@
 /**
  * Enrolment forced by `twoFactor.required`: a user without two factors whom the policy names is held
- * after the first factor (no session) with a pending sign-in marked `enrol`. For that sign-in,
- * `totp-enroll` and `totp-confirm` act for its user, as they act for a signed-in one; a confirmed
- * enrolment completes the sign-in and answers the backup codes this once: to a script as
+ * after the first factor (no session, nothing stored) with a pending sign-in marked `enrol`. Its
+ * secret lives in that pending sign-in's own cookie, never in the adapter before it is confirmed:
+ * it belongs to the sign-in that made it and is shown to no other (a second sign-in with the same
+ * password gets its own; `totp-enroll` replaces it), so someone holding only the password can
+ * neither read nor plant the secret the owner confirms. `totp-confirm` checks the first code
+ * against it, and the sign-in then completes: the user stored as planned (a new user created now),
+ * the secret stored and enabled, the backup codes answered this once (to a script as
  * `{ enabled, backupCodes, url }` with the session cookies, to the built-in page as a page that
- * lists them and links on to the callback URL.
+ * lists them and links on to the callback URL).
  */
 import { TwoFactorError } from "./errors.js"
-import { adapterMethods } from "../../kernel/ports/ports.js"
 import { formTargets, pageHeaders } from "../../kernel/pages/index.js"
-import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
-import { confirmTotp, enrollTotp, type TotpEnrollment } from "./actions.js"
+import { count } from "../../kernel/rate-limit/limiter.js"
+import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"
+import { enableConfirmedKey, enrollmentOf, type TotpEnrollment } from "./actions.js"
 import { base32Encode } from "./base32.js"
-import { otpauthUri } from "./otpauth-uri.js"
+import { codeOf } from "./check-code.js"
 import { renderBackupCodesPage } from "./page.js"
 import { finishPending } from "./passkey.js"
-import { readPending, type PendingTwoFactor } from "./pending.js"
+import { readPending, rewritePending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms, fromForm, signInMissing } from "./refusal.js"
-import { openTotpKey } from "./secret-box.js"
-import { twoFactorStore } from "./store.js"
+import { createTotpKey, importTotpKey, verifyTotp, type TotpKey } from "./totp.js"
 
 /** The request's pending sign-in held to enrol; `SIGN_IN_MISSING` for none (or one held for a code). */
 export async function pendingEnrolment(req: AuthRequest, ctx: Context): Promise<PendingTwoFactor> {
@@ -27,38 +30,55 @@ export async function pendingEnrolment(req: AuthRequest, ctx: Context): Promise<
   return pending
 }
 
+/** What an app shows the pending enrolment's `key`, labelled with the held user's address or name. */
+const shown = (ctx: Context, pending: PendingTwoFactor, key: TotpKey): TotpEnrollment => enrollmentOf(ctx, key, pending.resume.result.user, "authlib user")
+
+/** A new secret for the pending enrolment (replacing its own earlier one), kept in its cookie. */
+async function newEnrolment(req: AuthRequest, ctx: Context, pending: PendingTwoFactor): Promise<{ enrolment: TotpEnrollment; cookies: Cookie[] }> {
+  const key = createTotpKey()
+  const cookies = await rewritePending(req, ctx, { ...pending, enrolment: base32Encode(key.secret) })
+  return { enrolment: shown(ctx, pending, key), cookies }
+}
+
 /**
- * What the page shows a pending enrolment: the unconfirmed secret the user has (a reload or a
- * mistyped code must not change the QR code they scanned), else a new one. Reusing it gives nothing
- * away: it was made for this user, and whoever holds their first factor may enrol anyway.
+ * What the page shows a pending enrolment: the secret it has (a reload or a mistyped code must not
+ * change the QR code the user scanned), else a new one and the cookie that keeps it.
  */
-export async function currentEnrolment(ctx: Context, pending: PendingTwoFactor): Promise<TotpEnrollment> {
-  const record = await twoFactorStore(ctx).getTwoFactor(pending.userId)
-  if (record && !record.enabled) {
-    const key = await openTotpKey(record.secret, pending.userId, ctx.config.secret).then(
-      (opened) => opened.key,
-      () => undefined, // sealed with a retired secret: enrol anew
-    )
-    if (key) {
-      const user = await adapterMethods(ctx.config.adapter, ["getUser"], "Two-factor sign-in").getUser(pending.userId)
-      const issuer = ctx.config.twoFactor?.issuer ?? "authlib"
-      return { secret: base32Encode(key.secret), uri: otpauthUri(key, { issuer, account: user?.email ?? user?.name ?? pending.userId }) }
-    }
+export async function currentEnrolment(req: AuthRequest, ctx: Context, pending: PendingTwoFactor): Promise<{ enrolment: TotpEnrollment; cookies: Cookie[] }> {
+  if (pending.enrolment) return { enrolment: shown(ctx, pending, importTotpKey(pending.enrolment)), cookies: [] }
+  return newEnrolment(req, ctx, pending)
+}
+
+/** `totp-enroll` for a pending enrolment: a new secret (replacing the sign-in's earlier one). */
+export async function enrolPending(req: AuthRequest, ctx: Context): Promise<AuthResponse<TotpEnrollment>> {
+  const { enrolment, cookies } = await newEnrolment(req, ctx, await pendingEnrolment(req, ctx))
+  return { json: enrolment, cookies }
+}
+
+/** The first code checked against the pending enrolment's own secret (counted per sign-in, and per user when stored); its time step. */
+async function confirmedStep(ctx: Context, pending: PendingTwoFactor, code: unknown): Promise<{ key: TotpKey; step: number }> {
+  const input = codeOf(code)
+  if (!pending.enrolment) throw new TwoFactorError("Enrol an authenticator first", { code: "NOT_ENROLLED" })
+  if (ctx.config.rateLimit) {
+    await count(ctx, "twoFactor.perSignIn", pending.id, 1)
+    if (pending.userId !== undefined) await count(ctx, "twoFactor.perUser", pending.userId, 1)
   }
-  return enrollTotp(ctx, pending.userId)
+  const key = importTotpKey(pending.enrolment)
+  const step = verifyTotp(key, input, { timeMs: Date.now() })
+  if (step === null) throw new TwoFactorError("The code is not valid", { code: "CODE_INVALID" })
+  return { key, step }
 }
 
-/** `totp-enroll` for a pending enrolment: a new secret (replacing an unconfirmed one). */
-export async function enrolPending(req: AuthRequest, ctx: Context): Promise<TotpEnrollment> {
-  return enrollTotp(ctx, (await pendingEnrolment(req, ctx)).userId)
-}
-
-/** `totp-confirm` + `code` for a pending enrolment: enabled, the backup codes once, and the session. */
+/** `totp-confirm` + `code` for a pending enrolment: the user stored, two factors on, the backup codes once, and the session. */
 export function confirmPending(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   return answeringForms(req, ctx, async () => {
     const pending = await pendingEnrolment(req, ctx)
-    const { backupCodes } = await confirmTotp(ctx, pending.userId, req.body.code)
-    const done = await finishPending(req, ctx, pending)
+    const { key, step } = await confirmedStep(ctx, pending, req.body.code)
+    let backupCodes: string[] = []
+    const done = await finishPending(req, ctx, pending, [], async (user) => {
+      if (user.id === undefined) throw signInMissing()
+      ;({ backupCodes } = await enableConfirmedKey(ctx, user.id, key, step))
+    })
     const url = done.redirect
     if (!url) throw new TwoFactorError("The sign-in could not be completed", { code: "SIGN_IN_MISSING" })
     if (!fromForm(req)) return { json: { enabled: true, backupCodes, url }, cookies: done.cookies ?? [] }

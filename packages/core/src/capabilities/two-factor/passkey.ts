@@ -10,12 +10,12 @@
  */
 import { independentOf, recordVerifiedFactor, type VerifiedFactor } from "../../kernel/sign-in/amr.js"
 import { TwoFactorError } from "./errors.js"
-import { completeSignIn } from "../../kernel/sign-in/issue.js"
+import { completeHeldSignIn, type HeldSignInCompletion } from "../../kernel/sign-in/hold.js"
 import type { HeldSignIn } from "../../kernel/types/capability.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { verifyHeldSignInPasskey } from "../webauthn/index.js"
 import { twoFactorOptions } from "./actions.js"
-import { clearPending, readPending, type PendingTwoFactor } from "./pending.js"
+import { clearPending, firstFactorOf, readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms, signInMissing } from "./refusal.js"
 
 /** A passkey as a second factor: possession of a hardware-guarded key (RFC 8176 `hwk`), of the kind of a passkey first factor. */
@@ -23,7 +23,7 @@ export const PASSKEY_FACTOR: VerifiedFactor = { kind: "webauthn", amr: ["hwk"] }
 
 /** Whether a passkey may be the second factor of `pending`: not for a sign-in held to enrol, nor one a passkey began. */
 export function passkeyMayFinish(pending: PendingTwoFactor): boolean {
-  return !pending.enrol && independentOf(pending.session.account.type, PASSKEY_FACTOR)
+  return !pending.enrol && independentOf(firstFactorOf(pending), PASSKEY_FACTOR)
 }
 
 /**
@@ -34,13 +34,23 @@ export function passkeyMayFinish(pending: PendingTwoFactor): boolean {
 export async function heldTwoFactorSignIn(req: AuthRequest, ctx: Context): Promise<HeldSignIn | undefined> {
   if (!ctx.config.twoFactor) return undefined
   const pending = await readPending(req, ctx)
-  return pending && passkeyMayFinish(pending) ? { id: pending.id, userId: pending.userId } : undefined
+  return pending?.userId !== undefined && passkeyMayFinish(pending) ? { id: pending.id, userId: pending.userId } : undefined
 }
 
-/** Ends `pending` with its session, the `signIn` event owed, and the pending cookie cleared. */
-export function finishPending(req: AuthRequest, ctx: Context, pending: PendingTwoFactor, extraCookies: AuthResponse["cookies"] = []): Promise<AuthResponse> {
-  const event = pending.event ? { user: pending.session.user, account: pending.session.account, isNewUser: pending.session.isNewUser } : undefined
-  return completeSignIn(req, ctx, pending.session, pending.callbackUrl, [...extraCookies, ...clearPending(req, ctx)], event)
+/**
+ * Ends `pending`: its user stored as planned when it was held (the kernel checks the plan still
+ * names that user), `beforeSession` (an enrolment stores its second factor), then its session, the
+ * `signIn` event owed, and the pending cookie cleared.
+ */
+export function finishPending(
+  req: AuthRequest,
+  ctx: Context,
+  pending: PendingTwoFactor,
+  extraCookies: AuthResponse["cookies"] = [],
+  beforeSession?: HeldSignInCompletion["beforeSession"],
+): Promise<AuthResponse> {
+  const cookies = [...extraCookies, ...clearPending(req, ctx)]
+  return completeHeldSignIn(req, ctx, { resume: pending.resume, userId: pending.userId, callbackUrl: pending.callbackUrl, event: pending.event, cookies, ...(beforeSession ? { beforeSession } : {}) })
 }
 
 /**
@@ -55,6 +65,8 @@ export async function verifyPendingPasskey(req: AuthRequest, ctx: Context, input
   if (pending.enrol) throw new TwoFactorError("Enrol an authenticator app first: this sign-in has no second factor yet", { code: "NOT_ENABLED" })
   if (!passkeyMayFinish(pending))
     throw new TwoFactorError("This sign-in began with a passkey: finish it with a code from your authenticator app or a backup code", { code: "SAME_FACTOR" })
+  // Past `passkeyMayFinish` (not held to enrol), the pending user is stored.
+  if (pending.userId === undefined) throw signInMissing()
   const { cookies } = await verifyHeldSignInPasskey(req, ctx, { data: input.data, provider: input.provider, held: { id: pending.id, userId: pending.userId } })
   recordVerifiedFactor(ctx, PASSKEY_FACTOR)
   return finishPending(req, ctx, pending, cookies)

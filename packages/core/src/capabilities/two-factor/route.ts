@@ -14,9 +14,9 @@ import { routeUrl } from "../../kernel/http/urls.js"
 import { formTargets, pageHeaders } from "../../kernel/pages/index.js"
 import { csrfTokenFor } from "../../kernel/security/csrf.js"
 import { principalOf, requirePrincipal } from "../../kernel/sessions/principal.js"
-import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
+import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"
 import { passkeyProviderForUser } from "../webauthn/index.js"
-import { confirmTotp, disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions } from "./actions.js"
+import { confirmTotp, disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions, type TotpEnrollment } from "./actions.js"
 import { confirmPending, currentEnrolment, enrolPending } from "./enrol-pending.js"
 import { freshEnrollingUser } from "./enrolment-gate.js"
 import { renderTwoFactorPage } from "./page.js"
@@ -26,10 +26,10 @@ import { stepUpAction } from "./step-up.js"
 import { readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms } from "./refusal.js"
 
-/** What the page offers besides the code form: the enrolment of a sign-in held to enrol, or the user's passkey (unless a passkey began the sign-in). */
-async function pageExtras(ctx: Context, pending: PendingTwoFactor) {
-  if (pending.enrol) return { enrolment: await currentEnrolment(ctx, pending) }
-  if (!passkeyMayFinish(pending)) return {}
+/** What the page offers besides the code form: the enrolment of a sign-in held to enrol (and the cookie keeping a new secret), or the user's passkey (unless a passkey began the sign-in). */
+async function pageExtras(req: AuthRequest, ctx: Context, pending: PendingTwoFactor): Promise<{ enrolment?: TotpEnrollment; passkey?: { optionsUrl: string; provider: string }; cookies?: Cookie[] }> {
+  if (pending.enrol) return currentEnrolment(req, ctx, pending)
+  if (!passkeyMayFinish(pending) || pending.userId === undefined) return {}
   const provider = await passkeyProviderForUser(ctx, pending.userId)
   return provider ? { passkey: { optionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(provider.id)}`, provider: provider.id } } : {}
 }
@@ -41,9 +41,9 @@ export async function twoFactorPage(req: AuthRequest, ctx: Context): Promise<Aut
   const pending = await readPending(req, ctx)
   if (!pending) return { redirect: routeUrl(ctx, "signIn") }
   const { token, cookie } = await csrfTokenFor(req, ctx)
-  const extras = await pageExtras(ctx, pending)
+  const { cookies = [], ...extras } = await pageExtras(req, ctx, pending)
   const html = renderTwoFactorPage({ actionUrl: `${ctx.actionBase}/two-factor`, csrfToken: token, ...(code ? { error: code } : {}), theme: ctx.config.theme, ...extras })
-  return { html, headers: pageHeaders(html, formTargets(ctx.origin, ctx.config.pages, ctx.origin)), cookies: cookie ? [cookie] : [] }
+  return { html, headers: pageHeaders(html, formTargets(ctx.origin, ctx.config.pages, ctx.origin)), cookies: cookie ? [cookie, ...cookies] : cookies }
 }
 
 function verify(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
@@ -59,7 +59,7 @@ export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<A
   if (action === "verify-passkey") return verifyPasskey(req, ctx)
   // Enrolment acts for the signed-in user, else for a sign-in held to enrol.
   const enrolling = (action === "totp-enroll" || action === "totp-confirm") && !(await principalOf(req, ctx))
-  if (enrolling && (await readPending(req, ctx))?.enrol) return action === "totp-enroll" ? { json: await enrolPending(req, ctx) } : confirmPending(req, ctx)
+  if (enrolling && (await readPending(req, ctx))?.enrol) return action === "totp-enroll" ? enrolPending(req, ctx) : confirmPending(req, ctx)
   const signedIn = () => requirePrincipal(req, ctx, "Sign in to manage two-factor sign-in").then((p) => p.userId)
   if (action === "totp-enroll") return { json: await enrollTotp(ctx, await freshEnrollingUser(req, ctx)) }
   if (action === "totp-confirm") return { json: await confirmTotp(ctx, await freshEnrollingUser(req, ctx), code) }

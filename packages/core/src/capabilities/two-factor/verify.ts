@@ -5,6 +5,7 @@
  */
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { twoFactorOptions } from "./actions.js"
+import { TwoFactorError } from "./errors.js"
 import { checkCode, codeOf } from "./check-code.js"
 import { finishPending } from "./passkey.js"
 import { readPending } from "./pending.js"
@@ -20,6 +21,7 @@ export async function verifyPendingCode(req: AuthRequest, ctx: Context, code: un
   const pending = await readPending(req, ctx)
   if (!pending) throw signInMissing()
   // A sign-in held to enrol has no second factor yet: every code is refused (`CODE_INVALID`).
+  if (pending.enrol || pending.userId === undefined) throw new TwoFactorError("The code is not valid", { code: "CODE_INVALID" })
   await checkCode(ctx, pending.userId, codeOf(code), pending.id)
   return finishPending(req, ctx, pending)
 }

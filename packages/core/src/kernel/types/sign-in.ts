@@ -106,11 +106,32 @@ export interface NewSession {
 }
 
 /**
- * A sign-in whose first factor succeeded and whose user is known (stored where there is an
- * adapter), before its session is issued: what a `beforeIssue` hook of a capability sees.
+ * A sign-in held back before its session (by a `beforeIssue` hook), as the holder keeps it until the
+ * hold ends (JSON-safe: the two-factor capability seals it in a cookie) and hands it back to
+ * `completeHeldSignIn`. Nothing of it is stored until then: the user is planned, not written.
+ */
+export interface ResumableSignIn {
+  /** The flow's result, without what must not be kept (submitted credentials, cookies, look-ups); dates as ISO strings. */
+  readonly result: Pick<SignInResult, "account" | "profile" | "allowEmailLinking" | "knownUserId" | "authenticator"> & { user: Omit<User, "emailVerified"> & { emailVerified: string | null } }
+  /** The signed-in user the account was being linked to, if any. */
+  readonly linkTo?: string
+  /** Whether the sign-in stores its user (an adapter, and not a credentials sign-in with JWT sessions). */
+  readonly stores: boolean
+  /** How and when the first factor authenticated the user. */
+  readonly authentication: Authentication
+}
+
+/**
+ * A sign-in whose first factor succeeded and whose user is known (planned where there is an adapter,
+ * but not yet written), before its session is issued: what a `beforeIssue` hook of a capability sees.
  */
 export interface PendingSignIn {
+  /** The session it would issue now; for a new user, `user` has no `id` yet (`userId` undefined). */
   readonly session: NewSession
+  /** The stored user it signs in (the account's owner, or the user it joins); undefined for a user not yet created. */
+  readonly userId: string | undefined
+  /** What the holder keeps to finish it later (`completeHeldSignIn`). */
+  readonly resume: ResumableSignIn
   /** Where the user goes once signed in (already through the `redirect` callback). */
   readonly callbackUrl: string
   /** The flow's own cookies (expired check cookies): the hook's answer must carry them. */

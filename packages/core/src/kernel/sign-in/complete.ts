@@ -1,0 +1,37 @@
+/**
+ * The end of every sign-in: the strategy issues the session, the `signIn` event fires, and the user
+ * goes to the callback URL (or `pages.newUser`).
+ */
+import { pageUrl } from "../http/urls.js"
+import { sessionStrategy } from "../sessions/strategy.js"
+import type { AuthRequest, AuthResponse, Context, Cookie } from "../types/http.js"
+import type { NewSession } from "../types/sign-in.js"
+import { emitEvent } from "../user-code/events.js"
+import { withVerifiedFactors } from "./amr.js"
+import type { SignInEventInput } from "./session-of.js"
+
+/**
+ * Issues `session` and answers the redirect. Also where a sign-in held back by a second factor ends
+ * once that factor is verified: the factors a capability recorded as verified in this request
+ * (`recordVerifiedFactor`) join the first factor's, with `mfa` and the time of now.
+ */
+export async function completeSignIn(
+  req: AuthRequest,
+  ctx: Context,
+  session: NewSession,
+  callbackUrl: string,
+  flowCookies: readonly Cookie[],
+  event: SignInEventInput | undefined,
+): Promise<AuthResponse> {
+  const authentication = withVerifiedFactors(ctx, session.account.type, session.authentication)
+  const cookies = await sessionStrategy(ctx.config).issue(req, ctx, authentication ? { ...session, authentication } : session)
+  return signedIn(ctx, session.isNewUser, callbackUrl, flowCookies, cookies, event)
+}
+
+/** The `signIn` event, then the redirect that follows sign-in, with every cookie to set. */
+export async function signedIn(ctx: Context, isNewUser: boolean, callbackUrl: string, flowCookies: readonly Cookie[], cookies: Cookie[], event: SignInEventInput | undefined): Promise<AuthResponse> {
+  if (event) await emitEvent(ctx, "signIn", event)
+  const { newUser } = ctx.config.pages
+  const redirect = isNewUser && newUser ? pageUrl(ctx, newUser, { callbackUrl }) : callbackUrl
+  return { redirect, cookies: flowCookies.length ? [...flowCookies, ...cookies] : cookies }
+}

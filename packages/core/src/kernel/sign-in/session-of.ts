@@ -1,0 +1,35 @@
+/**
+ * What the issuer builds from a flow's result: the first factor's authentication record, the
+ * session handed to the strategy, and the `signIn` event's input. Pure: nothing is read or written.
+ */
+import type { AdapterAccount, AdapterUser } from "../types/adapters.js"
+import type { EventCallbacks } from "../types/config.js"
+import type { Context } from "../types/http.js"
+import type { Authentication, NewSession, SignInResult } from "../types/sign-in.js"
+import { firstFactorAmr, nowSeconds } from "./amr.js"
+import type { PersistedUser } from "./link-user.js"
+
+/** When and how the first factor authenticated the user. */
+export function authenticationOf(ctx: Context, result: SignInResult): Authentication {
+  return { time: nowSeconds(), amr: firstFactorAmr(ctx, result) }
+}
+
+/** What `persistUser` answers for an account whose owner is `user` (see `issueForAccount`). */
+export const ownerOf = (result: SignInResult, user: AdapterUser): PersistedUser => ({ user, account: { ...result.account, userId: user.id } as AdapterAccount, isNewUser: false })
+
+/** Who signed in (the stored user and account where there are, else the flow's), how and when. */
+export function newSession(result: SignInResult, stored: PersistedUser | undefined, authentication: Authentication): NewSession {
+  return { user: stored?.user ?? result.user, account: stored?.account ?? result.account, profile: result.profile, isNewUser: stored?.isNewUser ?? false, authentication }
+}
+
+/** What the `signIn` event receives. */
+export type SignInEventInput = Parameters<EventCallbacks["signIn"]>[0]
+
+export function signInEventInput(result: SignInResult, stored: PersistedUser | undefined): SignInEventInput {
+  return {
+    user: result.account.type === "credentials" ? result.user : (stored?.user ?? result.user),
+    account: stored?.account ?? result.account,
+    ...(result.profile ? { profile: result.profile } : {}),
+    isNewUser: stored?.isNewUser ?? false,
+  }
+}
