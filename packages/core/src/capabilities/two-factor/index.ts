@@ -36,6 +36,7 @@ export const twoFactor: Capability = {
   ports: { twoFactor: TWO_FACTOR_PORT },
   freshness: twoFactorFreshness,
   passkeyIsMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
+  secondFactorLifetime: (config) => config.twoFactor?.reauthenticateAfter ?? null,
   check(config) {
     if (!config.twoFactor) return undefined
     const required = requiredProblem(config) ?? issuerProblem(config.twoFactor.issuer)

@@ -22,8 +22,7 @@ import { assertRevocable, bumpEpoch, epochs, keepsEpochs, signInFirst } from "./
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { SessionManagementError } from "../errors/errors.js"
 import { SESSION_START_CLAIM, tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
-import { cappedLife, isSessionStart, sessionEnd } from "./lifetime.js"
-import { nowSeconds } from "../sign-in/amr.js"
+import { cappedLife, isSessionStart, nowSeconds, sessionEnd } from "./lifetime.js"
 import type { Authentication, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**

@@ -18,6 +18,12 @@ import type { ResolvedConfig } from "../types/resolved-config.js"
 /** Seconds a recorded sign-in time may lie ahead of this instance's clock (another instance's clock). */
 export const CLOCK_SKEW = 300
 
+/**
+ * Seconds since the epoch, as `iat`, `exp` and `auth_time` count. (`sign-in/amr.ts` has the same
+ * one-liner for the sign-in side; sessions cannot import sign-in, which imports them.)
+ */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000)
+
 /** Whether `value` is a sign-in time authlib could have recorded by `now` (seconds). */
 export function isSessionStart(value: unknown, now: number): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value > 0 && value <= now + CLOCK_SKEW
