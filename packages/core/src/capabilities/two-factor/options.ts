@@ -35,8 +35,8 @@ export interface TwoFactorOptions {
    */
   freshAge?: number
   /**
-   * Seconds a session's second factor counts (OWASP ASVS 5.0 7.5.3 / NIST SP 800-63B AAL2
-   * reauthentication): once this long has passed since it was verified (at sign-in, or by a step-up),
+   * Seconds a session's second factor counts (periodic reauthentication, NIST SP 800-63B-4 and
+   * OWASP ASVS 5.0 V7; AAL2 asks at most 24 hours): once this long has passed since it was verified (at sign-in, or by a step-up),
    * `requireRecentAuthentication(..., { secondFactor: true })`, the changes to the ways in and the
    * sign-in hold ask for one again, whatever `maxAge` or `freshAge` allow. The session itself stays:
    * the user verifies a code (step-up) and goes on. A whole number of seconds above 0; default: none
