@@ -9,7 +9,7 @@
  *
  * `hasSecondFactor` is the one answer to "does this session have a second factor that still
  * counts": `"mfa"` recorded, and verified (the session's `authTime`) within the capabilities'
- * `secondFactorLifetime` (`twoFactor.reauthenticateAfter`). Every check of a second factor asks it.
+ * `secondFactorLifetime` hooks. Every check of a second factor asks it.
  */
 import { ReauthenticationRequired } from "../errors/errors.js"
 import { registry } from "../registry/installed.js"
@@ -22,7 +22,7 @@ import type { Principal } from "./types.js"
 export interface RecentAuthentication {
   /** At most this many seconds ago (default: any time). */
   maxAge?: number
-  /** With a second factor that still counts (`hasSecondFactor`: `amr` has `"mfa"`, a code after a first factor or a passkey counting as two, verified within `twoFactor.reauthenticateAfter`). */
+  /** With a second factor that still counts (`hasSecondFactor`: `amr` has `"mfa"`, a code after a first factor or a passkey counting as two, verified within the capabilities' `secondFactorLifetime`). */
   secondFactor?: boolean
 }
 
