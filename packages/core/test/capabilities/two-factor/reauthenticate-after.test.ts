@@ -8,8 +8,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "../../../src/index.js"
 import { ReauthenticationRequired, requireRecentAuthentication, unlinkLinkedAccount } from "../../../src/index.js"
-import { Client, ORIGIN, config as baseConfig, recordingLogger } from "../../helpers/harness.js"
+import { alice, Client, ORIGIN, config as baseConfig, recordingLogger } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
+import { passkeyAdapter, registerPasskey, setup as passkeySetup, signInWithPasskey, signOutLocally } from "../../flows/webauthn/setup.js"
 import { adapterWithAccounts, advanceSeconds, appRequest, codeAt, enrolTotp, signInWithCode } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
@@ -74,6 +75,20 @@ for (const strategy of ["database", "jwt"] as const) {
       expect((await fresh.signIn()).headers.get("location")).not.toBe(`${ORIGIN}/auth/two-factor`)
       advanceSeconds(HOUR + 1)
       expect((await stale.signIn()).headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`)
+    })
+
+    it("a passkey counting as two factors stops counting too, and the passkey session stays", async () => {
+      const adapter = twoFactorAdapter(passkeyAdapter())
+      adapter.users.set(alice.id!, { ...alice, id: alice.id!, email: alice.email!, emailVerified: null })
+      const s = passkeySetup(strategy, { adapter, twoFactor: { issuer: "Example", reauthenticateAfter: HOUR }, rateLimit: false })
+      expect((await registerPasskey(s)).status).toBe(302)
+      signOutLocally(s.client)
+      expect((await signInWithPasskey(s)).status).toBe(302)
+      advanceSeconds(HOUR)
+      expect((await requireRecentAuthentication(appRequest(s.client), s.config, { secondFactor: true, maxAge: DAY })).amr).toContain("mfa")
+      advanceSeconds(1)
+      expect(await refusal(requireRecentAuthentication(appRequest(s.client), s.config, { secondFactor: true, maxAge: DAY }))).toBe("SECOND_FACTOR_REQUIRED")
+      expect(await s.client.session()).toMatchObject({ user: { email: alice.email } })
     })
 
     it("off by default: a second factor counts for as long as the session lasts", async () => {
