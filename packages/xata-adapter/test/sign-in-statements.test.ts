@@ -209,6 +209,24 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     }
   })
 
+  test("with session.absoluteMaxAge a stored session without createdAt (moved from Auth.js) gets one on its first read, and ends that long after it", async () => {
+    const cap = 3600
+    const { login } = await ada()
+    const { session } = await signIn(config(login))
+    const hash = createHash("sha256").update(session!).digest("base64url")
+    // As `migrateFromAuthJs` stores a session: no createdAt, no authTime, a long sliding expiry.
+    await schema.query(`UPDATE authlib_sessions SET "createdAt" = NULL, "authTime" = NULL, expires = now() + interval '30 days' WHERE "sessionToken" = $1`, [hash])
+    const cfg = { ...config(login), session: { strategy: "database" as const, absoluteMaxAge: cap } }
+    const before = Date.now()
+    const res = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: `${COOKIE}=${session}` } }), cfg)
+    const expires = Date.parse(((await res.json()) as { expires: string }).expires)
+    const [row] = (await schema.query(`SELECT "createdAt" FROM authlib_sessions WHERE "sessionToken" = $1`, [hash])) as { createdAt: Date | string | null }[]
+    expect(row!.createdAt).not.toBeNull()
+    const createdAt = new Date(row!.createdAt!).getTime()
+    expect(createdAt).toBeGreaterThanOrEqual(before - 1000)
+    expect(expires).toBeLessThanOrEqual(createdAt + cap * 1000)
+  })
+
   test("a signIn callback, or two-factor, sees the stored user before any session: the link is used without one", async () => {
     const { user, email } = await emailUser()
     const seen: unknown[] = []
