@@ -124,3 +124,45 @@ describe("sliding expiry through the cache", () => {
     for (const app of apps) expect((await browser.session(app))?.expires).toBe(stored)
   })
 })
+
+describe("session.absoluteMaxAge through the cache", () => {
+  const cap = 60
+  let db: Adapter
+  let calls: Record<string, number>
+  let app: Instance
+  beforeAll(async () => {
+    ;({ adapter: db, calls } = counted(MemoryAdapter(createMemoryStore())))
+    app = await instance(db, redisUrl, { session: { strategy: "database", absoluteMaxAge: cap } }, { ttl: 300 })
+  })
+  afterAll(() => closeClient(app.client))
+
+  test("a session signed in under the option is cached no longer than its absolute end", async () => {
+    const user = await makeUser(db)
+    const browser = new Browser()
+    await browser.signIn(app, user.email!)
+    const end = Date.now() + cap * 1000
+    expect(new Date((await browser.session(app))!.expires).getTime()).toBeLessThanOrEqual(end)
+    const hash = createHash("sha256").update(browser.jar.get("authlib.session-token")!).digest("base64url")
+    expect(await client.pTTL(`authlib:c:s:${hash}`)).toBeGreaterThan(0)
+    expect(await client.pTTL(`authlib:c:s:${hash}`)).toBeLessThanOrEqual(cap * 1000)
+  })
+
+  test("a cached session past its absolute end reads as no session (the cache still holds it), and is deleted with its entry", async () => {
+    const user = await makeUser(db)
+    const token = crypto.randomUUID() + crypto.randomUUID()
+    const hash = createHash("sha256").update(token).digest("base64url")
+    // Stored before the option was on: a long sliding expiry, signed in almost `cap` ago.
+    await db.createSession!({ sessionToken: hash, userId: user.id, expires: new Date(Date.now() + 86_400_000), createdAt: new Date(Date.now() - (cap - 2) * 1000) })
+    const browser = new Browser()
+    browser.jar.set("authlib.session-token", token)
+    expect(await browser.session(app)).not.toBeNull()
+    expect(await client.exists(`authlib:c:s:${hash}`)).toBe(1)
+    const reads = calls.getSessionAndUser
+    await new Promise((r) => setTimeout(r, 2_100))
+    expect(await client.exists(`authlib:c:s:${hash}`)).toBe(1)
+    expect(await browser.session(app)).toBeNull()
+    expect(calls.getSessionAndUser).toBe(reads) // answered from the cache, and refused all the same
+    expect(await db.getSessionAndUser!(hash)).toBeNull()
+    expect(await client.exists(`authlib:c:s:${hash}`)).toBe(0)
+  })
+})

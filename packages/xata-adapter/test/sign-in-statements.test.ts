@@ -184,6 +184,49 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(statements).toHaveLength(1)
   })
 
+  test("with session.absoluteMaxAge both one-statement sign-ins store when the session started and an expiry cut at sign-in + absoluteMaxAge; a read keeps to it", async () => {
+    const cap = 3600
+    const hashOf = (token: string) => createHash("sha256").update(token).digest("base64url")
+    const row = async (token: string) =>
+      (await schema.query(`SELECT "createdAt", expires FROM authlib_sessions WHERE "sessionToken" = $1`, [hashOf(token)]))[0] as { createdAt: Date | string; expires: Date | string }
+    const { login } = await ada()
+    const credentials = { ...config(login), session: { strategy: "database" as const, absoluteMaxAge: cap } }
+    const before = Date.now()
+    const { session: viaAccount } = await signIn(credentials)
+    expect(statements).toHaveLength(1)
+    const { email } = await emailUser()
+    const { token } = await link(email)
+    const viaLink = sessionCookieOf(await complete(emailConfig({ session: { strategy: "database", absoluteMaxAge: cap } }), email, token))
+    expect(statements).toHaveLength(1)
+    for (const [sessionToken, cfg] of [[viaAccount!, credentials], [viaLink!, emailConfig({ session: { strategy: "database", absoluteMaxAge: cap } })]] as const) {
+      const stored = await row(sessionToken)
+      const createdAt = new Date(stored.createdAt).getTime()
+      expect(createdAt).toBeGreaterThanOrEqual(before - 1000)
+      expect(createdAt).toBeLessThanOrEqual(Date.now())
+      expect(new Date(stored.expires).getTime()).toBeLessThanOrEqual(createdAt + cap * 1000)
+      const res = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: `${COOKIE}=${sessionToken}` } }), cfg)
+      expect(Date.parse(((await res.json()) as { expires: string }).expires)).toBeLessThanOrEqual(createdAt + cap * 1000)
+    }
+  })
+
+  test("with session.absoluteMaxAge a stored session without createdAt (moved from Auth.js) gets one on its first read, and ends that long after it", async () => {
+    const cap = 3600
+    const { login } = await ada()
+    const { session } = await signIn(config(login))
+    const hash = createHash("sha256").update(session!).digest("base64url")
+    // As `migrateFromAuthJs` stores a session: no createdAt, no authTime, a long sliding expiry.
+    await schema.query(`UPDATE authlib_sessions SET "createdAt" = NULL, "authTime" = NULL, expires = now() + interval '30 days' WHERE "sessionToken" = $1`, [hash])
+    const cfg = { ...config(login), session: { strategy: "database" as const, absoluteMaxAge: cap } }
+    const before = Date.now()
+    const res = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: `${COOKIE}=${session}` } }), cfg)
+    const expires = Date.parse(((await res.json()) as { expires: string }).expires)
+    const [row] = (await schema.query(`SELECT "createdAt" FROM authlib_sessions WHERE "sessionToken" = $1`, [hash])) as { createdAt: Date | string | null }[]
+    expect(row!.createdAt).not.toBeNull()
+    const createdAt = new Date(row!.createdAt!).getTime()
+    expect(createdAt).toBeGreaterThanOrEqual(before - 1000)
+    expect(expires).toBeLessThanOrEqual(createdAt + cap * 1000)
+  })
+
   test("a signIn callback, or two-factor, sees the stored user before any session: the link is used without one", async () => {
     const { user, email } = await emailUser()
     const seen: unknown[] = []

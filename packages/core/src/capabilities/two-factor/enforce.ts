@@ -8,6 +8,7 @@
  * sign-in that carries the code already is checked here and not held (`code-in-request.ts`).
  */
 import { routeUrl } from "../../kernel/http/urls.js"
+import { hasSecondFactor } from "../../kernel/sessions/freshness.js"
 import { principalOf } from "../../kernel/sessions/principal.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import type { PendingSignIn } from "../../kernel/types/sign-in.js"
@@ -31,7 +32,7 @@ export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pendin
     // The same user, signed in with both factors, adding a way in (a passkey, a linked account): the
     // change itself is guarded by freshness, so no second hold.
     const current = await principalOf(req, ctx)
-    if (current?.userId === userId && current.amr.includes("mfa")) return undefined
+    if (current?.userId === userId && hasSecondFactor(ctx, current)) return undefined
   }
   // Without two factors, only a user the `required` policy names is held: to enrol.
   const enrol = !record?.enabled

@@ -16,6 +16,6 @@ import { twoFactorOptions } from "./actions.js"
 export async function freshEnrollingUser(req: AuthRequest, ctx: Context): Promise<string> {
   const { freshAge } = twoFactorOptions(ctx)
   const principal = await requirePrincipal(req, ctx, "Sign in to manage two-factor sign-in")
-  assertRecentAuthentication(principal, { maxAge: freshAge })
+  assertRecentAuthentication(ctx, principal, { maxAge: freshAge })
   return principal.userId
 }

@@ -39,6 +39,7 @@ export const twoFactor: Capability = {
   freshness: twoFactorFreshness,
   removeFootholds: removeSecondFactors,
   passkeyIsMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
+  secondFactorLifetime: (config) => config.twoFactor?.reauthenticateAfter ?? null,
   check(config) {
     if (!config.twoFactor) return undefined
     const required = requiredProblem(config) ?? issuerProblem(config.twoFactor.issuer)

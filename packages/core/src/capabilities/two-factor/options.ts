@@ -34,6 +34,15 @@ export interface TwoFactorOptions {
    * sign-in, or with `POST {basePath}/two-factor` `action=step-up`). Default 600 (10 minutes).
    */
   freshAge?: number
+  /**
+   * Seconds a session's second factor counts (periodic reauthentication, NIST SP 800-63B-4 and
+   * OWASP ASVS 5.0 V7; AAL2 asks at most 24 hours): once this long has passed since it was verified (at sign-in, or by a step-up),
+   * `requireRecentAuthentication(..., { secondFactor: true })`, the changes to the ways in and the
+   * sign-in hold ask for one again, whatever `maxAge` or `freshAge` allow. The session itself stays:
+   * the user verifies a code (step-up) and goes on. A whole number of seconds above 0; default: none
+   * (a second factor counts for as long as its session lasts). See the README's "Step-up".
+   */
+  reauthenticateAfter?: number
 }
 
 /** `twoFactor` as core uses it, every default applied. */
@@ -42,6 +51,7 @@ export type ResolvedTwoFactorOptions = Readonly<{
   passkeyCountsAsTwoFactors: boolean
   required: NonNullable<TwoFactorOptions["required"]>
   freshAge: number
+  reauthenticateAfter: number | undefined
 }>
 
 declare module "../../kernel/types/config.js" {
@@ -86,11 +96,15 @@ export const twoFactorOption: OptionsDeclaration = {
           // Anything but a function or `true` is checked by the capability at start-up.
           required: options.required ?? false,
           freshAge: options.freshAge ?? DEFAULT_FRESH_AGE,
+          reauthenticateAfter: options.reauthenticateAfter,
         })
       : undefined,
   problems(options: TwoFactorOptions | undefined) {
-    const freshAge = options?.freshAge
-    if (freshAge === undefined || (Number.isSafeInteger(freshAge) && freshAge > 0)) return []
-    return [new Configuration(`"twoFactor.freshAge" must be a whole number of seconds above 0, not ${JSON.stringify(freshAge)}`, { code: "SESSION_OPTION_INVALID" })]
+    return (["freshAge", "reauthenticateAfter"] as const).flatMap((key) => {
+      const value: unknown = options?.[key]
+      if (value === undefined || (Number.isSafeInteger(value) && (value as number) > 0)) return []
+      const shown = typeof value === "number" ? String(value) : JSON.stringify(value)
+      return [new Configuration(`"twoFactor.${key}" must be a whole number of seconds above 0, not ${shown}`, { code: "SESSION_OPTION_INVALID" })]
+    })
   },
 }

@@ -23,7 +23,8 @@ export interface AuthenticationInfo {
  * Asserts that the signed-in user of `request` authenticated at most `maxAge` seconds ago
  * (default `twoFactor.freshAge`, else 600) and, with `secondFactor: true`, with a second factor
  * (`amr` has `"mfa"`: a TOTP or backup code after a first factor, or a passkey with user
- * verification counting as two). `secondFactor` is strict: a user without two factors enabled
+ * verification counting as two) that still counts (within `twoFactor.reauthenticateAfter` of its
+ * verification, when set). `secondFactor` is strict: a user without two factors enabled
  * cannot meet it by a code (check `getTwoFactorStatus` first to ask only those who can).
  * The user refreshes an authentication with `POST {basePath}/two-factor` `action=step-up` + `code`.
  * @throws SessionRequired (no valid session), ReauthenticationRequired (`AUTHENTICATION_TOO_OLD`, `SECOND_FACTOR_REQUIRED`; 403 in JSON)
@@ -32,7 +33,7 @@ export function requireRecentAuthentication(request: Request, config: AuthConfig
   return serverCall(request, config, "two-factor", async (req, ctx) => {
     const principal = await requirePrincipal(req, ctx, "Sign in to continue")
     const maxAge = wanted.maxAge ?? ctx.config.twoFactor?.freshAge ?? DEFAULT_FRESH_AGE
-    assertRecentAuthentication(principal, { ...wanted, maxAge })
+    assertRecentAuthentication(ctx, principal, { ...wanted, maxAge })
     // Passed with a maxAge, so the time is known.
     return { userId: principal.userId, authTime: principal.authTime ?? 0, amr: principal.amr }
   })

@@ -42,6 +42,8 @@ function sessionOptions(config: AuthConfig): SessionOptions {
     strategy: s.strategy ?? (config.adapter ? "database" : "jwt"),
     maxAge: s.maxAge ?? 30 * DAY,
     updateAge: s.updateAge ?? DAY,
+    // Checked at start-up (validate.ts): anything but a whole number of seconds above 0 stops it.
+    absoluteMaxAge: s.absoluteMaxAge,
     generateSessionToken: s.generateSessionToken ?? (() => randomToken(32)),
     acceptAuthJsSessions: s.acceptAuthJsSessions !== false,
     providerTokens: s.providerTokens === true,

@@ -59,6 +59,27 @@ function checkCookieNames(resolved: ResolvedConfig): AuthError | undefined {
   return undefined
 }
 
+/**
+ * `session.absoluteMaxAge`: a whole number of seconds above 0. Database sessions count it from the
+ * stored session's `createdAt`, which only an adapter that keeps session metadata stores: without
+ * one the cap could not be kept, and an app must not believe it has it.
+ */
+function absoluteMaxAgeProblems(resolved: ResolvedConfig): AuthError[] {
+  const { absoluteMaxAge } = resolved.session
+  if (absoluteMaxAge === undefined) return []
+  if (!Number.isSafeInteger(absoluteMaxAge) || absoluteMaxAge <= 0)
+    return [new Configuration(`"session.absoluteMaxAge" must be a whole number of seconds above 0, not ${typeof absoluteMaxAge === "number" ? String(absoluteMaxAge) : JSON.stringify(absoluteMaxAge)}`, { code: "SESSION_OPTION_INVALID" })]
+  const noMetadata = missingMethods(resolved.adapter, PORTS.sessionListing)
+  if (sessionStrategy(resolved).storesSessions && resolved.adapter && noMetadata.length > 0)
+    return [
+      new Configuration(
+        `"session.absoluteMaxAge" counts database sessions from their sign-in, which the adapter does not store (it keeps no session metadata: ${noMetadata.join(", ")} missing): use an adapter that keeps it, or JWT sessions`,
+        { code: "SESSION_OPTION_INVALID", cause: { missing: noMetadata } },
+      ),
+    ]
+  return []
+}
+
 function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
   const problems: AuthError[] = []
   if (resolved.secret.length === 0)
@@ -77,6 +98,7 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
         { code: "SESSION_OPTION_INVALID", cause: { missing: noEpochs } },
       ),
     )
+  problems.push(...absoluteMaxAgeProblems(resolved))
   for (const problem of rateLimitProblems(config.rateLimit, registry().rateLimits)) problems.push(new Configuration(problem, { code: "RATE_LIMIT_INVALID" }))
   if (config.url !== undefined && !resolved.appUrl)
     problems.push(new Configuration(`"url" (WEBAUTH_URL) is not a valid URL: ${config.url}`, { code: "APP_URL_INVALID" }))

@@ -35,6 +35,8 @@ export interface Registry {
   readonly footholds: readonly FootholdHook[]
   /** Whether a passkey sign-in with user verification counts as two factors (yes unless a capability says no). */
   passkeyIsMultiFactor(config: ResolvedConfig): boolean
+  /** Seconds a session's second factor counts after it was verified, the strictest capability's; null when none limits it. */
+  secondFactorLifetime(config: ResolvedConfig): number | null
   /** The capabilities' own options, resolved with the config. */
   readonly options: readonly AnyOptionsDeclaration[]
   /** Every rate-limit group with its default rules: the kernel's, then the capabilities'. */
@@ -100,6 +102,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
   }
   const methods = new Map([...routes].map(([action, r]) => [action, (["GET", "POST"] as const).filter((m) => r[m] !== undefined)]))
   const passkeyHooks = capabilities.flatMap((c) => (c.passkeyIsMultiFactor ? [c.passkeyIsMultiFactor.bind(c)] : []))
+  const lifetimeHooks = capabilities.flatMap((c) => (c.secondFactorLifetime ? [c.secondFactorLifetime.bind(c)] : []))
   const every = <K extends keyof Capability>(key: K) => Object.freeze(capabilities.flatMap((c) => (c[key] ? [c[key] as NonNullable<Capability[K]>] : [])))
   return Object.freeze({
     capabilities: Object.freeze([...capabilities]),
@@ -114,6 +117,11 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     freshness: every("freshness"),
     footholds: every("removeFootholds"),
     passkeyIsMultiFactor: (config: ResolvedConfig) => passkeyHooks.every((hook) => hook(config)),
+    secondFactorLifetime: (config: ResolvedConfig) =>
+      lifetimeHooks.reduce<number | null>((strictest, hook) => {
+        const seconds = hook(config)
+        return seconds !== null && (strictest === null || seconds < strictest) ? seconds : strictest
+      }, null),
     options: Object.freeze(capabilities.flatMap((c): AnyOptionsDeclaration[] => (c.options ? [c.options] : []))),
     rateLimits: Object.freeze(Object.fromEntries(limits)) as RateLimitDefaults,
     errorCodes: Object.freeze(Object.fromEntries(catalogueOrder(codes, placed).map((type) => [type, Object.freeze([...(codes.get(type) ?? [])])]))) as unknown as ErrorCodes,

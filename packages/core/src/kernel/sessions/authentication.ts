@@ -3,7 +3,8 @@
  * claims `auth_time` and `amr` (their registered names, RFC 7519 registry / OpenID Connect), and
  * the `authTime` and `amr` metadata of a stored session. Read back defensively: a value of another
  * shape (an old token, a custom `jwt.decode`, a row written by other tools) reads as "unknown",
- * which no freshness check accepts.
+ * which no freshness check accepts. A JWT also records when its session started (claim
+ * `sessionStart`, see `lifetime.ts`), which only sign-in sets.
  */
 import type { JWT } from "@authlib/jwt"
 import type { Authentication } from "../types/sign-in.js"
@@ -11,6 +12,12 @@ import type { Authentication } from "../types/sign-in.js"
 /** The registered JWT claim names. */
 export const AUTH_TIME_CLAIM = "auth_time"
 export const AMR_CLAIM = "amr"
+/**
+ * When the session started (seconds since the epoch): set at sign-in, carried over unchanged by
+ * every re-issue (step-up included). Not `iat` (each re-issue moves it) nor `auth_time` (step-up
+ * moves it). No registered claim says this; the name is ours, like `sessionEpoch`.
+ */
+export const SESSION_START_CLAIM = "sessionStart"
 
 /** What a principal says about its authentication. */
 export interface AuthenticationFacts {
@@ -33,13 +40,14 @@ export function tokenAuthentication(token: JWT): AuthenticationFacts {
 }
 
 /**
- * `token` whose authentication claims are exactly `facts` (absent when unknown), whatever it held:
- * the `jwt` callback cannot add, drop or change them (a callback that copies client data from a
- * session update into the token must not make a session look freshly authenticated).
+ * `token` whose authentication claims are exactly `facts` (absent when unknown) and whose session
+ * started at `sessionStart`, whatever it held: the `jwt` callback cannot add, drop or change them
+ * (a callback that copies client data from a session update into the token must not make a session
+ * look freshly authenticated, nor younger than it is).
  */
-export function withAuthenticationClaims(token: JWT, facts: Authentication | AuthenticationFacts | undefined): JWT {
-  const { [AUTH_TIME_CLAIM]: _time, [AMR_CLAIM]: _amr, ...rest } = token
+export function withAuthenticationClaims(token: JWT, facts: Authentication | AuthenticationFacts | undefined, sessionStart: number): JWT {
+  const { [AUTH_TIME_CLAIM]: _time, [AMR_CLAIM]: _amr, [SESSION_START_CLAIM]: _start, ...rest } = token
   const time = facts ? ("time" in facts ? facts.time : facts.authTime) : null
-  if (time === null) return rest
-  return { ...rest, [AUTH_TIME_CLAIM]: time, [AMR_CLAIM]: [...(facts?.amr ?? [])] }
+  if (time === null) return { ...rest, [SESSION_START_CLAIM]: sessionStart }
+  return { ...rest, [AUTH_TIME_CLAIM]: time, [AMR_CLAIM]: [...(facts?.amr ?? [])], [SESSION_START_CLAIM]: sessionStart }
 }

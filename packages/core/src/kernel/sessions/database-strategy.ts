@@ -1,8 +1,9 @@
 /**
  * Database sessions: the cookie holds a random token (256 bits by default); the adapter stores only
  * its SHA-256 hash, so a leaked sessions table cannot be replayed. Expiry slides at most once per
- * `updateAge`; an expired session is deleted and reads as no session. Signing in again ends the
- * session the browser held (OWASP ASVS 5.0 7.2.4).
+ * `updateAge`, never past the session's absolute end (`session.absoluteMaxAge`, counted from its
+ * `createdAt`, see `lifetime.ts`); an expired session is deleted and reads as no session. Signing in
+ * again ends the session the browser held (OWASP ASVS 5.0 7.2.4).
  */
 import { optionalPort, port } from "../ports/ports.js"
 import type { JWT } from "@authlib/jwt"
@@ -22,6 +23,7 @@ import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, rea
 import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
 import { authenticationFacts } from "./authentication.js"
 import { linkCheck, unlinkedMeanwhile, type LinkCheck } from "./account-link.js"
+import { isSessionStart, sessionEnd } from "./lifetime.js"
 import type { Authentication, LinkUse, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
 
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
@@ -46,16 +48,23 @@ export function keepsSessionMetadata(ctx: Context): boolean {
 
 type NewRecord = { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">
 
-/** A new session's token (for the cookie) and its record, metadata included where kept. */
-function newRecord(req: AuthRequest, ctx: Context, authentication: Authentication | undefined): { token: string; record: NewRecord } {
+/**
+ * A new session's token (for the cookie) and its record, metadata included where kept. `startedAt`
+ * (ms): when the session started, for a session that replaces one of the same sign-in (step-up);
+ * a sign-in starts now. `expires` is cut at the absolute end (`session.absoluteMaxAge`).
+ */
+function newRecord(req: AuthRequest, ctx: Context, authentication: Authentication | undefined, startedAt?: number): { token: string; record: NewRecord } {
   const { config } = ctx
   const token = config.session.generateSessionToken()
   if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH)
     throw new SessionTokenError("generateSessionToken must return a string of at least 128 bits", { code: "SESSION_TOKEN_WEAK" })
   const now = Date.now()
-  const record: NewRecord = { sessionToken: sha256(token), expires: new Date(now + config.session.maxAge * 1000) }
+  const start = startedAt ?? now
+  const end = sessionEnd(config, Math.floor(start / 1000))
+  const expires = now + config.session.maxAge * 1000
+  const record: NewRecord = { sessionToken: sha256(token), expires: new Date(end === undefined ? expires : Math.min(expires, end * 1000)) }
   if (keepsSessionMetadata(ctx)) {
-    record.createdAt = new Date(now)
+    record.createdAt = new Date(start)
     record.clientDescription = describeClient(req.headers.get("user-agent"))
     record.clientNetwork = clientNetworkOf(req, ctx)
     if (authentication) {
@@ -67,8 +76,8 @@ function newRecord(req: AuthRequest, ctx: Context, authentication: Authenticatio
 }
 
 /** Stores a new session for `userId`, with its metadata when the adapter keeps it; returns its cookie. */
-async function createSession(req: AuthRequest, userId: string, ctx: Context, authentication: Authentication | undefined): Promise<Cookie> {
-  const { token, record } = newRecord(req, ctx, authentication)
+async function createSession(req: AuthRequest, userId: string, ctx: Context, authentication: Authentication | undefined, startedAt?: number): Promise<Cookie> {
+  const { token, record } = newRecord(req, ctx, authentication, startedAt)
   await storedSessions(ctx).createSession({ ...record, userId })
   return sessionCookie(token, record.expires, ctx)
 }
@@ -147,15 +156,49 @@ function tokenOf(req: AuthRequest, ctx: Context): { token: string; carried: bool
 
 type Found = { session: AdapterSession; user: AdapterUser }
 
-/** The stored session of `token` and its user, unless unknown or expired (an expired one is deleted). */
+/** The stored session of `token` and its user, unless unknown, expired (deleted) or past its absolute end. */
 async function lookUp(token: string, ctx: Context): Promise<Found | null> {
   const hash = sha256(token)
   const sessions = storedSessions(ctx)
   const found = await sessions.getSessionAndUser(hash)
   if (!found) return null
-  if (new Date(found.session.expires).getTime() > Date.now()) return found
+  const now = Date.now()
+  if (new Date(found.session.expires).getTime() > now) return ctx.config.session.absoluteMaxAge === undefined ? found : withinLifetime(hash, found, ctx, now)
   await sessions.deleteSession(hash)
   return null
+}
+
+/**
+ * `found` while before its absolute end (`session.absoluteMaxAge`), its `expires` cut there (a session
+ * stored before the option was on may say more); past it the session is deleted. A session that
+ * records no start (stored before `createdAt` was, or moved from Auth.js) gets one now: its
+ * `authTime` when known, else now (see `lifetime.ts`). A `createdAt` that is no time, or ahead of
+ * the clock, was not written by authlib: the session is refused (not deleted: it may be the
+ * adapter's reading that is wrong).
+ */
+async function withinLifetime(hash: string, found: Found, ctx: Context, now: number): Promise<Found | null> {
+  const sessions = storedSessions(ctx)
+  const { createdAt, authTime } = found.session
+  let session = found.session
+  if (createdAt == null) {
+    const known = authenticationFacts(authTime, undefined).authTime
+    const start = new Date(Math.min(known === null ? now : known * 1000, now))
+    await sessions.updateSession({ sessionToken: hash, createdAt: start })
+    session = { ...session, createdAt: start }
+  }
+  const startMs = new Date(session.createdAt!).getTime()
+  const nowSeconds = Math.floor(now / 1000)
+  if (!Number.isFinite(startMs) || !isSessionStart(Math.floor(startMs / 1000), nowSeconds)) {
+    ctx.config.logger.warn("session-ended", { reason: "a database session was refused: its createdAt is not a time authlib wrote" })
+    return null
+  }
+  const end = sessionEnd(ctx.config, Math.floor(startMs / 1000))! * 1000
+  if (end <= now) {
+    ctx.config.logger.debug("session-ended", { reason: "a database session ended: past session.absoluteMaxAge" })
+    await sessions.deleteSession(hash)
+    return null
+  }
+  return new Date(session.expires).getTime() > end ? { ...found, session: { ...session, expires: new Date(end) } } : session === found.session ? found : { ...found, session }
 }
 
 type Slid = { session: AdapterSession; cookies: Cookie[] }
@@ -172,9 +215,16 @@ async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
   // Due once `updateAge` has passed since the last write, i.e. `expires - maxAge` lies that far back.
   const dueBefore = now + (options.maxAge - options.updateAge) * 1000
   const unchanged = { session: found.session, cookies: [] }
-  if (new Date(found.session.expires).getTime() > dueBefore) return unchanged
+  const current = new Date(found.session.expires).getTime()
+  if (current > dueBefore) return unchanged
   const sessionToken = sha256(token)
-  const expires = new Date(now + options.maxAge * 1000)
+  let expires = new Date(now + options.maxAge * 1000)
+  if (options.absoluteMaxAge !== undefined) {
+    // Never past the absolute end (`lookUp` checked `createdAt`); at it, there is nothing left to extend.
+    const end = sessionEnd(ctx.config, Math.floor(new Date(found.session.createdAt!).getTime() / 1000))! * 1000
+    if (end <= current) return unchanged
+    if (expires.getTime() > end) expires = new Date(end)
+  }
   if (adapter?.extendSession) {
     if (!(await adapter.extendSession({ sessionToken, expires }, new Date(dueBefore)))) return unchanged
   } else {
@@ -217,9 +267,9 @@ async function createLinkedSession(req: AuthRequest, ctx: Context, signIn: NewSe
   return sessionCookie(token, record.expires, ctx)
 }
 
-/** A new session for `userId`, then the end of the one the browser held (see `issue`). */
-async function replaceSession(req: AuthRequest, ctx: Context, userId: string, authentication: Authentication | undefined): Promise<Cookie[]> {
-  return endPrevious(req, ctx, await createSession(req, userId, ctx, authentication))
+/** A new session for `userId` (started at `startedAt`, ms, when it replaces one of the same sign-in), then the end of the one the browser held (see `issue`). */
+async function replaceSession(req: AuthRequest, ctx: Context, userId: string, authentication: Authentication | undefined, startedAt?: number): Promise<Cookie[]> {
+  return endPrevious(req, ctx, await createSession(req, userId, ctx, authentication, startedAt))
 }
 
 /** Ends the session the browser held before `cookie`'s (see `issue`); the cookies to send. */
@@ -273,22 +323,29 @@ async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
   }
 }
 
+/** The stored session the request carries, live (every check of `lookUp`), with its user. */
+async function liveSession(req: AuthRequest, ctx: Context): Promise<Found | null> {
+  const token = tokenOf(req, ctx)?.token
+  return token ? lookUp(token, ctx) : null
+}
+
 /** The stored session the request carries, live, with its user: the principal (see `principal.ts`). */
 async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
-  const token = tokenOf(req, ctx)?.token
-  const found = token ? await lookUp(token, ctx) : null
+  const found = await liveSession(req, ctx)
   return found && { userId: found.user.id, storedSessionKey: found.session.sessionToken, ...authenticationFacts(found.session.authTime, found.session.amr) }
 }
 
 /**
  * Step-up: a new stored session (new token) recording `authentication`, the current one deleted.
- * Needs an adapter that keeps session metadata: without it the record could not be kept.
+ * It is the same sign-in, so it keeps the current session's `createdAt`: a step-up never extends the
+ * absolute lifetime. Needs an adapter that keeps session metadata: without it the record could not be kept.
  */
 async function reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[]> {
   port(ctx.config.adapter, "sessionListing", "Step-up with database sessions")
-  const current = await principal(req, ctx)
+  const current = await liveSession(req, ctx)
   if (!current) throw signInFirst()
-  return replaceSession(req, ctx, current.userId, authentication)
+  const startedAt = current.session.createdAt == null ? NaN : new Date(current.session.createdAt).getTime()
+  return replaceSession(req, ctx, current.user.id, authentication, Number.isFinite(startedAt) ? startedAt : undefined)
 }
 
 /** The request's principal for ending sessions, with the adapter's `deleteSessionsByUserId`. */

@@ -21,7 +21,8 @@ import { publicUser } from "./public-user.js"
 import { assertRevocable, bumpEpoch, epochs, keepsEpochs, signInFirst } from "./revocation.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { SessionManagementError } from "../errors/errors.js"
-import { tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
+import { SESSION_START_CLAIM, tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
+import { cappedLife, isSessionStart, nowSeconds, sessionEnd } from "./lifetime.js"
 import { linkCheck, unlinkedMeanwhile } from "./account-link.js"
 import type { Authentication, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
@@ -32,21 +33,58 @@ import type { Authentication, NewSession, Principal, ProviderTokenStore, Revocat
  */
 export const MAX_SESSION_TOKEN_LENGTH = MAX_HEADER_BYTES - 4096
 
-/** The session cookie(s) holding `token`, expiring `session.maxAge` from now. */
+/**
+ * When the session of `token` started (seconds): its `sessionStart` claim; a token from before the
+ * claim counts from its `auth_time`, else from `now` (see `lifetime.ts`). `null` for a claim of
+ * another shape or ahead of the clock: no authlib instance wrote it.
+ */
+function sessionStartOf(token: JWT, now: number): number | null {
+  const recorded = token[SESSION_START_CLAIM]
+  if (recorded !== undefined) return isSessionStart(recorded, now) ? recorded : null
+  const { authTime } = tokenAuthentication(token)
+  return authTime === null ? now : Math.min(authTime, now)
+}
+
+/**
+ * The second the session of `token` ends under `session.absoluteMaxAge` (undefined without it), or
+ * `null` when it has ended or its start is malformed: then it reads as no session and cannot act.
+ */
+function endOf(token: JWT, ctx: Context, now: number): number | null | undefined {
+  if (ctx.config.session.absoluteMaxAge === undefined) return undefined
+  const start = sessionStartOf(token, now)
+  const end = start === null ? undefined : sessionEnd(ctx.config, start)
+  return end !== undefined && end > now ? end : null
+}
+
+/** Logs why a token past its absolute lifetime (or with a malformed sign-in time) was refused. */
+function logEnded(ctx: Context, sub: unknown): void {
+  ctx.config.logger.debug("session-ended", { reason: "a JWT session was refused: past session.absoluteMaxAge, or its sign-in time is malformed", sub })
+}
+
+/**
+ * The session cookie(s) holding `token`, expiring `session.maxAge` from now, and never after the
+ * session's absolute end (`session.absoluteMaxAge`): the token's `exp` and the cookie's expiry are
+ * both cut there. The token goes out with its `sessionStart` (a token from before it gets it now).
+ */
 async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{ cookies: Cookie[]; expires: Date }> {
   const { config, cookies } = ctx
   const option = cookies.sessionToken
-  const value = await config.jwt.encode({ token, secret: [...config.secret], salt: option.name, maxAge: config.jwt.maxAge })
+  // Whole seconds, as `encode` computes `exp`: the session's `expires` then equals the token's.
+  const now = nowSeconds()
+  // Callers hand in verified tokens: a malformed start was refused before (with the option on), or is replaced now (off).
+  const start = sessionStartOf(token, now) ?? now
+  const stamped = token[SESSION_START_CLAIM] === start ? token : { ...token, [SESSION_START_CLAIM]: start }
+  const end = sessionEnd(config, start)
+  const tokenLife = cappedLife(config.jwt.maxAge, now, end)
+  const value = await config.jwt.encode({ token: stamped, secret: [...config.secret], salt: option.name, maxAge: tokenLife })
   if (value.length > MAX_SESSION_TOKEN_LENGTH) {
     throw new SessionTokenError(`The session token is ${value.length} characters, over the ${MAX_SESSION_TOKEN_LENGTH} a request can carry back: keep less in the token the jwt callback returns`, {
       code: "SESSION_TOKEN_TOO_LARGE",
       cause: { length: value.length, max: MAX_SESSION_TOKEN_LENGTH },
     })
   }
-  // Whole seconds, as `encode` computes `exp`: the session's `expires` then equals the token's.
-  const now = Math.floor(Date.now() / 1000)
-  const withExpiry = { name: option.name, options: { ...option.options, expires: new Date((now + config.session.maxAge) * 1000) } }
-  return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + config.jwt.maxAge) * 1000) }
+  const withExpiry = { name: option.name, options: { ...option.options, expires: new Date((now + cappedLife(config.session.maxAge, now, end)) * 1000) } }
+  return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + tokenLife) * 1000) }
 }
 
 /**
@@ -186,6 +224,10 @@ type Verified = { token: JWT & { sub: string }; epoch: number | null }
 async function epochCheckedToken(req: AuthRequest, ctx: Context): Promise<Verified | null> {
   const token = await currentToken(req, ctx)
   if (!token || typeof token.sub !== "string") return null
+  if (endOf(token, ctx, nowSeconds()) === null) {
+    logEnded(ctx, token.sub)
+    return null
+  }
   if (!keepsEpochs(ctx)) return { token: token as Verified["token"], epoch: null }
   const checked = await checkEpoch(token, ctx)
   if (!checked.ok) {
@@ -211,8 +253,10 @@ async function principal(req: AuthRequest, ctx: Context): Promise<Principal | nu
 
 async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
   const { user, isNewUser } = signIn
+  // A sign-in starts a session: its lifetime counts from now, whatever token the browser held.
+  const start = nowSeconds()
   const params: JwtParams = {
-    token: await withProviderTokens(req, ctx, signIn, withAuthenticationClaims({ name: user.name, email: user.email, picture: user.image, sub: user.id }, signIn.authentication)),
+    token: await withProviderTokens(req, ctx, signIn, withAuthenticationClaims({ name: user.name, email: user.email, picture: user.image, sub: user.id }, signIn.authentication, start)),
     user,
     account: signIn.account,
     trigger: isNewUser ? "signUp" : "signIn",
@@ -222,7 +266,7 @@ async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promis
   const next = await runUserCode("callback", "jwt", () => ctx.config.callbacks.jwt(params))
   if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
   // How the user authenticated goes on as the sign-in recorded it, whatever the callback returned.
-  const token = await withEpoch(withAuthenticationClaims(next, signIn.authentication), ctx)
+  const token = await withEpoch(withAuthenticationClaims(next, signIn.authentication, start), ctx)
   // The link is asked after the epoch was read: a clean-up that unlinks later revokes this token (`account-link.ts`).
   const link = linkCheck(ctx, signIn)
   if (link && !(await link.stillLinked())) throw unlinkedMeanwhile(signIn)
@@ -243,6 +287,12 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   }
   if (!token) return { json: null, cookies: clearSessionCookie(req, ctx) }
   const { config } = ctx
+  // Past `session.absoluteMaxAge` (or a malformed sign-in time): no session, before any callback runs.
+  const end = config.session.absoluteMaxAge === undefined ? undefined : endOf(token, ctx, nowSeconds())
+  if (end === null) {
+    logEnded(ctx, token.sub)
+    return { json: null, cookies: clearSessionCookie(req, ctx) }
+  }
   const before = config.hasJwtCallback || update ? JSON.stringify(token) : undefined
   const params = update ? { token, trigger: "update" as const, session: update.data } : { token }
   const next = before === undefined ? token : await runUserCode("callback", "jwt", () => config.callbacks.jwt(params))
@@ -250,7 +300,8 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   const changed = before !== undefined && JSON.stringify(next) !== before
   const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : 0
   const due = Date.now() - issuedAt >= config.session.updateAge * 1000
-  const reissue = changed || due || update !== undefined || found.carried
+  // A token from before `sessionStart` is re-issued with the start it counts from, so that start holds from now on.
+  const reissue = changed || due || update !== undefined || found.carried || (end !== undefined && token[SESSION_START_CLAIM] === undefined)
   let epoch: number | null = null
   if (keepsEpochs(ctx) && (reissue || config.session.checkRevocation === "every-request")) {
     const checked = await checkEpoch(token, ctx)
@@ -267,10 +318,14 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   }
   // A custom `jwt.decode` may return a token without `exp`: then it lives `maxAge` from now.
   let expires = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + config.session.maxAge * 1000)
+  // A token written before the option was on may say more than its absolute end.
+  if (end !== undefined && expires.getTime() > end * 1000) expires = new Date(end * 1000)
   let cookies: AuthResponse["cookies"] = []
-  // The epoch and authentication claims go on with the re-issued token whatever the jwt callback returned.
-  const kept = withAuthenticationClaims(next, tokenAuthentication(token))
-  if (reissue) ({ cookies, expires } = await writeToken(epoch === null ? kept : { ...kept, [EPOCH_CLAIM]: epoch }, req, ctx))
+  if (reissue) {
+    // The epoch and authentication claims go on with the re-issued token whatever the jwt callback returned.
+    const kept = withAuthenticationClaims(next, tokenAuthentication(token), sessionStartOf(token, nowSeconds()) ?? nowSeconds())
+    ;({ cookies, expires } = await writeToken(epoch === null ? kept : { ...kept, [EPOCH_CLAIM]: epoch }, req, ctx))
+  }
   // Carried over from Auth.js: from now on the session lives in our cookie only.
   if (found.carried) cookies = [...cookies, ...foreignSessionCookies(req, ctx)]
   const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
@@ -311,7 +366,9 @@ async function revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation>
 async function reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[]> {
   const verified = await verifiedToken(req, ctx)
   if (!verified) throw signInFirst()
-  const { cookies } = await writeToken(withAuthenticationClaims(verified.token, authentication), req, ctx)
+  // Same session: its start goes on unchanged, so a step-up never extends its absolute lifetime.
+  const start = sessionStartOf(verified.token, nowSeconds()) ?? nowSeconds()
+  const { cookies } = await writeToken(withAuthenticationClaims(verified.token, authentication, start), req, ctx)
   return [...cookies, ...foreignSessionCookies(req, ctx)]
 }
 

@@ -181,4 +181,11 @@ export interface Capability {
    * The kernel says yes unless a capability answers false.
    */
   passkeyIsMultiFactor?(config: ResolvedConfig): boolean
+  /**
+   * Seconds a session's second factor (`mfa`) counts after it was verified (the session's
+   * `authTime`) under `config`, or null for as long as the session lasts. The kernel asks it in
+   * `hasSecondFactor`, the one answer to "does this session have a second factor that counts";
+   * the strictest answer wins.
+   */
+  secondFactorLifetime?(config: ResolvedConfig): number | null
 }

@@ -21,6 +21,16 @@ export interface SessionOptions {
   maxAge: number
   /** Seconds between session writes/refreshes. Default 1 day; 0 = every access. */
   updateAge: number
+  /**
+   * Seconds a session may last from its sign-in, whatever renews it (OWASP ASVS 5.0 7.3.2): sliding
+   * renewal (`maxAge`, `updateAge`), session updates, the `jwt` callback and step-up never move its
+   * end past sign-in + `absoluteMaxAge`; past it the session reads as none and cannot act, and the
+   * user signs in again. Counted from the sign-in the session records (JWT claim `sessionStart`,
+   * the stored session's `createdAt`). A whole number of seconds above 0; default: none (a session
+   * lives as long as it is used within `maxAge`, as in Auth.js). Database sessions need an adapter
+   * that keeps session metadata (the `sessionListing` port). See the README's "Absolute session lifetime".
+   */
+  absoluteMaxAge: number | undefined
   /** Generates the database session token. Default: 256 random bits, base64url. */
   generateSessionToken: () => string
   /**

@@ -6,27 +6,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "../../../src/index.js"
 import { ReauthenticationRequired, requireRecentAuthentication, unlinkLinkedAccount } from "../../../src/index.js"
-import { Client, ORIGIN, config as baseConfig } from "../../helpers/harness.js"
-import { twoFactorAdapter, type TwoFactorAdapter } from "../../helpers/two-factor-adapter.js"
-import { advanceSeconds, appRequest, codeAt, enrolTotp } from "../../helpers/two-factor.js"
+import { Client, config as baseConfig } from "../../helpers/harness.js"
+import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
+import { adapterWithAccounts, advanceSeconds, appRequest, codeAt, enrolTotp, signInWithCode } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
-
-/** The adapter plus the account methods unlinking needs, and a GitHub account linked to Alice. */
-function adapterWithAccounts(): TwoFactorAdapter {
-  const adapter = twoFactorAdapter()
-  adapter.users.set("user-1", { id: "user-1", name: "Alice", email: "alice@example.com", emailVerified: new Date(T0) })
-  adapter.accounts.push({ userId: "user-1", provider: "github", providerAccountId: "gh-1", type: "oauth" })
-  // The password is a way in that stays (JWT sessions store no credentials account themselves).
-  adapter.accounts.push({ userId: "user-1", provider: "credentials", providerAccountId: "user-1", type: "credentials" })
-  return Object.assign(adapter, {
-    listAccountsByUserId: async (userId: string) => adapter.accounts.filter((a) => a.userId === userId).map((a) => ({ ...a })),
-    unlinkAccount: async (key: { provider: string; providerAccountId: string }) => {
-      const i = adapter.accounts.findIndex((a) => a.provider === key.provider && a.providerAccountId === key.providerAccountId)
-      return i < 0 ? undefined : adapter.accounts.splice(i, 1)[0]
-    },
-  })
-}
 
 function setup(strategy: "jwt" | "database", over: Partial<AuthConfig> = {}) {
   const adapter = adapterWithAccounts()
@@ -37,15 +21,6 @@ function setup(strategy: "jwt" | "database", over: Partial<AuthConfig> = {}) {
 const sessionToken = (client: Client) => {
   const name = [...client.jar.keys()].find((n) => n.includes("session-token"))
   return name === undefined ? undefined : client.jar.get(name)
-}
-
-/** A sign-in with password and code (the code of the next time step, moved to). */
-async function signInWithCode(config: AuthConfig, secret: string): Promise<Client> {
-  const client = new Client(config)
-  expect((await client.signIn()).headers.get("location")).toBe(`${ORIGIN}/auth/two-factor`)
-  advanceSeconds(30)
-  expect((await client.post("/auth/two-factor", { action: "verify", code: codeAt(secret) })).status).toBe(302)
-  return client
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ type: string; code: unknown }> {
