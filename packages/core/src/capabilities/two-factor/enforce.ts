@@ -38,6 +38,7 @@ export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pendin
     callbackUrl: pending.callbackUrl,
     event: ctx.config.events.signIn !== undefined,
     ...(enrol ? { enrol: true } : {}),
+    ...(pending.session.account.type === "email" ? { emailProven: true } : {}),
   })
   return { redirect: routeUrl(ctx, "twoFactor"), cookies: [...pending.cookies, ...held] }
 }

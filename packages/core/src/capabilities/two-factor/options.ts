@@ -10,8 +10,10 @@ import type { OptionsDeclaration } from "../../kernel/types/capability.js"
 import type { AuthConfig, User } from "../../kernel/types/config.js"
 
 // Re-exported so that the emitted types of every module naming `TwoFactorOptions` load the
-// rate-limit section too (`rateLimit.twoFactor`, added by declaration merging in that file).
+// rate-limit section (`rateLimit.twoFactor`) and the event (`events.twoFactorLocked`) too, both
+// added by declaration merging in those files.
 export type { TwoFactorRateLimitOptions } from "./rate-limits.js"
+export type { TwoFactorLockedMessage } from "./events.js"
 
 /** The `twoFactor` option. */
 export interface TwoFactorOptions {
@@ -34,6 +36,14 @@ export interface TwoFactorOptions {
    * sign-in, or with `POST {basePath}/two-factor` `action=step-up`). Default 600 (10 minutes).
    */
   freshAge?: number
+  /**
+   * Wrong TOTP codes in a row after which the user's TOTP codes, even a right one, are refused
+   * (`TwoFactorError` `TOTP_LOCKED`), counted whether or not rate limits are on (NIST SP 800-63B-4
+   * allows at most 100). A backup code, a right code on a sign-in by e-mail link, or the app
+   * (`unlockTwoFactor`) clears the count; the `twoFactorLocked` event fires as the lock engages.
+   * A whole number from 1. Default 100.
+   */
+  lockAfterFailures?: number
 }
 
 /** `twoFactor` as core uses it, every default applied. */
@@ -42,6 +52,7 @@ export type ResolvedTwoFactorOptions = Readonly<{
   passkeyCountsAsTwoFactors: boolean
   required: NonNullable<TwoFactorOptions["required"]>
   freshAge: number
+  lockAfterFailures: number
 }>
 
 declare module "../../kernel/types/config.js" {
@@ -69,6 +80,12 @@ declare module "../../kernel/types/resolved-config.js" {
 /** Seconds a second factor stays fresh unless `twoFactor.freshAge` says otherwise. */
 export const DEFAULT_FRESH_AGE = 600
 
+/** Wrong TOTP codes in a row before the lock, unless `twoFactor.lockAfterFailures` says otherwise: NIST's ceiling. */
+export const DEFAULT_LOCK_AFTER_FAILURES = 100
+
+/** A whole number from 1, or undefined (the default). */
+const wholeFromOne = (value: unknown) => value === undefined || (Number.isSafeInteger(value) && (value as number) >= 1)
+
 /** The app URL's host name without its port (an issuer must hold no ":": apps split the label there); none for an IPv6 literal. */
 function appHost(url: string | undefined): string | undefined {
   const hostname = url !== undefined && URL.canParse(url) ? new URL(url).hostname : ""
@@ -86,11 +103,16 @@ export const twoFactorOption: OptionsDeclaration = {
           // Anything but a function or `true` is checked by the capability at start-up.
           required: options.required ?? false,
           freshAge: options.freshAge ?? DEFAULT_FRESH_AGE,
+          lockAfterFailures: options.lockAfterFailures ?? DEFAULT_LOCK_AFTER_FAILURES,
         })
       : undefined,
   problems(options: TwoFactorOptions | undefined) {
-    const freshAge = options?.freshAge
-    if (freshAge === undefined || (Number.isSafeInteger(freshAge) && freshAge > 0)) return []
-    return [new Configuration(`"twoFactor.freshAge" must be a whole number of seconds above 0, not ${JSON.stringify(freshAge)}`, { code: "SESSION_OPTION_INVALID" })]
+    const problems: Configuration[] = []
+    const { freshAge, lockAfterFailures } = options ?? {}
+    if (!wholeFromOne(freshAge)) problems.push(new Configuration(`"twoFactor.freshAge" must be a whole number of seconds above 0, not ${JSON.stringify(freshAge)}`, { code: "SESSION_OPTION_INVALID" }))
+    if (!wholeFromOne(lockAfterFailures)) {
+      problems.push(new Configuration(`"twoFactor.lockAfterFailures" must be a whole number from 1, not ${typeof lockAfterFailures === "string" ? JSON.stringify(lockAfterFailures) : String(lockAfterFailures)}`, { code: "CONFIG_INVALID" }))
+    }
+    return problems
   },
 }

@@ -26,6 +26,8 @@ export interface PendingTwoFactor {
   event: boolean
   /** `twoFactor.required` holds a user without two factors: enrolment is the only way on. */
   enrol?: boolean
+  /** The first factor was an e-mail link: proof of the address, so TOTP codes pass the lock (`lockout.ts`). */
+  emailProven?: boolean
 }
 
 /** The cookie (its name carries the salt of its key, as the session cookie's does). */

@@ -20,6 +20,6 @@ export async function verifyPendingCode(req: AuthRequest, ctx: Context, code: un
   const pending = await readPending(req, ctx)
   if (!pending) throw signInMissing()
   // A sign-in held to enrol has no second factor yet: every code is refused (`CODE_INVALID`).
-  await checkCode(ctx, pending.userId, codeOf(code), pending.id)
+  await checkCode(ctx, pending.userId, codeOf(code), pending)
   return finishPending(req, ctx, pending)
 }
