@@ -10,8 +10,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "../../../src/index.js"
 import { stepUpTwoFactor, unlockTwoFactor } from "../../../src/index.js"
-import { Client, ORIGIN, config as baseConfig } from "../../helpers/harness.js"
-import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
+import { Client, ORIGIN, config as baseConfig, recordingLogger } from "../../helpers/harness.js"
+import { twoFactorAdapter, type TwoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { emailProvider, followLink, requestLink, type Outbox } from "../../flows/email/helpers.js"
 import { advanceSeconds, appRequest, codeAt, enrolTotpWithBackupCodes, sessionCookie, wrongCodeFor } from "../../helpers/two-factor.js"
 
@@ -224,6 +224,17 @@ describe("TOTP lock: default, page and option", () => {
     const plain = await (await other.request("/auth/two-factor?error=TwoFactorError&code=TOTP_LOCKED")).text()
     expect(plain).toContain("backup code")
     expect(plain).not.toContain("e-mail")
+  })
+
+  it("refuses to start with an adapter whose two-factor port lacks the lock's methods (one written before them)", async () => {
+    const { logger, entries } = recordingLogger()
+    const { config } = setup("database", {}, { logger })
+    const { countTwoFactorAttempt: _c, resetTwoFactorFailures: _r, ...olderPort } = config.adapter as TwoFactorAdapter
+    const res = await new Client({ ...config, adapter: olderPort }).request("/auth/providers")
+    expect(res.status).toBe(500)
+    expect(await res.json()).toEqual({ error: "Configuration" })
+    const logged = entries.flatMap((e) => e.message).find((m) => (m as { type?: string }).type === "MissingAdapterMethods") as Error | undefined
+    expect(logged?.message).toContain("needs an adapter with countTwoFactorAttempt, resetTwoFactorFailures")
   })
 
   it.each([0, -1, 1.5, "10", Number.NaN, Number.POSITIVE_INFINITY])("refuses to start with lockAfterFailures %s", async (value) => {
