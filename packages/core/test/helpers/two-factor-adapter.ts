@@ -39,9 +39,9 @@ export function twoFactorAdapter<B extends MemoryAdapter = MemoryAdapter>(base: 
       Object.assign(row, { enabled: true, lastUsedStep: p.step, codes: new Set(p.backupCodeHashes), failedAttempts: 0 })
       return view(userId, row)
     },
-    countTwoFactorAttempt: (userId: string) => {
+    countTwoFactorAttempt: (userId: string, ceiling: number) => {
       const row = rows.get(userId)
-      if (!row?.enabled) return null
+      if (!row?.enabled || row.failedAttempts >= ceiling) return null
       row.failedAttempts++
       return view(userId, row)
     },

@@ -6,7 +6,8 @@
  * Race rules (the conformance suite in `@authlib/adapter-test` checks them): `enableTwoFactor`,
  * `recordTwoFactorStep` and `useTwoFactorBackupCode` are conditional writes; under concurrent
  * calls with the same arguments exactly one caller wins. `countTwoFactorAttempt` is an atomic
- * increment: concurrent calls are all counted, each answered a different count. `deleteUser`
+ * increment up to a ceiling: of concurrent calls, as many as the ceiling allows are counted (none
+ * lost, none past it), each answered a different count. `deleteUser`
  * removes the user's two-factor record too.
  */
 import type { Awaitable } from "@authlib/jwt"
@@ -29,7 +30,8 @@ export interface AdapterTwoFactor {
   /**
    * TOTP attempts since the last accepted TOTP code or backup code (0 for a new or pending record):
    * core counts an attempt before checking it (`countTwoFactorAttempt`), so at rest this is the
-   * number of wrong TOTP codes in a row. At `twoFactor.lockAfterFailures` TOTP codes are refused.
+   * number of wrong TOTP codes in a row. At `twoFactor.lockAfterFailures` TOTP codes are refused
+   * (a sign-in by e-mail link may raise it further, up to the cap past the count it started from).
    */
   failedAttempts: number
 }
@@ -64,14 +66,16 @@ declare module "../../kernel/types/adapters.js" {
      */
     enableTwoFactor?(userId: string, params: { secret: string; step: number; backupCodeHashes: readonly string[] }): Awaitable<AdapterTwoFactor | null>
     /**
-     * Two-factor port: adds 1 to `failedAttempts` of the user's enabled record and returns the
-     * record as updated, in one atomic write (such as `UPDATE ... SET "failedAttempts" =
-     * "failedAttempts" + 1 WHERE "user" = $1 AND enabled RETURNING ...`); `null`, and nothing
-     * written, when two-factor is not enabled (pending, none, unknown user). Core calls it instead of
-     * `getTwoFactor` before checking a TOTP code, so an attempt is counted before it is checked:
-     * concurrent calls are all counted (no lost increments) and each answers a different count.
+     * Two-factor port: adds 1 to `failedAttempts` of the user's enabled record while it is below
+     * `ceiling` (a whole number) and returns the record as updated, in one atomic conditional write
+     * (such as `UPDATE ... SET "failedAttempts" = "failedAttempts" + 1 WHERE "user" = $1 AND enabled
+     * AND "failedAttempts" < $2 RETURNING ...`); `null`, and nothing written, when the count is at
+     * or above `ceiling` or two-factor is not enabled (pending, none, unknown user). Core calls it
+     * instead of `getTwoFactor` before checking a TOTP code, so an attempt is counted before it is
+     * checked: of concurrent calls none is lost and none passes the ceiling, each counted one
+     * answering a different count.
      */
-    countTwoFactorAttempt?(userId: string): Awaitable<AdapterTwoFactor | null>
+    countTwoFactorAttempt?(userId: string, ceiling: number): Awaitable<AdapterTwoFactor | null>
     /**
      * Two-factor port: records `step` as the last used TOTP step and sets `failedAttempts` to 0, only
      * when two-factor is enabled and `step` is later than the stored one, in one conditional write

@@ -13,7 +13,7 @@ import { count, forgetCounts } from "../../kernel/rate-limit/limiter.js"
 import { recordVerifiedFactor } from "../../kernel/sign-in/amr.js"
 import type { Context } from "../../kernel/types/http.js"
 import { backupCodeCandidates } from "./backup-codes.js"
-import { assertTotpUnlocked, totpAttemptFailed } from "./lockout.js"
+import { attemptCeiling, totpAttemptFailed, totpLocked } from "./lockout.js"
 import { openTotpKey } from "./secret-box.js"
 import { twoFactorStore } from "./store.js"
 import { verifyTotp } from "./totp.js"
@@ -21,10 +21,10 @@ import { verifyTotp } from "./totp.js"
 /** Which factor a code proved. */
 export type SecondFactor = "totp" | "backup-code"
 
-/** The pending sign-in a code is checked for: its id keys the per-sign-in limit; `emailProven` lets TOTP past the lock. */
+/** The pending sign-in a code is checked for: its id keys the per-sign-in limit; `emailProvenAt` lets TOTP past the lock. */
 export interface CodeForSignIn {
   id: string
-  emailProven?: boolean
+  emailProvenAt?: number
 }
 
 /** What a TOTP code looks like (spaces removed): 6 to 8 digits. Anything else is tried as a backup code. */
@@ -54,7 +54,7 @@ export async function checkCode(ctx: Context, userId: string, code: string, pend
     if (pending) await count(ctx, "twoFactor.perSignIn", pending.id, 1)
   }
   const trimmed = code.replace(/\s+/g, "")
-  if (TOTP_SHAPE.test(trimmed)) return checkTotp(ctx, userId, trimmed, pending?.emailProven === true)
+  if (TOTP_SHAPE.test(trimmed)) return checkTotp(ctx, userId, trimmed, pending?.emailProvenAt)
   const store = twoFactorStore(ctx)
   const record = await store.getTwoFactor(userId)
   if (!record?.enabled) throw invalid()
@@ -64,15 +64,15 @@ export async function checkCode(ctx: Context, userId: string, code: string, pend
 }
 
 /**
- * A TOTP code: the attempt is counted in the user's record first (the same read that answers the
- * secret, so no extra statement), refused past the cap, then checked; a right code's write sets
- * the count back to 0.
+ * A TOTP code: the attempt is counted in the user's record first (the same call answers the secret,
+ * so no extra statement), then checked; a right code's write sets the count back to 0. An attempt
+ * the adapter did not count (the count is at the ceiling, or there is no enabled record) is refused
+ * unchecked; only that refusal reads the record again, to say which.
  */
-async function checkTotp(ctx: Context, userId: string, digits: string, emailProven: boolean): Promise<SecondFactor> {
+async function checkTotp(ctx: Context, userId: string, digits: string, emailProvenAt: number | undefined): Promise<SecondFactor> {
   const store = twoFactorStore(ctx)
-  const record = await store.countTwoFactorAttempt(userId)
-  if (!record?.enabled) throw invalid()
-  assertTotpUnlocked(ctx, record, emailProven)
+  const record = await store.countTwoFactorAttempt(userId, attemptCeiling(ctx, emailProvenAt))
+  if (!record?.enabled) throw (await store.getTwoFactor(userId))?.enabled ? totpLocked() : invalid()
   const { key } = await openTotpKey(record.secret, userId, ctx.config.secret)
   const step = verifyTotp(key, digits, { timeMs: Date.now(), lastUsedStep: record.lastUsedStep })
   if (step !== null && (await store.recordTwoFactorStep(userId, step))) return accepted(ctx, userId, verifiedAs(ctx, "totp"))

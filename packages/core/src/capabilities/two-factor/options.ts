@@ -41,7 +41,7 @@ export interface TwoFactorOptions {
    * (`TwoFactorError` `TOTP_LOCKED`), counted whether or not rate limits are on (NIST SP 800-63B-4
    * allows at most 100). A backup code, a right code on a sign-in by e-mail link, or the app
    * (`unlockTwoFactor`) clears the count; the `twoFactorLocked` event fires as the lock engages.
-   * A whole number from 1. Default 100.
+   * A whole number from 1 to 100 (more would break NIST's ceiling). Default 100.
    */
   lockAfterFailures?: number
 }
@@ -80,11 +80,14 @@ declare module "../../kernel/types/resolved-config.js" {
 /** Seconds a second factor stays fresh unless `twoFactor.freshAge` says otherwise. */
 export const DEFAULT_FRESH_AGE = 600
 
-/** Wrong TOTP codes in a row before the lock, unless `twoFactor.lockAfterFailures` says otherwise: NIST's ceiling. */
-export const DEFAULT_LOCK_AFTER_FAILURES = 100
+/** NIST SP 800-63B-4's ceiling on failed attempts in a row: the most `twoFactor.lockAfterFailures` may be. */
+const MAX_LOCK_AFTER_FAILURES = 100
 
-/** A whole number from 1, or undefined (the default). */
-const wholeFromOne = (value: unknown) => value === undefined || (Number.isSafeInteger(value) && (value as number) >= 1)
+/** Wrong TOTP codes in a row before the lock, unless `twoFactor.lockAfterFailures` says otherwise: NIST's ceiling. */
+export const DEFAULT_LOCK_AFTER_FAILURES = MAX_LOCK_AFTER_FAILURES
+
+/** A whole number from 1 (up to `max`), or undefined (the default). */
+const wholeFromOne = (value: unknown, max = Number.MAX_SAFE_INTEGER) => value === undefined || (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= max)
 
 /** The app URL's host name without its port (an issuer must hold no ":": apps split the label there); none for an IPv6 literal. */
 function appHost(url: string | undefined): string | undefined {
@@ -110,8 +113,8 @@ export const twoFactorOption: OptionsDeclaration = {
     const problems: Configuration[] = []
     const { freshAge, lockAfterFailures } = options ?? {}
     if (!wholeFromOne(freshAge)) problems.push(new Configuration(`"twoFactor.freshAge" must be a whole number of seconds above 0, not ${JSON.stringify(freshAge)}`, { code: "SESSION_OPTION_INVALID" }))
-    if (!wholeFromOne(lockAfterFailures)) {
-      problems.push(new Configuration(`"twoFactor.lockAfterFailures" must be a whole number from 1, not ${typeof lockAfterFailures === "string" ? JSON.stringify(lockAfterFailures) : String(lockAfterFailures)}`, { code: "CONFIG_INVALID" }))
+    if (!wholeFromOne(lockAfterFailures, MAX_LOCK_AFTER_FAILURES)) {
+      problems.push(new Configuration(`"twoFactor.lockAfterFailures" must be a whole number from 1 to ${MAX_LOCK_AFTER_FAILURES}, not ${typeof lockAfterFailures === "string" ? JSON.stringify(lockAfterFailures) : String(lockAfterFailures)}`, { code: "CONFIG_INVALID" }))
     }
     return problems
   },

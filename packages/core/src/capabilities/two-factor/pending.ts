@@ -26,8 +26,11 @@ export interface PendingTwoFactor {
   event: boolean
   /** `twoFactor.required` holds a user without two factors: enrolment is the only way on. */
   enrol?: boolean
-  /** The first factor was an e-mail link: proof of the address, so TOTP codes pass the lock (`lockout.ts`). */
-  emailProven?: boolean
+  /**
+   * The first factor was an e-mail link (proof of the address): the user's count of TOTP attempts
+   * then. This sign-in's TOTP codes pass the lock until as many more as the cap allows (`lockout.ts`).
+   */
+  emailProvenAt?: number
 }
 
 /** The cookie (its name carries the salt of its key, as the session cookie's does). */

@@ -4,8 +4,9 @@
  * TOTP codes in a row (counted with rate limits off too) every TOTP code, even the right one, is
  * refused with `TOTP_LOCKED`, at every door (the two-factor step, the code sent with the password,
  * step-up), and concurrent guesses cannot get more checks than the cap; the `twoFactorLocked` event
- * fires once; a backup code, a sign-in by e-mail link with the right code, or the app
- * (`unlockTwoFactor`) clears it; a sign-in by password stays locked; the page says what to do.
+ * fires once; a backup code, a sign-in by e-mail link with the right code (with its own cap of
+ * guesses), or the app (`unlockTwoFactor`) clears it; a sign-in by password stays locked; the page
+ * says what to do.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "../../../src/index.js"
@@ -142,6 +143,20 @@ for (const strategy of ["database", "jwt"] as const) {
       expect(await verify(byPassword, codeAt(secret))).toEqual({ status: 302 })
     })
 
+    it("a sign-in by e-mail link gets no more than the cap of guesses past the lock: whoever holds the inbox is capped per link", async () => {
+      const { config, outbox } = setup(strategy)
+      const { secret } = await enrolled(config)
+      await guessWrong(await held(config), secret, 3)
+      const byLink = await heldByLink(config, outbox)
+      await guessWrong(byLink, secret, 3)
+      expect(await verify(byLink, wrongCodeFor(secret))).toEqual(LOCKED)
+      advanceSeconds(30)
+      expect(await verify(byLink, codeAt(secret))).toEqual(LOCKED)
+      // A new link is a new proof: its right code still unlocks.
+      const again = await heldByLink(config, outbox)
+      expect(await verify(again, codeAt(secret))).toEqual({ status: 302 })
+    })
+
     it("concurrent wrong guesses get no more checks than the cap: every one is counted before it is checked", async () => {
       const { config, locked } = setup(strategy, { lockAfterFailures: 5 })
       const { secret } = await enrolled(config)
@@ -237,7 +252,7 @@ describe("TOTP lock: default, page and option", () => {
     expect(logged?.message).toContain("needs an adapter with countTwoFactorAttempt, resetTwoFactorFailures")
   })
 
-  it.each([0, -1, 1.5, "10", Number.NaN, Number.POSITIVE_INFINITY])("refuses to start with lockAfterFailures %s", async (value) => {
+  it.each([0, -1, 1.5, 101, "10", Number.NaN, Number.POSITIVE_INFINITY])("refuses to start with lockAfterFailures %s", async (value) => {
     const { config } = setup("database", { lockAfterFailures: value as number })
     const res = await new Client(config).request("/auth/providers")
     expect(res.status).toBe(500)
