@@ -58,9 +58,9 @@ export function twoFactorMethods(store: TwoFactorStore): TwoFactorMethods {
       Object.assign(r, { enabled: true, lastUsedStep: step, backupCodeHashes: [...backupCodeHashes], failedAttempts: 0 })
       return record(userId, r)
     },
-    countTwoFactorAttempt(userId) {
+    countTwoFactorAttempt(userId, ceiling) {
       const r = enabled(userId)
-      if (!r) return null
+      if (!r || r.failedAttempts >= ceiling) return null
       r.failedAttempts++
       return record(userId, r)
     },

@@ -12,9 +12,10 @@ const STEP = 56_666_666
  * The two-factor port (optional, registered when the adapter has `getTwoFactor`): a pending secret,
  * enabling it by compare-and-swap, the last used TOTP step that only moves forward, single-use
  * backup codes, replacing and deleting them, the count of TOTP attempts in a row (an atomic
- * increment, set back to 0 by an accepted step, a used backup code or a reset), the cascade from
- * `deleteUser`, and the race rules: of parallel callers recording one step, or using one backup
- * code, exactly one wins; parallel attempts are all counted. Enrolment
+ * increment up to a ceiling, set back to 0 by an accepted step, a used backup code or a reset), the
+ * cascade from `deleteUser`, and the race rules: of parallel callers recording one step, or using
+ * one backup code, exactly one wins; parallel attempts are all counted, up to the ceiling and no
+ * further. Enrolment
  * uses core's own sealing and hashing, and a dump of the store (`db.dump`) must show neither the
  * secret nor a backup code in plain text.
  */
@@ -96,28 +97,41 @@ export function twoFactorSuite(ctx: SuiteContext): void {
     expect(await adapter.getTwoFactor(user.id)).toMatchObject({ lastUsedStep: STEP + concurrency })
   })
 
-  test("countTwoFactorAttempt counts an attempt of an enabled record and answers the record; null and nothing written otherwise", async () => {
+  test("countTwoFactorAttempt counts an attempt of an enabled record below the ceiling and answers the record; null and nothing written otherwise", async () => {
     const { user, record } = await enrolled()
-    expect(await adapter.countTwoFactorAttempt(user.id)).toStrictEqual({ ...record, failedAttempts: 1 })
-    expect(await adapter.countTwoFactorAttempt(user.id)).toStrictEqual({ ...record, failedAttempts: 2 })
+    expect(await adapter.countTwoFactorAttempt(user.id, 2)).toStrictEqual({ ...record, failedAttempts: 1 })
+    expect(await adapter.countTwoFactorAttempt(user.id, 2)).toStrictEqual({ ...record, failedAttempts: 2 })
+    expect(await adapter.countTwoFactorAttempt(user.id, 2)).toBeNull()
+    expect(await adapter.countTwoFactorAttempt(user.id, 1)).toBeNull()
     expect(await adapter.getTwoFactor(user.id)).toStrictEqual({ ...record, failedAttempts: 2 })
+    // A higher ceiling (a sign-in by e-mail link) counts on from there.
+    expect(await adapter.countTwoFactorAttempt(user.id, 4)).toStrictEqual({ ...record, failedAttempts: 3 })
     const { user: waiting } = await pending()
-    expect(await adapter.countTwoFactorAttempt(waiting.id)).toBeNull()
+    expect(await adapter.countTwoFactorAttempt(waiting.id, 100)).toBeNull()
     expect(await adapter.getTwoFactor(waiting.id)).toMatchObject({ failedAttempts: 0 })
-    expect(await adapter.countTwoFactorAttempt(crypto.randomUUID())).toBeNull()
+    expect(await adapter.countTwoFactorAttempt(crypto.randomUUID(), 100)).toBeNull()
   })
 
   test(`race: ${concurrency} parallel countTwoFactorAttempt calls are all counted, each answered a different count`, async () => {
     const { user } = await enrolled()
-    const answers = await Promise.all(Array.from({ length: concurrency }, () => adapter.countTwoFactorAttempt(user.id)))
+    const answers = await Promise.all(Array.from({ length: concurrency }, () => adapter.countTwoFactorAttempt(user.id, 100)))
     expect(answers.map((r) => r?.failedAttempts).sort((a, b) => a! - b!)).toStrictEqual(Array.from({ length: concurrency }, (_, i) => i + 1))
     expect(await adapter.getTwoFactor(user.id)).toMatchObject({ failedAttempts: concurrency })
   })
 
+  test(`race: ${concurrency} parallel countTwoFactorAttempt calls with a lower ceiling: exactly that many are counted, none past it`, async () => {
+    const { user } = await enrolled()
+    const ceiling = Math.max(1, Math.floor(concurrency / 3))
+    const answers = await Promise.all(Array.from({ length: concurrency }, () => adapter.countTwoFactorAttempt(user.id, ceiling)))
+    const counted = answers.filter((r) => r !== null).map((r) => r!.failedAttempts).sort((a, b) => a - b)
+    expect(counted).toStrictEqual(Array.from({ length: ceiling }, (_, i) => i + 1))
+    expect(await adapter.getTwoFactor(user.id)).toMatchObject({ failedAttempts: ceiling })
+  })
+
   test("recordTwoFactorStep sets the count back to 0 in the write that records the step; a refused step leaves it", async () => {
     const { user } = await enrolled()
-    await adapter.countTwoFactorAttempt(user.id)
-    await adapter.countTwoFactorAttempt(user.id)
+    await adapter.countTwoFactorAttempt(user.id, 100)
+    await adapter.countTwoFactorAttempt(user.id, 100)
     expect(await adapter.recordTwoFactorStep(user.id, STEP)).toBe(false)
     expect(await adapter.getTwoFactor(user.id)).toMatchObject({ failedAttempts: 2, lastUsedStep: STEP })
     expect(await adapter.recordTwoFactorStep(user.id, STEP + 1)).toBe(true)
@@ -126,7 +140,7 @@ export function twoFactorSuite(ctx: SuiteContext): void {
 
   test("useTwoFactorBackupCode sets the count back to 0 with the code it uses; a refused code leaves it", async () => {
     const { user, hashes } = await enrolled()
-    await adapter.countTwoFactorAttempt(user.id)
+    await adapter.countTwoFactorAttempt(user.id, 100)
     expect(await adapter.useTwoFactorBackupCode(user.id, ["not-a-stored-hash"])).toBe(false)
     expect(await adapter.getTwoFactor(user.id)).toMatchObject({ failedAttempts: 1 })
     expect(await adapter.useTwoFactorBackupCode(user.id, [hashes[0]!])).toBe(true)
@@ -135,7 +149,7 @@ export function twoFactorSuite(ctx: SuiteContext): void {
 
   test("resetTwoFactorFailures sets the count of an enabled record back to 0; false for a pending record and an unknown user", async () => {
     const { user, record } = await enrolled()
-    for (let i = 0; i < 3; i++) await adapter.countTwoFactorAttempt(user.id)
+    for (let i = 0; i < 3; i++) await adapter.countTwoFactorAttempt(user.id, 100)
     expect(await adapter.resetTwoFactorFailures(user.id)).toBe(true)
     expect(await adapter.getTwoFactor(user.id)).toStrictEqual(record)
     expect(await adapter.resetTwoFactorFailures(user.id)).toBe(true)
@@ -146,7 +160,7 @@ export function twoFactorSuite(ctx: SuiteContext): void {
 
   test("a new enrolment starts its count at 0", async () => {
     const { user } = await enrolled()
-    await adapter.countTwoFactorAttempt(user.id)
+    await adapter.countTwoFactorAttempt(user.id, 100)
     expect(await adapter.deleteTwoFactor(user.id)).toBe(true)
     const secret = await sealTotpKey(createTotpKey(), user.id, [SECRET])
     expect(await adapter.setTwoFactorPendingSecret(user.id, secret)).toMatchObject({ failedAttempts: 0 })
