@@ -104,8 +104,8 @@ export interface XataAdapterMethods extends Required<Adapter> {
   setTwoFactorPendingSecret(userId: string, secret: string): Promise<AdapterTwoFactor | null>
   /** One `UPDATE ... WHERE secret = $2 AND NOT enabled RETURNING`: of racing callers exactly one receives the record. */
   enableTwoFactor(userId: string, params: { secret: string; step: number; backupCodeHashes: readonly string[] }): Promise<AdapterTwoFactor | null>
-  /** One `UPDATE ... SET "failedAttempts" = "failedAttempts" + 1 WHERE enabled RETURNING`: racing attempts are all counted. */
-  countTwoFactorAttempt(userId: string): Promise<AdapterTwoFactor | null>
+  /** One `UPDATE ... SET "failedAttempts" = "failedAttempts" + 1 WHERE enabled AND "failedAttempts" < $2 RETURNING`: racing attempts are all counted, up to the ceiling. */
+  countTwoFactorAttempt(userId: string, ceiling: number): Promise<AdapterTwoFactor | null>
   /** One `UPDATE ... WHERE enabled AND "lastUsedStep" < $2`, the count set back to 0: of racing callers for one step exactly one gets `true`. */
   recordTwoFactorStep(userId: string, step: number): Promise<boolean>
   /** One `UPDATE` removing the matching hash (and the count set back to 0) `WHERE enabled AND "backupCodes" && $2`: of racing callers exactly one gets `true`. */

@@ -172,11 +172,11 @@ function migrationTests(url: string): void {
       await before.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
       // A record as the adapter of migration 7 wrote it.
       await query(`INSERT INTO authlib_two_factors ("user", secret, enabled, "lastUsedStep", "backupCodes") VALUES ('u1', 'sealed', true, 7, '{h}')`)
-      await expect(before.countTwoFactorAttempt("u1")).rejects.toMatchObject({ code: "SCHEMA_MISSING" })
+      await expect(before.countTwoFactorAttempt("u1", 100)).rejects.toMatchObject({ code: "SCHEMA_MISSING" })
       expect(await migrate(pool)).toStrictEqual({ applied: after(7), version: LATEST })
       const adapter = XataAdapter(pool)
       expect(await adapter.getTwoFactor("u1")).toStrictEqual({ userId: "u1", secret: "sealed", enabled: true, lastUsedStep: 7, backupCodesLeft: 1, failedAttempts: 0 })
-      expect(await adapter.countTwoFactorAttempt("u1")).toMatchObject({ failedAttempts: 1 })
+      expect(await adapter.countTwoFactorAttempt("u1", 100)).toMatchObject({ failedAttempts: 1 })
       expect(await adapter.recordTwoFactorStep("u1", 8)).toBe(true)
       expect(await adapter.getTwoFactor("u1")).toMatchObject({ failedAttempts: 0, lastUsedStep: 8 })
     })

@@ -5,7 +5,7 @@
  * conditional statement on that row: Postgres locks the row for the first writer, and a concurrent
  * writer re-checks its WHERE on the row as the first one left it (READ COMMITTED), so of parallel
  * calls recording one step or using one code exactly one matches, and parallel attempts each add
- * 1 to the count as the previous one left it (none lost).
+ * 1 to the count as the previous one left it (none lost, none past the ceiling).
  *
  * Hash lists travel as one JSON text parameter (`jsonb_array_elements_text`): the same on the Xata
  * endpoint, PGlite and node-postgres, none of which agree on array parameters.
@@ -30,12 +30,13 @@ function toRecord(row: Row | null): AdapterTwoFactor | null {
   return { userId, secret, enabled: asBoolean(row.enabled) === true, lastUsedStep: asNumber(row.lastUsedStep), backupCodesLeft: Number(row.backupCodesLeft), failedAttempts: Number(row.failedAttempts) }
 }
 
-/** A time step: a safe non-negative integer, as the contract requires. */
-function step(value: number): number {
-  const checked = integer(value, "step")
-  if (checked === null || (checked as number) < 0) throw new XataAdapterError(`"step" must be a non-negative integer`, { code: "INVALID_INPUT", cause: { field: "step" } })
+/** A safe non-negative integer, as the contract requires of a time step and a ceiling. */
+function nonNegative(value: number, field: string): number {
+  const checked = integer(value, field)
+  if (checked === null || (checked as number) < 0) throw new XataAdapterError(`"${field}" must be a non-negative integer`, { code: "INVALID_INPUT", cause: { field } })
   return checked as number
 }
+const step = (value: number) => nonNegative(value, "step")
 
 /** A list of hashes as the JSON text parameter; each must be storable text. */
 function hashList(values: readonly string[], field: string): string {
@@ -77,12 +78,12 @@ export function twoFactorMethods(db: Executor): Pick<XataAdapterMethods, TwoFact
       return toRecord(first(rows))
     },
     // One UPDATE in place of the SELECT of `getTwoFactor`: the attempt is counted and the record read at once.
-    async countTwoFactorAttempt(userId) {
+    async countTwoFactorAttempt(userId, ceiling) {
       if (!lookupable(userId)) return null
       const rows = await db.query(
         `UPDATE authlib_two_factors SET "failedAttempts" = LEAST(COALESCE("failedAttempts", 0), ${MAX_ATTEMPTS - 1}) + 1
-         WHERE "user" = $1::text AND enabled RETURNING ${COLUMNS}`,
-        [userId],
+         WHERE "user" = $1::text AND enabled AND COALESCE("failedAttempts", 0) < $2::bigint RETURNING ${COLUMNS}`,
+        [userId, nonNegative(ceiling, "ceiling")],
       )
       return toRecord(first(rows))
     },
