@@ -46,7 +46,7 @@ function benchAdapter(sealed: string) {
     setTwoFactorPendingSecret: async () => null,
     enableTwoFactor: async () => null,
     // Every attempt is the first in a row: the lock never engages here (core's tests prove it does).
-    countTwoFactorAttempt: async (userId: string) => (userId === ada.id ? { ...record, failedAttempts: 1 } : null),
+    countTwoFactorAttempt: async (userId: string, _ceiling: number) => (userId === ada.id ? { ...record, failedAttempts: 1 } : null),
     recordTwoFactorStep: async () => true,
     useTwoFactorBackupCode: async () => false,
     resetTwoFactorFailures: async () => true,

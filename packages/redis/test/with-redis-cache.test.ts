@@ -56,9 +56,9 @@ describe("withRedisCache", () => {
     store.users.get(user.id)!.name = "Changed behind the cache"
     expect(await cached.setTwoFactorPendingSecret!(user.id, "sealed")).toMatchObject({ failedAttempts: 0 })
     expect(await cached.enableTwoFactor!(user.id, { secret: "sealed", step: 1, backupCodeHashes: ["h"] })).toMatchObject({ enabled: true })
-    expect(await cached.countTwoFactorAttempt!(user.id)).toMatchObject({ failedAttempts: 1 })
+    expect(await cached.countTwoFactorAttempt!(user.id, 100)).toMatchObject({ failedAttempts: 1 })
     expect(await cached.recordTwoFactorStep!(user.id, 2)).toBe(true)
-    expect(await cached.countTwoFactorAttempt!(user.id)).toMatchObject({ failedAttempts: 1 })
+    expect(await cached.countTwoFactorAttempt!(user.id, 100)).toMatchObject({ failedAttempts: 1 })
     expect(await cached.resetTwoFactorFailures!(user.id)).toBe(true)
     expect(await cached.useTwoFactorBackupCode!(user.id, ["h"])).toBe(true)
     expect(await cached.replaceTwoFactorBackupCodes!(user.id, ["i"])).toBe(true)
