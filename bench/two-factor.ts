@@ -35,7 +35,7 @@ const bob: AdapterUser = { id: "user-plain", name: "Bob Babbage", email: "bob.ba
 
 /** The adapter's two-factor port for Ada (enabled) and nobody else; every step is new (see the header). */
 function benchAdapter(sealed: string) {
-  const record = { userId: ada.id, secret: sealed, enabled: true, lastUsedStep: null, backupCodesLeft: 10 }
+  const record = { userId: ada.id, secret: sealed, enabled: true, lastUsedStep: null, backupCodesLeft: 10, failedAttempts: 0 }
   return {
     createUser: async (u: AdapterUser) => u,
     getUser: async (id: string) => (id === ada.id ? ada : id === bob.id ? bob : null),
@@ -45,8 +45,11 @@ function benchAdapter(sealed: string) {
     getTwoFactor: async (userId: string) => (userId === ada.id ? record : null),
     setTwoFactorPendingSecret: async () => null,
     enableTwoFactor: async () => null,
+    // Every attempt is the first in a row: the lock never engages here (core's tests prove it does).
+    countTwoFactorAttempt: async (userId: string, _ceiling: number) => (userId === ada.id ? { ...record, failedAttempts: 1 } : null),
     recordTwoFactorStep: async () => true,
     useTwoFactorBackupCode: async () => false,
+    resetTwoFactorFailures: async () => true,
     replaceTwoFactorBackupCodes: async () => false,
     deleteTwoFactor: async () => false,
   }

@@ -165,3 +165,7 @@ ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS "authTime" bigint;
 
 ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS amr text[];
 INSERT INTO authlib_migrations (version, name) VALUES (7, 'sessions: authTime, amr') ON CONFLICT (version) DO NOTHING;
+
+-- migration 8: two-factor: failedAttempts
+ALTER TABLE authlib_two_factors ADD COLUMN IF NOT EXISTS "failedAttempts" integer DEFAULT 0;
+INSERT INTO authlib_migrations (version, name) VALUES (8, 'two-factor: failedAttempts') ON CONFLICT (version) DO NOTHING;

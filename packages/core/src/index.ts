@@ -115,6 +115,8 @@ export { MAX_PASSKEY_NAME_LENGTH } from "./capabilities/passkey-management/info.
 export type { PasskeyInfo } from "./capabilities/passkey-management/info.js"
 export { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./capabilities/two-factor/functions.js"
 export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/actions.js"
+export { unlockTwoFactor } from "./capabilities/two-factor/unlock.js"
+export type { TwoFactorLockedMessage } from "./capabilities/two-factor/events.js"
 export { requireRecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
 export type { AuthenticationInfo, RecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
 export type { StepUpResult } from "./capabilities/two-factor/step-up.js"

@@ -1,6 +1,6 @@
 /**
  * What a capability adds to the public types by declaration merging (its option, page, rate-limit
- * section, error type and adapter port) reaches an application through the emitted `.d.ts`, not
+ * section, event, error type and adapter port) reaches an application through the emitted `.d.ts`, not
  * only inside this package's own program: the declarations are emitted in memory from the build
  * config and a consumer is type-checked against them, the way it would be against `dist/`.
  */
@@ -47,11 +47,12 @@ const CONSUMER = `
 import type { Adapter, AnyAuthError, AuthConfig, RateLimitGroup } from "@authlib/core"
 import { ADAPTER_PORTS, ERROR_CODES, TwoFactorError } from "@authlib/core"
 
-const adapter: Adapter = { getTwoFactor: async () => null, deleteTwoFactor: async () => true }
+const adapter: Adapter = { getTwoFactor: async () => null, countTwoFactorAttempt: async () => null, resetTwoFactorFailures: async () => false, deleteTwoFactor: async () => true }
 export const config: AuthConfig = {
   providers: [],
   adapter,
-  twoFactor: { issuer: "x", freshAge: 60, required: (user) => user.email !== null },
+  twoFactor: { issuer: "x", freshAge: 60, lockAfterFailures: 10, required: (user) => user.email !== null },
+  events: { twoFactorLocked: ({ user, failedAttempts }) => void [user.id.length, failedAttempts.toFixed()] },
   rateLimit: { twoFactor: { perUser: false, perSignIn: { limit: 3, window: 60 } } },
   pages: { twoFactor: "/two-step" },
 }
@@ -66,6 +67,7 @@ export function codeOf(err: AnyAuthError): string | undefined {
   return undefined
 }
 export const refused = new TwoFactorError("x", { code: "CODE_INVALID" })
+export const locked = new TwoFactorError("x", { code: "TOTP_LOCKED" })
 // @ts-expect-error not a code of TwoFactorError
 export const unknown = new TwoFactorError("x", { code: "NOT_A_CODE" })
 export const lists: readonly string[] = [...ERROR_CODES.TwoFactorError, ...ADAPTER_PORTS.twoFactor]

@@ -47,6 +47,27 @@ describe("withRedisCache", () => {
     expect((await cached.getUser!(user.id))?.name).toBe("After")
   })
 
+  test("the two-factor port's methods are called as they are: counting, resetting and checking codes keep every cached entry", async () => {
+    const store = createMemoryStore()
+    const base = MemoryAdapter(store)
+    const cached = withRedisCache(base, { client, logger: quiet })
+    const user = await makeUser(base, "Cached")
+    expect(await cached.getUser!(user.id)).toMatchObject({ name: "Cached" })
+    store.users.get(user.id)!.name = "Changed behind the cache"
+    expect(await cached.setTwoFactorPendingSecret!(user.id, "sealed")).toMatchObject({ failedAttempts: 0 })
+    expect(await cached.enableTwoFactor!(user.id, { secret: "sealed", step: 1, backupCodeHashes: ["h"] })).toMatchObject({ enabled: true })
+    expect(await cached.countTwoFactorAttempt!(user.id, 100)).toMatchObject({ failedAttempts: 1 })
+    expect(await cached.recordTwoFactorStep!(user.id, 2)).toBe(true)
+    expect(await cached.countTwoFactorAttempt!(user.id, 100)).toMatchObject({ failedAttempts: 1 })
+    expect(await cached.resetTwoFactorFailures!(user.id)).toBe(true)
+    expect(await cached.useTwoFactorBackupCode!(user.id, ["h"])).toBe(true)
+    expect(await cached.replaceTwoFactorBackupCodes!(user.id, ["i"])).toBe(true)
+    expect(await cached.getTwoFactor!(user.id)).toMatchObject({ failedAttempts: 0, backupCodesLeft: 1 })
+    expect(await cached.deleteTwoFactor!(user.id)).toBe(true)
+    // No write above renewed the cache: the entry read before them is still served.
+    expect(await cached.getUser!(user.id)).toMatchObject({ name: "Cached" })
+  })
+
   test("createSessionForAccount drops only the new session's entry: other cached entries stay, a cached 'unknown' for its hash goes", async () => {
     const store = createMemoryStore()
     const base = MemoryAdapter(store)

@@ -104,10 +104,14 @@ export interface XataAdapterMethods extends Required<Adapter> {
   setTwoFactorPendingSecret(userId: string, secret: string): Promise<AdapterTwoFactor | null>
   /** One `UPDATE ... WHERE secret = $2 AND NOT enabled RETURNING`: of racing callers exactly one receives the record. */
   enableTwoFactor(userId: string, params: { secret: string; step: number; backupCodeHashes: readonly string[] }): Promise<AdapterTwoFactor | null>
-  /** One `UPDATE ... WHERE enabled AND "lastUsedStep" < $2`: of racing callers for one step exactly one gets `true`. */
+  /** One `UPDATE ... SET "failedAttempts" = "failedAttempts" + 1 WHERE enabled AND "failedAttempts" < $2 RETURNING`: racing attempts are all counted, up to the ceiling. */
+  countTwoFactorAttempt(userId: string, ceiling: number): Promise<AdapterTwoFactor | null>
+  /** One `UPDATE ... WHERE enabled AND "lastUsedStep" < $2`, the count set back to 0: of racing callers for one step exactly one gets `true`. */
   recordTwoFactorStep(userId: string, step: number): Promise<boolean>
-  /** One `UPDATE` removing the matching hash `WHERE enabled AND "backupCodes" && $2`: of racing callers exactly one gets `true`. */
+  /** One `UPDATE` removing the matching hash (and the count set back to 0) `WHERE enabled AND "backupCodes" && $2`: of racing callers exactly one gets `true`. */
   useTwoFactorBackupCode(userId: string, codeHashes: readonly string[]): Promise<boolean>
+  /** One `UPDATE ... SET "failedAttempts" = 0 WHERE enabled`. */
+  resetTwoFactorFailures(userId: string): Promise<boolean>
   /** One `UPDATE ... WHERE enabled`: the old hashes are gone. */
   replaceTwoFactorBackupCodes(userId: string, codeHashes: readonly string[]): Promise<boolean>
   /** One `DELETE ... RETURNING`. */

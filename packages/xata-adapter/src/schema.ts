@@ -9,7 +9,8 @@
  * e-mail address coexist while addresses stay unique);
  * `ON DELETE CASCADE` keeps links from ever dangling, even when rows are deleted outside the adapter.
  * Migration 3 adds `authlib_rate_limits`, the counters of `PostgresRateLimitStore` (not a record table).
- * Migration 4 adds session metadata and the users' session epoch; migration 6 the two-factor records.
+ * Migration 4 adds session metadata and the users' session epoch; migration 6 the two-factor records;
+ * migration 7 step-up's session fields; migration 8 the count of the TOTP lock.
  */
 
 /** One schema step. Statements are idempotent, so a migration interrupted half-way can simply run again. */
@@ -143,6 +144,17 @@ const STEP_UP: readonly string[] = [
   `ALTER TABLE authlib_sessions ADD COLUMN IF NOT EXISTS amr text[]`,
 ]
 
+/**
+ * Migration 8: the TOTP lock (core's `twoFactor.lockAfterFailures`). `"failedAttempts"`, the TOTP
+ * attempts since the last accepted code, counted by one atomic `UPDATE` per attempt and set back to
+ * 0 by the write that accepts a code. Nullable like every field here and additive: existing records
+ * start at 0 (a constant default, so no table rewrite), and the adapter reads NULL (a row written by
+ * another tool) as 0.
+ */
+const TOTP_LOCK: readonly string[] = [
+  `ALTER TABLE authlib_two_factors ADD COLUMN IF NOT EXISTS "failedAttempts" integer DEFAULT 0`,
+]
+
 /** The table that records applied migrations. Created first, outside the versioned steps. */
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
   version integer PRIMARY KEY,
@@ -161,6 +173,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: "sessions: createdAt, clientDescription, clientNetwork, error; users: sessionEpoch", statements: SESSION_METADATA },
   { version: 6, name: "two-factor: authlib_two_factors", statements: TWO_FACTOR },
   { version: 7, name: "sessions: authTime, amr", statements: STEP_UP },
+  { version: 8, name: "two-factor: failedAttempts", statements: TOTP_LOCK },
 ]
 
 /** The whole schema as one SQL script (what `schema.sql` contains). */

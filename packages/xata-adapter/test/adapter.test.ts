@@ -37,6 +37,20 @@ function behaviourTests(schema: PgSchema): void {
       expect(await adapter.listAuthenticatorsByUserId("\u0000")).toStrictEqual([])
     })
 
+    test("the two-factor count: a NULL (a row another tool wrote) reads as 0, and an attempt at the integer ceiling stays there instead of failing", async () => {
+      const user = await adapter.createUser(newUser())
+      await query(`INSERT INTO authlib_two_factors ("user", secret, enabled, "lastUsedStep", "backupCodes", "failedAttempts") VALUES ($1, 'sealed', true, 7, '{}', NULL)`, [user.id])
+      expect(await adapter.getTwoFactor(user.id)).toMatchObject({ failedAttempts: 0 })
+      expect(await adapter.countTwoFactorAttempt(user.id, 100)).toMatchObject({ failedAttempts: 1 })
+      await query(`UPDATE authlib_two_factors SET "failedAttempts" = 2147483647 WHERE "user" = $1`, [user.id])
+      expect(await adapter.countTwoFactorAttempt(user.id, Number.MAX_SAFE_INTEGER)).toMatchObject({ failedAttempts: 2147483647 })
+      await expect(adapter.countTwoFactorAttempt(user.id, -1)).rejects.toMatchObject({ code: "INVALID_INPUT" })
+      expect(await adapter.countTwoFactorAttempt("a\u0000b", 100)).toBeNull()
+      expect(await adapter.resetTwoFactorFailures("a\u0000b")).toBe(false)
+      expect(await adapter.resetTwoFactorFailures(user.id)).toBe(true)
+      expect(await adapter.getTwoFactor(user.id)).toMatchObject({ failedAttempts: 0 })
+    })
+
     test("createUser with a NUL byte or a lone surrogate is INVALID_INPUT and writes nothing", async () => {
       const before = await count("authlib_users")
       await expect(adapter.createUser(newUser({ name: "Ada\u0000" }))).rejects.toMatchObject({ code: "INVALID_INPUT" })
@@ -253,7 +267,7 @@ function behaviourTests(schema: PgSchema): void {
       expect(() => XataAdapter({} as never)).toThrow(expect.objectContaining({ code: "UNSUPPORTED_CLIENT" }))
     })
 
-    test("each table has exactly the spec 2.7 fields (all nullable; passkeys with the management fields of migration 2, sessions and users with those of migration 4, the two-factor records of migration 6, sessions' authTime and amr of migration 7) plus Xata's metadata", async () => {
+    test("each table has exactly the spec 2.7 fields (all nullable; passkeys with the management fields of migration 2, sessions and users with those of migration 4, the two-factor records of migration 6, sessions' authTime and amr of migration 7, the two-factor count of migration 8) plus Xata's metadata", async () => {
       const rows = await query(
         `SELECT table_name, column_name, is_nullable FROM information_schema.columns
          WHERE table_schema = current_schema() AND table_name LIKE 'authlib\\_%' AND table_name NOT IN ('authlib_migrations', 'authlib_rate_limits')
@@ -276,7 +290,7 @@ function behaviourTests(schema: PgSchema): void {
         authlib_users_accounts: withMeta(["account", "user"]),
         authlib_users_sessions: withMeta(["session", "user"]),
         authlib_verificationTokens: withMeta(["expires", "identifier", "token"]),
-        authlib_two_factors: withMeta(["backupCodes", "enabled", "lastUsedStep", "secret", "user"]),
+        authlib_two_factors: withMeta(["backupCodes", "enabled", "failedAttempts", "lastUsedStep", "secret", "user"]),
       })
     })
 

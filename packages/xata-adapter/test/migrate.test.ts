@@ -165,6 +165,22 @@ function migrationTests(url: string): void {
       expect(await query(`SELECT count(*)::integer AS n FROM authlib_two_factors`)).toStrictEqual([{ n: 0 }])
     })
 
+    test("migration 8 upgrades a version-7 database: two-factor records keep their data and start at 0 failed attempts, then count", async () => {
+      const { pool, query } = await fresh()
+      expect(await applyMigrations(toExecutor(pool), MIGRATIONS.filter((m) => m.version <= 7))).toStrictEqual({ applied: VERSIONS.filter((v) => v <= 7), version: 7 })
+      const before = XataAdapter(pool)
+      await before.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+      // A record as the adapter of migration 7 wrote it.
+      await query(`INSERT INTO authlib_two_factors ("user", secret, enabled, "lastUsedStep", "backupCodes") VALUES ('u1', 'sealed', true, 7, '{h}')`)
+      await expect(before.countTwoFactorAttempt("u1", 100)).rejects.toMatchObject({ code: "SCHEMA_MISSING" })
+      expect(await migrate(pool)).toStrictEqual({ applied: after(7), version: LATEST })
+      const adapter = XataAdapter(pool)
+      expect(await adapter.getTwoFactor("u1")).toStrictEqual({ userId: "u1", secret: "sealed", enabled: true, lastUsedStep: 7, backupCodesLeft: 1, failedAttempts: 0 })
+      expect(await adapter.countTwoFactorAttempt("u1", 100)).toMatchObject({ failedAttempts: 1 })
+      expect(await adapter.recordTwoFactorStep("u1", 8)).toBe(true)
+      expect(await adapter.getTwoFactor("u1")).toMatchObject({ failedAttempts: 0, lastUsedStep: 8 })
+    })
+
     test("versions apply by number, not in sequence: a database that skipped the step below the latest gets it later, once, data intact", async () => {
       const { pool } = await fresh()
       const skipped = VERSIONS.at(-2)!

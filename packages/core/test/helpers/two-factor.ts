@@ -1,8 +1,8 @@
 /**
  * Steps the two-factor tests share: the current code of a secret, the session cookie's name in a
  * client's jar, the app's own request from a client's browser (as a server function gets it), and
- * a password sign-in that enrols and confirms TOTP, one with password and code, and an adapter
- * with linked accounts to unlink.
+ * a password sign-in that enrols and confirms TOTP, one with password and code, an adapter with
+ * linked accounts to unlink, and a code sure to be wrong.
  */
 import { expect, vi } from "vitest"
 import { importTotpKey, totp } from "../../src/capabilities/two-factor/totp.js"
@@ -26,13 +26,26 @@ export function appRequest(client: Client): Request {
   return new Request(`${ORIGIN}/account`, { headers })
 }
 
-/** Password sign-in, TOTP enrolled and confirmed; answers the secret (the session stays, signed in with one factor). */
-export async function enrolTotp(client: Client): Promise<string> {
+/** Password sign-in, TOTP enrolled and confirmed; answers the secret and the 10 backup codes (the session stays, signed in with one factor). */
+export async function enrolTotpWithBackupCodes(client: Client): Promise<{ secret: string; backupCodes: string[] }> {
   expect((await client.signIn()).status).toBe(302)
   const enrolled = await client.post("/auth/two-factor", { action: "totp-enroll" }, { headers: { "x-auth-return-redirect": "1" } })
   const { secret } = (await enrolled.json()) as { secret: string }
-  expect((await client.post("/auth/two-factor", { action: "totp-confirm", code: codeAt(secret) })).status).toBe(200)
-  return secret
+  const confirmed = await client.post("/auth/two-factor", { action: "totp-confirm", code: codeAt(secret) })
+  expect(confirmed.status).toBe(200)
+  const { backupCodes } = (await confirmed.json()) as { backupCodes: string[] }
+  return { secret, backupCodes }
+}
+
+/** Password sign-in, TOTP enrolled and confirmed; answers the secret (the session stays, signed in with one factor). */
+export async function enrolTotp(client: Client): Promise<string> {
+  return (await enrolTotpWithBackupCodes(client)).secret
+}
+
+/** A 6-digit code that is none of the codes `secret` accepts now (the current step and one either side). */
+export function wrongCodeFor(secret: string): string {
+  const accepted = new Set([codeAt(secret, -1), codeAt(secret, 0), codeAt(secret, 1)])
+  return ["000000", "111111", "222222", "333333"].find((code) => !accepted.has(code))!
 }
 
 /** A sign-in with password and code (the code of the next time step, moved to). */

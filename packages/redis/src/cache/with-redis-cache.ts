@@ -34,9 +34,10 @@ const UNCACHED = new Set<string>([
   "createVerificationToken", "useVerificationToken", "useVerificationTokenForAccount", "getVerificationToken", "retireVerificationTokens", "listSessionsByUserId",
   "getAuthenticator", "createAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter",
   "deleteAuthenticator", "updateAuthenticator",
-  // The two-factor port: its record is never cached, and none of its writes changes a cached user or session.
-  "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "recordTwoFactorStep",
-  "useTwoFactorBackupCode", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
+  // The two-factor port: its record is never cached, and none of its writes changes a cached user or
+  // session (counting a TOTP attempt must not renew the cache: guesses would void it for everyone).
+  "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "countTwoFactorAttempt", "recordTwoFactorStep",
+  "useTwoFactorBackupCode", "resetTwoFactorFailures", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
 ])
 
 /** Runs `write`, then (even when it threw: it may have committed) `invalidate`. */

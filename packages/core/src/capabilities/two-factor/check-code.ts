@@ -1,22 +1,34 @@
 /**
  * The one check of a second-factor code, for a pending sign-in and for the signed-in user's own
  * changes alike: counted first (per user, and per pending sign-in when there is one), then a TOTP
- * code accepted only for a time step later than the last one used (a conditional write: two
- * instances cannot both accept one code), else a backup code consumed once. Every refusal is the
- * same `CODE_INVALID`, whether the code was wrong, reused or there is no second factor at all. A
- * right code clears the user's count, so the limit counts guesses, never a user's own sign-ins.
+ * code counted in the user's record and refused past the cap of wrong codes in a row
+ * (`lockout.ts`), else accepted only for a time step later than the last one used (a conditional
+ * write: two instances cannot both accept one code); any other code as a backup code, consumed
+ * once. Every other refusal is the same `CODE_INVALID`, whether the code was wrong, reused or there
+ * is no second factor at all. A right code clears the user's counts, so the limits count guesses,
+ * never a user's own sign-ins.
  */
 import { TwoFactorError } from "./errors.js"
 import { count, forgetCounts } from "../../kernel/rate-limit/limiter.js"
 import { recordVerifiedFactor, type VerifiedFactor } from "../../kernel/sign-in/amr.js"
 import type { Context } from "../../kernel/types/http.js"
 import { backupCodeCandidates } from "./backup-codes.js"
+import { attemptCeiling, totpAttemptFailed, totpLocked } from "./lockout.js"
 import { openTotpKey } from "./secret-box.js"
 import { twoFactorStore } from "./store.js"
 import { verifyTotp } from "./totp.js"
 
 /** Which factor a code proved. */
 export type SecondFactor = "totp" | "backup-code"
+
+/** The pending sign-in a code is checked for: its id keys the per-sign-in limit; `emailProvenAt` lets TOTP past the lock. */
+export interface CodeForSignIn {
+  id: string
+  emailProvenAt?: number
+}
+
+/** What a TOTP code looks like (spaces removed): 6 to 8 digits. Anything else is tried as a backup code. */
+const TOTP_SHAPE = /^\d{6,8}$/
 
 const invalid = () => new TwoFactorError("The code is not valid", { code: "CODE_INVALID" })
 
@@ -35,24 +47,39 @@ function verifiedAs(ctx: Context, factor: SecondFactor): SecondFactor {
   return factor
 }
 
-/** Checks `code` for `userId`; resolves the factor it proved, or throws `CODE_INVALID` / `RateLimited`. */
-export async function checkCode(ctx: Context, userId: string, code: string, pendingId?: string): Promise<SecondFactor> {
+/**
+ * Checks `code` for `userId` (for `pending`, the pending sign-in, when there is one); resolves the
+ * factor it proved, or throws `CODE_INVALID`, `TOTP_LOCKED` or `RateLimited`.
+ */
+export async function checkCode(ctx: Context, userId: string, code: string, pending?: CodeForSignIn): Promise<SecondFactor> {
   if (ctx.config.rateLimit) {
     await count(ctx, "twoFactor.perUser", userId, 1)
-    if (pendingId) await count(ctx, "twoFactor.perSignIn", pendingId, 1)
+    if (pending) await count(ctx, "twoFactor.perSignIn", pending.id, 1)
   }
+  const trimmed = code.replace(/\s+/g, "")
+  if (TOTP_SHAPE.test(trimmed)) return checkTotp(ctx, userId, trimmed, pending?.emailProvenAt)
   const store = twoFactorStore(ctx)
   const record = await store.getTwoFactor(userId)
   if (!record?.enabled) throw invalid()
-  const trimmed = code.replace(/\s+/g, "")
-  if (/^\d{6,8}$/.test(trimmed)) {
-    const { key } = await openTotpKey(record.secret, userId, ctx.config.secret)
-    const step = verifyTotp(key, trimmed, { timeMs: Date.now(), lastUsedStep: record.lastUsedStep })
-    if (step !== null && (await store.recordTwoFactorStep(userId, step))) return accepted(ctx, userId, verifiedAs(ctx, "totp"))
-    throw invalid()
-  }
   const candidates = backupCodeCandidates(code, userId, ctx.config.secret)
   if (candidates && (await store.useTwoFactorBackupCode(userId, candidates))) return accepted(ctx, userId, verifiedAs(ctx, "backup-code"))
+  throw invalid()
+}
+
+/**
+ * A TOTP code: the attempt is counted in the user's record first (the same call answers the secret,
+ * so no extra statement), then checked; a right code's write sets the count back to 0. An attempt
+ * the adapter did not count (the count is at the ceiling, or there is no enabled record) is refused
+ * unchecked; only that refusal reads the record again, to say which.
+ */
+async function checkTotp(ctx: Context, userId: string, digits: string, emailProvenAt: number | undefined): Promise<SecondFactor> {
+  const store = twoFactorStore(ctx)
+  const record = await store.countTwoFactorAttempt(userId, attemptCeiling(ctx, emailProvenAt))
+  if (!record?.enabled) throw (await store.getTwoFactor(userId))?.enabled ? totpLocked() : invalid()
+  const { key } = await openTotpKey(record.secret, userId, ctx.config.secret)
+  const step = verifyTotp(key, digits, { timeMs: Date.now(), lastUsedStep: record.lastUsedStep })
+  if (step !== null && (await store.recordTwoFactorStep(userId, step))) return accepted(ctx, userId, verifiedAs(ctx, "totp"))
+  await totpAttemptFailed(ctx, userId, record.failedAttempts)
   throw invalid()
 }
 

@@ -43,6 +43,7 @@ export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pendin
     callbackUrl: pending.callbackUrl,
     event: ctx.config.events.signIn !== undefined,
     ...(enrol ? { enrol: true } : {}),
+    ...(record?.enabled && pending.session.account.type === "email" ? { emailProvenAt: record.failedAttempts } : {}),
   })
   return { redirect: routeUrl(ctx, "twoFactor"), cookies: [...pending.cookies, ...held] }
 }

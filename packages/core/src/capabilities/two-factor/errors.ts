@@ -7,7 +7,7 @@ import { CataloguedError } from "../../kernel/errors/errors.js"
 import type { ErrorDeclaration } from "../../kernel/types/capability.js"
 
 /** The codes of `TwoFactorError`. */
-export const TWO_FACTOR_ERROR_CODES = ["SECRET_INVALID", "TWO_FACTOR_OFF", "ACTION_INVALID", "CODE_MISSING", "CODE_INVALID", "SIGN_IN_MISSING", "ALREADY_ENABLED", "NOT_ENROLLED", "NOT_ENABLED", "SAME_FACTOR"] as const
+export const TWO_FACTOR_ERROR_CODES = ["SECRET_INVALID", "TWO_FACTOR_OFF", "ACTION_INVALID", "CODE_MISSING", "CODE_INVALID", "SIGN_IN_MISSING", "ALREADY_ENABLED", "NOT_ENROLLED", "NOT_ENABLED", "SAME_FACTOR", "TOTP_LOCKED"] as const
 
 /** The capability's own `Configuration` code: a stored TOTP secret that no configured secret opens (rotated away, or the row was altered). */
 const CONFIGURATION_CODES = ["TWO_FACTOR_SECRET_UNREADABLE"] as const
@@ -27,13 +27,17 @@ declare module "../../kernel/errors/errors.js" {
 
 /**
  * A two-factor request that cannot be done: `CODE_INVALID` (a wrong, reused or expired code, one
- * answer for all three), `CODE_MISSING`, `SIGN_IN_MISSING` (no pending sign-in: none started, or
+ * answer for all three), `TOTP_LOCKED` (too many wrong TOTP codes in a row: TOTP codes, even a
+ * right one, are refused until a backup code, a sign-in by e-mail link or the app unlocks them),
+ * `CODE_MISSING`, `SIGN_IN_MISSING` (no pending sign-in: none started, or
  * its 5 minutes are over), `ALREADY_ENABLED`, `NOT_ENROLLED` (confirming without an enrolment),
  * `NOT_ENABLED`, `SAME_FACTOR` (a passkey offered to finish a sign-in a passkey began: one
  * credential never counts as two factors), `ACTION_INVALID`, `TWO_FACTOR_OFF` (the `twoFactor` option is not set), and
  * `SECRET_INVALID` (a TOTP secret to import is not base32 of at least 16 bytes; the message names
  * the position of a bad character, never the secret). Client-safe: `code` says why, and nothing in
- * it depends on whether the first factor of a sign-in was right.
+ * it depends on whether the first factor of a sign-in was right (`TOTP_LOCKED` is answered only
+ * after a right first factor, or to the signed-in user; a code sent with the password is answered
+ * as a wrong password whatever the reason).
  */
 export class TwoFactorError extends CataloguedError<"TwoFactorError"> {
   static override type = "TwoFactorError"
@@ -44,6 +48,7 @@ export class TwoFactorError extends CataloguedError<"TwoFactorError"> {
     const code = this.code
     if (code === "TWO_FACTOR_OFF") return 404
     if (code === "CODE_INVALID" || code === "SIGN_IN_MISSING") return 401
+    if (code === "TOTP_LOCKED") return 403
     if (code === "ALREADY_ENABLED" || code === "NOT_ENROLLED" || code === "NOT_ENABLED" || code === "SAME_FACTOR") return 409
     return 400
   }

@@ -38,7 +38,7 @@ export function confirmTotpEnrollment(request: Request, config: AuthConfig, inpu
   return serverCall(request, config, "two-factor", async (req, ctx) => confirmTotp(ctx, await freshEnrollingUser(req, ctx), input.code))
 }
 
-/** Turns two factors off, with a current code (TOTP or backup). @throws SessionRequired, TwoFactorError (`CODE_INVALID`), RateLimited */
+/** Turns two factors off, with a current code (TOTP or backup). @throws SessionRequired, TwoFactorError (`CODE_INVALID`, `TOTP_LOCKED`), RateLimited */
 export function disableTwoFactorSignIn(request: Request, config: AuthConfig, input: { code: string }): Promise<{ enabled: false }> {
   return serverCall(request, config, "two-factor", async (req, ctx) => disableTwoFactor(ctx, (await requirePrincipal(req, ctx, who)).userId, input.code))
 }

@@ -4,10 +4,11 @@
  * confirmation, backup codes and disabling (`POST two-factor`, `functions.ts`). Building blocks:
  * `totp.ts` (RFC 6238), `base32.ts`, `otpauth-uri.ts`, `qr-svg.ts`, `secret-box.ts` (the TOTP key
  * sealed with the auth secret, bound to its user), `backup-codes.ts` (60-bit codes, keyed hashes),
- * `store.ts` (the adapter's `twoFactor` port). A passkey as second factor: `passkey.ts` (through the
+ * `store.ts` (the adapter's `twoFactor` port), `lockout.ts` (the cap on wrong TOTP codes in a row;
+ * `unlock.ts`, the app's way to lift it). A passkey as second factor: `passkey.ts` (through the
  * passkey capability's `index.ts`); enrolment forced by `twoFactor.required`: `required.ts`,
  * `enrol-pending.ts`. What it adds to the kernel's tables, declared here and typed by declaration
- * merging: its option and page (`options.ts`), its rate-limit groups (`rate-limits.ts`), its errors
+ * merging: its option and page (`options.ts`), its event (`events.ts`), its rate-limit groups (`rate-limits.ts`), its errors
  * (`errors.ts`), its adapter port (`adapter.ts`), and its answers to the step-up gate
  * (`freshness.ts`), to whether a verified passkey counts as two factors, and to the pre-hijacking
  * clean-up (`footholds.ts`: the squatter's second factor goes with their links).

@@ -10,8 +10,10 @@ import type { OptionsDeclaration } from "../../kernel/types/capability.js"
 import type { AuthConfig, User } from "../../kernel/types/config.js"
 
 // Re-exported so that the emitted types of every module naming `TwoFactorOptions` load the
-// rate-limit section too (`rateLimit.twoFactor`, added by declaration merging in that file).
+// rate-limit section (`rateLimit.twoFactor`) and the event (`events.twoFactorLocked`) too, both
+// added by declaration merging in those files.
 export type { TwoFactorRateLimitOptions } from "./rate-limits.js"
+export type { TwoFactorLockedMessage } from "./events.js"
 
 /** The `twoFactor` option. */
 export interface TwoFactorOptions {
@@ -43,6 +45,14 @@ export interface TwoFactorOptions {
    * (a second factor counts for as long as its session lasts). See the README's "Step-up".
    */
   reauthenticateAfter?: number
+  /**
+   * Wrong TOTP codes in a row after which the user's TOTP codes, even a right one, are refused
+   * (`TwoFactorError` `TOTP_LOCKED`), counted whether or not rate limits are on (NIST SP 800-63B-4
+   * allows at most 100). A backup code, a right code on a sign-in by e-mail link, or the app
+   * (`unlockTwoFactor`) clears the count; the `twoFactorLocked` event fires as the lock engages.
+   * A whole number from 1 to 100 (more would break NIST's ceiling). Default 100.
+   */
+  lockAfterFailures?: number
 }
 
 /** `twoFactor` as core uses it, every default applied. */
@@ -52,6 +62,7 @@ export type ResolvedTwoFactorOptions = Readonly<{
   required: NonNullable<TwoFactorOptions["required"]>
   freshAge: number
   reauthenticateAfter: number | undefined
+  lockAfterFailures: number
 }>
 
 declare module "../../kernel/types/config.js" {
@@ -79,6 +90,15 @@ declare module "../../kernel/types/resolved-config.js" {
 /** Seconds a second factor stays fresh unless `twoFactor.freshAge` says otherwise. */
 export const DEFAULT_FRESH_AGE = 600
 
+/** NIST SP 800-63B-4's ceiling on failed attempts in a row: the most `twoFactor.lockAfterFailures` may be. */
+const MAX_LOCK_AFTER_FAILURES = 100
+
+/** Wrong TOTP codes in a row before the lock, unless `twoFactor.lockAfterFailures` says otherwise: NIST's ceiling. */
+export const DEFAULT_LOCK_AFTER_FAILURES = MAX_LOCK_AFTER_FAILURES
+
+/** A whole number from 1 (up to `max`), or undefined (the default). */
+const wholeFromOne = (value: unknown, max = Number.MAX_SAFE_INTEGER) => value === undefined || (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= max)
+
 /** The app URL's host name without its port (an issuer must hold no ":": apps split the label there); none for an IPv6 literal. */
 function appHost(url: string | undefined): string | undefined {
   const hostname = url !== undefined && URL.canParse(url) ? new URL(url).hostname : ""
@@ -97,14 +117,20 @@ export const twoFactorOption: OptionsDeclaration = {
           required: options.required ?? false,
           freshAge: options.freshAge ?? DEFAULT_FRESH_AGE,
           reauthenticateAfter: options.reauthenticateAfter,
+          lockAfterFailures: options.lockAfterFailures ?? DEFAULT_LOCK_AFTER_FAILURES,
         })
       : undefined,
   problems(options: TwoFactorOptions | undefined) {
-    return (["freshAge", "reauthenticateAfter"] as const).flatMap((key) => {
+    const problems = (["freshAge", "reauthenticateAfter"] as const).flatMap((key) => {
       const value: unknown = options?.[key]
       if (value === undefined || (Number.isSafeInteger(value) && (value as number) > 0)) return []
       const shown = typeof value === "number" ? String(value) : JSON.stringify(value)
       return [new Configuration(`"twoFactor.${key}" must be a whole number of seconds above 0, not ${shown}`, { code: "SESSION_OPTION_INVALID" })]
     })
+    const lockAfterFailures = options?.lockAfterFailures
+    if (!wholeFromOne(lockAfterFailures, MAX_LOCK_AFTER_FAILURES)) {
+      problems.push(new Configuration(`"twoFactor.lockAfterFailures" must be a whole number from 1 to ${MAX_LOCK_AFTER_FAILURES}, not ${typeof lockAfterFailures === "string" ? JSON.stringify(lockAfterFailures) : String(lockAfterFailures)}`, { code: "CONFIG_INVALID" }))
+    }
+    return problems
   },
 }

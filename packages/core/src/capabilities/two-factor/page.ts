@@ -22,6 +22,8 @@ export interface TwoFactorPageParams {
   passkey?: { optionsUrl: string; provider: string }
   /** A sign-in held to enrol (`twoFactor.required`): the enrolment to show instead of the code form. */
   enrolment?: TotpEnrollment
+  /** The app signs in with e-mail links: the TOTP lock's message offers one. */
+  emailSignIn?: boolean
 }
 
 const MESSAGES: Record<string, string> = {
@@ -34,8 +36,16 @@ const MESSAGES: Record<string, string> = {
 /** Passkey refusals all read the same to a person: the code stays in the URL and the log. */
 const PASSKEY_MESSAGE = "The passkey could not be used. Try again, or enter a code."
 
-function messageOf(code: string | undefined): string | undefined {
+/** What to do about the TOTP lock: every way on that still works. */
+function lockedMessage(p: TwoFactorPageParams): string {
+  const link = p.emailSignIn ? ", or sign in again with a link sent to your e-mail address" : ""
+  return `Too many wrong codes from your authenticator app: its codes are blocked for this account. Enter one of your backup codes instead${link}. If you have none, contact the site's support to unlock it.`
+}
+
+function messageOf(p: TwoFactorPageParams): string | undefined {
+  const code = p.error
   if (!code) return undefined
+  if (code === "TOTP_LOCKED") return lockedMessage(p)
   return MESSAGES[code] ?? (/^(CHALLENGE|CREDENTIAL|RESPONSE|ORIGIN|RP_ID|SIGNATURE|COUNTER|USER_VERIFICATION|VERIFICATION)_/.test(code) ? PASSKEY_MESSAGE : "That did not work. Try again.")
 }
 
@@ -73,7 +83,7 @@ ${hiddenInputs({ action: "totp-confirm", csrfToken: p.csrfToken })}
 }
 
 export function renderTwoFactorPage(p: TwoFactorPageParams): string {
-  const message = messageOf(p.error)
+  const message = messageOf(p)
   const body = html`<h1>Two-step verification</h1>
 ${message ? html`<p class="error" role="alert">${message}</p>` : ""}
 ${p.enrolment ? enrolmentForm(p, p.enrolment) : codeForm(p)}

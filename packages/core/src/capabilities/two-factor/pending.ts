@@ -34,6 +34,11 @@ export interface PendingTwoFactor {
   enrolment?: string
   /** When it ends (seconds since the epoch): a re-written cookie keeps it. */
   expiresAt: number
+  /**
+   * The first factor was an e-mail link (proof of the address): the user's count of TOTP attempts
+   * then. This sign-in's TOTP codes pass the lock until as many more as the cap allows (`lockout.ts`).
+   */
+  emailProvenAt?: number
 }
 
 /** The cookie (its name carries the salt of its key, as the session cookie's does). */

@@ -42,7 +42,8 @@ export async function twoFactorPage(req: AuthRequest, ctx: Context): Promise<Aut
   if (!pending) return { redirect: routeUrl(ctx, "signIn") }
   const { token, cookie } = await csrfTokenFor(req, ctx)
   const { cookies = [], ...extras } = await pageExtras(req, ctx, pending)
-  const html = renderTwoFactorPage({ actionUrl: `${ctx.actionBase}/two-factor`, csrfToken: token, ...(code ? { error: code } : {}), theme: ctx.config.theme, ...extras })
+  const emailSignIn = ctx.config.providers.some((provider) => provider.type === "email")
+  const html = renderTwoFactorPage({ actionUrl: `${ctx.actionBase}/two-factor`, csrfToken: token, ...(code ? { error: code } : {}), theme: ctx.config.theme, emailSignIn, ...extras })
   return { html, headers: pageHeaders(html, formTargets(ctx.origin, ctx.config.pages, ctx.origin)), cookies: cookie ? [cookie, ...cookies] : cookies }
 }
 

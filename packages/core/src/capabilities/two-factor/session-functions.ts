@@ -85,7 +85,8 @@ export function twoFactorStepUpResult(request: Request, config: AuthConfig, inpu
  * sign-in stays pending.
  *
  * @throws TwoFactorError `SIGN_IN_MISSING` (no pending sign-in, or its 5 minutes are over),
- * `CODE_MISSING`, `CODE_INVALID` (wrong, reused or spent, or a sign-in held to enrol), `TWO_FACTOR_OFF`.
+ * `CODE_MISSING`, `CODE_INVALID` (wrong, reused or spent, or a sign-in held to enrol), `TOTP_LOCKED`
+ * (too many wrong TOTP codes in a row: a backup code still works), `TWO_FACTOR_OFF`.
  * @throws RateLimited after too many codes (`twoFactor.perUser`, `twoFactor.perSignIn`).
  */
 export async function completeTwoFactorSignIn(request: Request, config: AuthConfig, input: { code: string }): Promise<CompletedTwoFactorSignIn> {
@@ -119,7 +120,8 @@ export async function completeTwoFactorSignInWithPasskey(request: Request, confi
  * `setCookie`, which the response must carry: without it the browser keeps the old session.
  *
  * @throws SessionRequired when the request carries no valid session.
- * @throws TwoFactorError `CODE_MISSING`, `CODE_INVALID` (wrong, reused, or no second factor enabled), `TWO_FACTOR_OFF`.
+ * @throws TwoFactorError `CODE_MISSING`, `CODE_INVALID` (wrong, reused, or no second factor enabled),
+ * `TOTP_LOCKED` (too many wrong TOTP codes in a row), `TWO_FACTOR_OFF`.
  * @throws RateLimited after too many codes (`twoFactor.perUser`).
  */
 export async function stepUpTwoFactor(request: Request, config: AuthConfig, input: { code: string }): Promise<StepUpResult & { setCookie: string[] }> {

@@ -6,7 +6,7 @@
 import { optionalPort, port, type PortMethods } from "../../kernel/ports/ports.js"
 import type { Context } from "../../kernel/types/http.js"
 
-/** The two-factor port: `getTwoFactor`, `setTwoFactorPendingSecret`, `enableTwoFactor`, `recordTwoFactorStep`, `useTwoFactorBackupCode`, `replaceTwoFactorBackupCodes`, `deleteTwoFactor`. */
+/** The two-factor port: the methods of `TWO_FACTOR_PORT` (`adapter.ts`), all present. */
 export type TwoFactorStore = PortMethods<"twoFactor">
 
 /** Only the configuration is read, so server functions without a request can call it too. */

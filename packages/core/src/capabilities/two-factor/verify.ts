@@ -22,6 +22,6 @@ export async function verifyPendingCode(req: AuthRequest, ctx: Context, code: un
   if (!pending) throw signInMissing()
   // A sign-in held to enrol has no second factor yet: every code is refused (`CODE_INVALID`).
   if (pending.enrol || pending.userId === undefined) throw new TwoFactorError("The code is not valid", { code: "CODE_INVALID" })
-  await checkCode(ctx, pending.userId, codeOf(code), pending.id)
+  await checkCode(ctx, pending.userId, codeOf(code), pending)
   return finishPending(req, ctx, pending)
 }
