@@ -8,13 +8,12 @@
  *   stores its session just after the clean-up ended sessions: no session is issued (database:
  *   with and without `createSessionForAccount`; JWT: the epoch is read before the link is checked).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { Adapter, AdapterAccount, AuthConfig, OAuthConfig } from "../../src/index.js"
+import { describe, expect, it } from "vitest"
+import type { Adapter, AdapterAccount, AuthConfig } from "../../src/index.js"
 import { confirmTotpEnrollment, getTwoFactorStatus, startTotpEnrollment } from "../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../src/capabilities/oauth/index.js"
-import { APP, browserFor, callbackOf, locationOf, sessionOf, signInAtLocalOP, testConfig, type LoggedError } from "../flows/oauth/helpers/app.js"
+import { APP, browserFor, locationOf, sessionOf, signInAtLocalOP, testConfig, type LoggedError } from "../flows/oauth/helpers/app.js"
 import type { Browser } from "../flows/oauth/helpers/browser.js"
-import { clients, startLocalOP, type LocalOP } from "../flows/oauth/helpers/local-op.js"
+import { useLocalOidc } from "../flows/oauth/helpers/local-oidc.js"
 import { emailProvider, followLink, requestLink, type Outbox } from "../flows/email/helpers.js"
 import { accountListingAdapter, type AccountListingAdapter } from "../helpers/account-listing-adapter.js"
 import { Client } from "../helpers/harness.js"
@@ -22,15 +21,8 @@ import { twoFactorAdapter, type TwoFactorAdapter } from "../helpers/two-factor-a
 import { codeAt } from "../helpers/two-factor.js"
 
 const VICTIM = "victim@example.com"
-let op: LocalOP
+const oidc = useLocalOidc()
 
-beforeAll(async () => {
-  op = await startLocalOP([callbackOf("op")])
-})
-afterAll(() => op.close())
-
-const oidc = () =>
-  ({ id: "op", name: "Local OP", type: "oidc", issuer: op.issuer, clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret, [allowInsecureOAuthRequests]: true }) as unknown as OAuthConfig
 
 type Adapter2FA = AccountListingAdapter & TwoFactorAdapter
 

@@ -6,13 +6,12 @@
  * exists only after two independent factors (or a passkey with user verification where it counts
  * as two), and its `amr` has `mfa` exactly then. A passkey never finishes a sign-in a passkey began.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { AuthConfig } from "../../../src/index.js"
 import { requireRecentAuthentication } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { emailProvider, followLink, requestLink, type Outbox } from "../../flows/email/helpers.js"
 import { browserFor } from "../../flows/oauth/helpers/app.js"
-import { clients, startLocalOP, type LocalOP } from "../../flows/oauth/helpers/local-op.js"
+import { useLocalOidc } from "../../flows/oauth/helpers/local-oidc.js"
 import { loginAtOP } from "../../flows/oauth/helpers/op-login.js"
 import { SoftAuthenticator } from "../../flows/webauthn/authenticator.js"
 import { answer, options, passkeyAdapter, passkeyProvider } from "../../flows/webauthn/setup.js"
@@ -20,11 +19,7 @@ import { alice, Client, config as baseConfig, credentials, ORIGIN } from "../../
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { appRequest, codeAt, sessionCookie } from "../../helpers/two-factor.js"
 
-let op: LocalOP
-beforeAll(async () => {
-  op = await startLocalOP([`${ORIGIN}/auth/callback/op`])
-})
-afterAll(() => op.close())
+const oidc = useLocalOidc([`${ORIGIN}/auth/callback/op`])
 
 type First = "password" | "e-mail link" | "oidc" | "passkey, user verified" | "passkey, no user verification"
 type Second = "none" | "totp" | "backup code" | "same passkey" | "other passkey"
@@ -36,7 +31,6 @@ async function world(strategy: "jwt" | "database", counts: boolean, first: First
   const adapter = twoFactorAdapter(passkeyAdapter())
   adapter.users.set(alice.id!, { ...alice, id: alice.id!, email: alice.email!, emailVerified: new Date() })
   const outbox: Outbox = { sent: [] }
-  const oidc = { id: "op", name: "Local OP", type: "oidc", issuer: op.issuer, clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret, [allowInsecureOAuthRequests]: true }
   const userVerification = first === "passkey, no user verification" ? "preferred" : "required"
   const config: AuthConfig = baseConfig({
     url: ORIGIN,
@@ -44,7 +38,7 @@ async function world(strategy: "jwt" | "database", counts: boolean, first: First
     session: { strategy },
     rateLimit: false,
     experimental: { enableWebAuthn: true },
-    providers: [credentials(), emailProvider(outbox), oidc as never, passkeyProvider({ userVerification })],
+    providers: [credentials(), emailProvider(outbox), oidc(), passkeyProvider({ userVerification })],
     twoFactor: { issuer: "Example", passkeyCountsAsTwoFactors: counts },
   })
   const device = new SoftAuthenticator("localhost", ORIGIN)

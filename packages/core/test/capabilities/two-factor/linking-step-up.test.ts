@@ -3,26 +3,19 @@
  * needs a second factor verified within `twoFactor.freshAge`, as adding a passkey does (a real
  * OpenID provider on 127.0.0.1), both session strategies. A refused link stores nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
+import { describe, expect, it } from "vitest"
+import type { AuthConfig } from "../../../src/index.js"
 import { confirmTotpEnrollment, decode, encode, startTotpEnrollment } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
-import { APP, browserFor, callbackOf, locationOf, sessionOf, signInAtLocalOP, testConfig } from "../../flows/oauth/helpers/app.js"
+import { APP, browserFor, locationOf, sessionOf, signInAtLocalOP, testConfig } from "../../flows/oauth/helpers/app.js"
 import type { Browser } from "../../flows/oauth/helpers/browser.js"
-import { clients, startLocalOP, type LocalOP } from "../../flows/oauth/helpers/local-op.js"
+import { useLocalOidc } from "../../flows/oauth/helpers/local-oidc.js"
 import { accountListingAdapter } from "../../helpers/account-listing-adapter.js"
 import { credentials } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { codeAt } from "../../helpers/two-factor.js"
 
-let op: LocalOP
-beforeAll(async () => {
-  op = await startLocalOP([callbackOf("op")])
-})
-afterAll(() => op.close())
+const oidc = useLocalOidc()
 
-const oidc = () =>
-  ({ id: "op", name: "Local OP", type: "oidc", issuer: op.issuer, clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret, [allowInsecureOAuthRequests]: true }) as unknown as OAuthConfig
 
 function setup(strategy: "jwt" | "database") {
   const adapter = twoFactorAdapter(accountListingAdapter())

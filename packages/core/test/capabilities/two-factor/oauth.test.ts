@@ -2,23 +2,14 @@
  * An OAuth/OIDC sign-in (a real OpenID provider on loopback) of a user with two factors enabled ends
  * pending, with no session cookie, in both strategies; the code then completes it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { OAuthConfig } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
+import { describe, expect, it } from "vitest"
 import { createTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
 import { sealTotpKey } from "../../../src/capabilities/two-factor/secret-box.js"
-import { APP, browserFor, callbackOf, locationOf, sessionCookie, sessionOf, signInAtLocalOP, testConfig } from "../../flows/oauth/helpers/app.js"
-import { clients, startLocalOP, type LocalOP } from "../../flows/oauth/helpers/local-op.js"
+import { APP, browserFor, locationOf, sessionCookie, sessionOf, signInAtLocalOP, testConfig } from "../../flows/oauth/helpers/app.js"
+import { useLocalOidc } from "../../flows/oauth/helpers/local-oidc.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 
-let op: LocalOP
-beforeAll(async () => {
-  op = await startLocalOP([callbackOf("op")])
-})
-afterAll(() => op.close())
-
-const oidc = () =>
-  ({ id: "op", name: "Local OP", type: "oidc", issuer: op.issuer, clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret, [allowInsecureOAuthRequests]: true }) as unknown as OAuthConfig
+const oidc = useLocalOidc()
 
 describe.each(["database", "jwt"] as const)("an OIDC sign-in with two factors enabled, %s sessions", (strategy) => {
   it("sets no session cookie until the code is verified", async () => {

@@ -3,24 +3,17 @@
  * `requireRecentAuthentication`) for the first factors not covered elsewhere, both strategies:
  * an e-mail link is `otp` (then `mfa` with a code), an OAuth/OIDC sign-in is `fed`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
+import { describe, expect, it } from "vitest"
+import type { AuthConfig } from "../../../src/index.js"
 import { requireRecentAuthentication } from "../../../src/index.js"
-import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { Client, ORIGIN, config as baseConfig } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { emailProvider, followLink, requestLink, type Outbox } from "../../flows/email/helpers.js"
-import { APP, browserFor, callbackOf, signInAtLocalOP, testConfig } from "../../flows/oauth/helpers/app.js"
-import { clients, startLocalOP, type LocalOP } from "../../flows/oauth/helpers/local-op.js"
+import { APP, browserFor, signInAtLocalOP, testConfig } from "../../flows/oauth/helpers/app.js"
+import { useLocalOidc } from "../../flows/oauth/helpers/local-oidc.js"
 
-let op: LocalOP
-beforeAll(async () => {
-  op = await startLocalOP([callbackOf("op")])
-})
-afterAll(() => op.close())
+const oidc = useLocalOidc()
 
-const oidc = () =>
-  ({ id: "op", name: "Local OP", type: "oidc", issuer: op.issuer, clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret, [allowInsecureOAuthRequests]: true }) as unknown as OAuthConfig
 
 /** A request of the app carrying `cookie`. */
 const withCookie = (cookie: string) => new Request(`${ORIGIN}/account`, { headers: { cookie } })
