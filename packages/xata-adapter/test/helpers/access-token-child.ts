@@ -1,7 +1,7 @@
 /**
  * One instance of an app for the two-process refresh test: `getAccessToken` from `@authlib/core`
  * with `XataAdapter` on its own node-postgres pool over the shared database. Prints `ready`, waits
- * for `go`, asks for the access token (forcing a refresh with a large `minValidity`) and prints it.
+ * for `go`, asks for the access token (due: the test expired it in the database) and prints it.
  *
  *   node --import tsx test/helpers/access-token-child.ts <database-url> <issuer> <client-id> <client-secret> <cookie>
  */
@@ -26,7 +26,7 @@ const config: AuthConfig = {
 const lines = createInterface({ input: process.stdin })
 console.log("ready")
 for await (const line of lines) if (line === "go") break
-const token = await getAccessToken(new Request("http://app.test/api", { headers: { cookie } }), config, "op", { minValidity: 3600 })
+const token = await getAccessToken(new Request("http://app.test/api", { headers: { cookie } }), config, "op", { minValidity: 60 })
 console.log(JSON.stringify({ accessToken: token.accessToken }))
 lines.close()
 await pool.end()
