@@ -122,6 +122,8 @@ export type { AuthenticationInfo, RecentAuthentication } from "./capabilities/tw
 export type { StepUpResult } from "./capabilities/two-factor/step-up.js"
 export { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } from "./capabilities/two-factor/session-functions.js"
 export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/session-functions.js"
+export { getPendingTwoFactor } from "./capabilities/two-factor/pending-info.js"
+export type { PendingTwoFactorInfo } from "./capabilities/two-factor/pending-info.js"
 export type { RateLimitHit, RateLimitStore } from "./kernel/types/rate-limit-store.js"
 export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"
 export type { MemoryRateLimitStoreOptions } from "./kernel/rate-limit/memory-store.js"

@@ -66,7 +66,7 @@ export { getAccessToken } from "./access-token.js"
 export { listSessions, revokeOtherSessions, revokeSession, signOutEverywhere } from "./sessions.js"
 export { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } from "./linked-accounts.js"
 export { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./two-factor.js"
-export { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, requireRecentAuthentication, stepUpTwoFactor } from "./two-factor-session.js"
+export { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, getPendingTwoFactor, requireRecentAuthentication, stepUpTwoFactor } from "./two-factor-session.js"
 export { protectRoute } from "./protect.js"
 export type { ProtectRouteOptions } from "./protect.js"
 export { setEnvDefaults } from "./env.js"
@@ -112,6 +112,7 @@ export type {
   SignInMethod,
   TotpEnrollment,
   TwoFactorStatus,
+  PendingTwoFactorInfo,
   AuthenticationInfo,
   RecentAuthentication,
   StepUpResult,

@@ -9,7 +9,14 @@
  * Like core's, they check no CSRF token: use them in Qwik City actions, whose same-origin check
  * protects the POST (keep `checkOrigin` on), or behind your own protection.
  */
-import { requireRecentAuthentication as coreRequireRecent, type AuthenticationInfo, type RecentAuthentication, type StepUpResult } from "@authlib/core"
+import {
+  getPendingTwoFactor as corePending,
+  requireRecentAuthentication as coreRequireRecent,
+  type AuthenticationInfo,
+  type PendingTwoFactorInfo,
+  type RecentAuthentication,
+  type StepUpResult,
+} from "@authlib/core"
 import { twoFactorPasskeySignInResult, twoFactorSignInResult, twoFactorStepUpResult, type TwoFactorSignInResult } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, requireContext, type AuthContext } from "./context.js"
@@ -73,4 +80,15 @@ export async function stepUpTwoFactor(ev: RequestEventCommon, input: { code: str
 export async function requireRecentAuthentication(ev: RequestEventCommon, wanted: RecentAuthentication = {}): Promise<AuthenticationInfo> {
   const ctx = await requireContext(ev, "requireRecentAuthentication")
   return coreRequireRecent(internalRequest(ev, ctx, "session"), ctx.config, wanted)
+}
+
+/**
+ * What finishes the pending sign-in of this request (`accepts`: `"code"`, `"passkey"` where one of
+ * the user's passkeys may finish it, never after a passkey first factor, or `"enrol"`), or `null`
+ * when none is pending: for the app's own `pages.twoFactor` page, to offer what the built-in page
+ * offers. Reads only.
+ */
+export async function getPendingTwoFactor(ev: RequestEventCommon): Promise<PendingTwoFactorInfo | null> {
+  const ctx = await requireContext(ev, "getPendingTwoFactor")
+  return corePending(internalRequest(ev, ctx, "two-factor"), ctx.config)
 }

@@ -9,6 +9,7 @@ import { MemoryAdapter } from "@authlib/adapter-test/memory-adapter"
 import { describe, expect, it } from "vitest"
 import {
   completeTwoFactorSignIn,
+  getPendingTwoFactor,
   getSession,
   ReauthenticationRequired,
   requireRecentAuthentication,
@@ -51,6 +52,11 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(pending).toContain(`${PENDING}=`)
       expect(pending).not.toContain(`${SESSION}=`)
 
+      // The app's page learns what finishes the sign-in: a code (Ada has no passkey).
+      const page = fakeEvent(`${ORIGIN}/two-step/`, { cookie: pending })
+      await handle(auth, page)
+      expect(await getPendingTwoFactor(page)).toEqual({ accepts: ["code"] })
+
       const wrong = await twoStepAction(auth, pending)
       const refused = await runAction(auth.useTwoFactorSignIn, wrong, { code: totp(secret, step - 10) })
       expect(refused).toMatchObject({ failed: true, code: "CODE_INVALID", fieldErrors: { code: expect.any(String) } })
@@ -69,6 +75,7 @@ for (const strategy of ["jwt", "database"] as const) {
 
       // A forged pending cookie is no pending sign-in.
       const again = await twoStepAction(auth, pending.replace(/authlib\.two-factor=[^;]*/, "authlib.two-factor=x"))
+      expect(await getPendingTwoFactor(again)).toBeNull()
       expect(await runAction(auth.useTwoFactorSignIn, again, { code: totp(secret, step + 2) })).toMatchObject({ failed: true, code: "SIGN_IN_MISSING" })
     })
 

@@ -13,7 +13,8 @@ import { TwoFactorError } from "./errors.js"
 import { completeHeldSignIn, type HeldSignInCompletion } from "../../kernel/sign-in/hold.js"
 import type { HeldSignIn } from "../../kernel/types/capability.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
-import { verifyHeldSignInPasskey } from "../webauthn/index.js"
+import { passkeyProviderForUser, verifyHeldSignInPasskey } from "../webauthn/index.js"
+import type { WebAuthnConfig } from "../../kernel/types/providers.js"
 import { twoFactorOptions } from "./actions.js"
 import { clearPending, firstFactorOf, readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms, signInMissing } from "./refusal.js"
@@ -24,6 +25,12 @@ export const PASSKEY_FACTOR: VerifiedFactor = { kind: "webauthn", amr: ["hwk"] }
 /** Whether a passkey may be the second factor of `pending`: not for a sign-in held to enrol, nor one a passkey began. */
 export function passkeyMayFinish(pending: PendingTwoFactor): boolean {
   return !pending.enrol && independentOf(firstFactorOf(pending), PASSKEY_FACTOR)
+}
+
+/** The passkey provider that may finish `pending` (the user has a passkey, and no passkey began the sign-in), or undefined. */
+export async function passkeyToFinish(ctx: Context, pending: PendingTwoFactor): Promise<WebAuthnConfig | undefined> {
+  if (!passkeyMayFinish(pending) || pending.userId === undefined) return undefined
+  return passkeyProviderForUser(ctx, pending.userId)
 }
 
 /**

@@ -15,12 +15,11 @@ import { formTargets, pageHeaders } from "../../kernel/pages/index.js"
 import { csrfTokenFor } from "../../kernel/security/csrf.js"
 import { principalOf, requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"
-import { passkeyProviderForUser } from "../webauthn/index.js"
 import { confirmTotp, disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions, type TotpEnrollment } from "./actions.js"
 import { confirmPending, currentEnrolment, enrolPending } from "./enrol-pending.js"
 import { freshEnrollingUser } from "./enrolment-gate.js"
 import { renderTwoFactorPage } from "./page.js"
-import { passkeyMayFinish, verifyPasskey } from "./passkey.js"
+import { passkeyToFinish, verifyPasskey } from "./passkey.js"
 import { verifyPendingCode } from "./verify.js"
 import { stepUpAction } from "./step-up.js"
 import { readPending, type PendingTwoFactor } from "./pending.js"
@@ -29,8 +28,7 @@ import { answeringForms } from "./refusal.js"
 /** What the page offers besides the code form: the enrolment of a sign-in held to enrol (and the cookie keeping a new secret), or the user's passkey (unless a passkey began the sign-in). */
 async function pageExtras(req: AuthRequest, ctx: Context, pending: PendingTwoFactor): Promise<{ enrolment?: TotpEnrollment; passkey?: { optionsUrl: string; provider: string }; cookies?: Cookie[] }> {
   if (pending.enrol) return currentEnrolment(req, ctx, pending)
-  if (!passkeyMayFinish(pending) || pending.userId === undefined) return {}
-  const provider = await passkeyProviderForUser(ctx, pending.userId)
+  const provider = await passkeyToFinish(ctx, pending)
   return provider ? { passkey: { optionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(provider.id)}`, provider: provider.id } } : {}
 }
 

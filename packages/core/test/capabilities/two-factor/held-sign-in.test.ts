@@ -10,9 +10,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig, TwoFactorOptions, User } from "../../../src/index.js"
+import { getPendingTwoFactor } from "../../../src/index.js"
 import { Client, config as baseConfig, credentials, ORIGIN } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
-import { codeAt, enrolTotp, sessionCookie } from "../../helpers/two-factor.js"
+import { appRequest, codeAt, enrolTotp, sessionCookie } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
 
@@ -49,6 +50,7 @@ for (const strategy of ["database", "jwt"] as const) {
       const owner = new Client(config)
       const attacker = new Client(config)
       await held(owner)
+      expect(await getPendingTwoFactor(appRequest(owner), config)).toEqual({ accepts: ["enrol"] })
       const ownerSecret = (await secretOnPage(owner))!
       // Nothing is stored while enrolling.
       expect(await adapter.getTwoFactor(ALICE.id)).toBeNull()

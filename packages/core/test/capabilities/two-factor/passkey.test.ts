@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { AuthConfig, TwoFactorOptions, WebAuthnConfig } from "../../../src/index.js"
-import { requireRecentAuthentication } from "../../../src/index.js"
+import { getPendingTwoFactor, requireRecentAuthentication } from "../../../src/index.js"
 import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
 import { alice, ORIGIN } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
@@ -59,6 +59,8 @@ for (const strategy of ["database", "jwt"] as const) {
       const page = await s.client.request("/auth/two-factor")
       const text = await page.text()
       expect(text).toContain('data-passkey-submit="verify-passkey"')
+      // An app's own page learns the same through the server function.
+      expect(await getPendingTwoFactor(appRequest(s.client), s.config)).toEqual({ accepts: ["code", "passkey"] })
       expect(text).toContain(`data-passkey-options="${ORIGIN}/auth/webauthn-options/passkey"`)
       // The bundled script is allowed by its hash, and may fetch the options from this origin only.
       expect(page.headers.get("content-security-policy")).toMatch(/script-src 'sha256-[^']+'; connect-src http:\/\/localhost:3000;/)
@@ -123,6 +125,7 @@ for (const strategy of ["database", "jwt"] as const) {
 
     it("answers SIGN_IN_MISSING without a pending sign-in, and offers no passkey to a user without one", async () => {
       const s = await aliceWithPasskeyAndTotp(strategy)
+      expect(await getPendingTwoFactor(appRequest(s.client), s.config)).toBeNull()
       const { body } = await options(s.client, "?action=authenticate")
       expect(await verifyPasskeyJson(s, s.device.authenticate(body.options))).toEqual({ status: 401, body: { error: "TwoFactorError", code: "SIGN_IN_MISSING" } })
       expect(sessionCookie(s.client)).toBeUndefined()
@@ -175,6 +178,7 @@ for (const strategy of ["database", "jwt"] as const) {
         const page = await (await s.client.request("/auth/two-factor")).text()
         expect(page).toContain('name="code"')
         expect(page).not.toContain("data-passkey-options")
+        expect(await getPendingTwoFactor(appRequest(s.client), s.config)).toEqual({ accepts: ["code"] })
         const { body } = await options(s.client, "?action=authenticate")
         expect(body.options.allowCredentials ?? []).toEqual([])
         // The same credential, answering options the attacker asked for: refused before any check.
