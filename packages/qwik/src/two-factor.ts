@@ -11,7 +11,6 @@
  * `pages.twoFactor`): the binding's sign-in already sends a user with two factors there.
  */
 import {
-  confirmTotpEnrollment as coreConfirm,
   disableTwoFactorSignIn as coreDisable,
   getTwoFactorStatus as coreStatus,
   regenerateTwoFactorBackupCodes as coreRegenerate,
@@ -19,8 +18,10 @@ import {
   type TotpEnrollment,
   type TwoFactorStatus,
 } from "@authlib/core"
+import { totpConfirmationResult } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { internalRequest, requireContext } from "./context.js"
+import { applyCookies } from "./cookies.js"
 
 async function coreRequest(ev: RequestEventCommon, caller: string) {
   const ctx = await requireContext(ev, caller)
@@ -44,10 +45,19 @@ export async function startTotpEnrollment(ev: RequestEventCommon): Promise<TotpE
   return coreStart(request, config)
 }
 
-/** Turns two-factor sign-in on with a first code from the enrolled app; resolves the 10 backup codes, to show this once. */
+/**
+ * Turns two-factor sign-in on with a first code from the enrolled app; resolves the 10 backup
+ * codes, to show this once. The code is a second factor verified now: the session is re-issued as
+ * authenticated with both (its cookie set here; later reads in this request see it), so adding a
+ * passkey or unlinking an account right after needs no step-up.
+ */
 export async function confirmTotpEnrollment(ev: RequestEventCommon, input: { code: string }): Promise<{ enabled: true; backupCodes: string[] }> {
-  const { request, config } = await coreRequest(ev, "confirmTotpEnrollment")
-  return coreConfirm(request, config, input)
+  const ctx = await requireContext(ev, "confirmTotpEnrollment")
+  const { cookies, ...confirmed } = await totpConfirmationResult(internalRequest(ev, ctx, "two-factor"), ctx.config, input)
+  applyCookies(ev, cookies)
+  // A later session read in this request must see the re-issued session, not a cached result.
+  ctx.session = undefined
+  return confirmed
 }
 
 /** Turns two-factor sign-in off, with a current code (from the app, or a backup code). */

@@ -96,7 +96,10 @@ for (const strategy of ["jwt", "database"] as const) {
   describe(`step-up through the binding, ${strategy} sessions`, () => {
     it("requireRecentAuthentication asks for a second factor; stepUpTwoFactor sets a fresh session this request then sees", async () => {
       const { auth } = await twoFactorSetup(strategy)
-      const { ev, secret, step } = await enableTwoFactor(auth)
+      // Another browser, signed in with the password before two factors were turned on (enabling
+      // them re-issues only the enrolling browser's session with both factors).
+      const ev = await signedInPage(auth)
+      const { secret, step } = await enableTwoFactor(auth)
       const before = await outcome(requireRecentAuthentication(ev, { secondFactor: true }))
       expect(before).toBeInstanceOf(ReauthenticationRequired)
       expect(before).toMatchObject({ code: "SECOND_FACTOR_REQUIRED" })

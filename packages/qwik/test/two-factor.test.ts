@@ -13,6 +13,7 @@ import {
   getTwoFactorStatus,
   ReauthenticationRequired,
   regenerateTwoFactorBackupCodes,
+  requireRecentAuthentication,
   SessionRequired,
   startTotpEnrollment,
   TwoFactorError,
@@ -83,6 +84,10 @@ describe("two-factor management through the binding", () => {
     expect(new Set(backupCodes).size).toBe(10)
     expect(await getTwoFactorStatus(ev)).toEqual({ enabled: true, backupCodesLeft: 10 })
     expect(await outcome(startTotpEnrollment(ev))).toMatchObject({ type: "TwoFactorError", code: "ALREADY_ENABLED" })
+    // The first code was a second factor verified now: the session cookie was re-issued with both,
+    // and this request already sees it.
+    expect(ev.recorded.cookies.some((c) => c.name === SESSION && c.value !== "")).toBe(true)
+    expect(await requireRecentAuthentication(ev, { secondFactor: true })).toMatchObject({ amr: ["pwd", "otp", "mfa"] })
   })
 
   it("replaces the backup codes (the old ones die) and disables with a code", async () => {

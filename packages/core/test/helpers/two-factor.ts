@@ -26,7 +26,7 @@ export function appRequest(client: Client): Request {
   return new Request(`${ORIGIN}/account`, { headers })
 }
 
-/** Password sign-in, TOTP enrolled and confirmed; answers the secret and the 10 backup codes (the session stays, signed in with one factor). */
+/** Password sign-in, TOTP enrolled and confirmed; answers the secret and the 10 backup codes (the session is re-issued with both factors: the confirming code was a second factor). */
 export async function enrolTotpWithBackupCodes(client: Client): Promise<{ secret: string; backupCodes: string[] }> {
   expect((await client.signIn()).status).toBe(302)
   const enrolled = await client.post("/auth/two-factor", { action: "totp-enroll" }, { headers: { "x-auth-return-redirect": "1" } })
@@ -37,7 +37,7 @@ export async function enrolTotpWithBackupCodes(client: Client): Promise<{ secret
   return { secret, backupCodes }
 }
 
-/** Password sign-in, TOTP enrolled and confirmed; answers the secret (the session stays, signed in with one factor). */
+/** Password sign-in, TOTP enrolled and confirmed; answers the secret (the session is re-issued with both factors: the confirming code was a second factor). */
 export async function enrolTotp(client: Client): Promise<string> {
   return (await enrolTotpWithBackupCodes(client)).secret
 }

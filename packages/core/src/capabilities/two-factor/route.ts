@@ -15,9 +15,9 @@ import { formTargets, pageHeaders } from "../../kernel/pages/index.js"
 import { csrfTokenFor } from "../../kernel/security/csrf.js"
 import { principalOf, requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"
-import { confirmTotp, disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions, type TotpEnrollment } from "./actions.js"
+import { disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions, type TotpEnrollment } from "./actions.js"
 import { confirmPending, currentEnrolment, enrolPending } from "./enrol-pending.js"
-import { freshEnrollingUser } from "./enrolment-gate.js"
+import { confirmForSession, freshEnrolling } from "./enrolment-gate.js"
 import { renderTwoFactorPage } from "./page.js"
 import { passkeyToFinish, verifyPasskey } from "./passkey.js"
 import { verifyPendingCode } from "./verify.js"
@@ -60,8 +60,11 @@ export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<A
   const enrolling = (action === "totp-enroll" || action === "totp-confirm") && !(await principalOf(req, ctx))
   if (enrolling && (await readPending(req, ctx))?.enrol) return action === "totp-enroll" ? enrolPending(req, ctx) : confirmPending(req, ctx)
   const signedIn = () => requirePrincipal(req, ctx, "Sign in to manage two-factor sign-in").then((p) => p.userId)
-  if (action === "totp-enroll") return { json: await enrollTotp(ctx, await freshEnrollingUser(req, ctx)) }
-  if (action === "totp-confirm") return { json: await confirmTotp(ctx, await freshEnrollingUser(req, ctx), code) }
+  if (action === "totp-enroll") return { json: await enrollTotp(ctx, (await freshEnrolling(req, ctx)).userId) }
+  if (action === "totp-confirm") {
+    const { cookies, ...confirmed } = await confirmForSession(req, ctx, code)
+    return { json: confirmed, cookies }
+  }
   if (action === "disable") return { json: await disableTwoFactor(ctx, await signedIn(), code) }
   if (action === "backup-codes") return { json: await regenerateBackupCodes(ctx, await signedIn(), code) }
   throw new TwoFactorError('"action" must be "verify", "verify-passkey", "step-up", "totp-enroll", "totp-confirm", "disable" or "backup-codes"', { code: "ACTION_INVALID" })

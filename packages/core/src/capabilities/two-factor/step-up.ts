@@ -10,7 +10,7 @@
  * session with a new token (the privilege changed, so the token does too).
  */
 import { nowSeconds, unionAmr } from "../../kernel/sign-in/amr.js"
-import { requirePrincipal } from "../../kernel/sessions/principal.js"
+import { requirePrincipal, type Principal } from "../../kernel/sessions/principal.js"
 import { sessionStrategy } from "../../kernel/sessions/strategy.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"
 import { twoFactorOptions } from "./actions.js"
@@ -30,6 +30,15 @@ export async function stepUp(req: AuthRequest, ctx: Context, code: unknown): Pro
   twoFactorOptions(ctx)
   const principal = await requirePrincipal(req, ctx, "Sign in to verify a second factor")
   await checkCode(ctx, principal.userId, codeOf(code))
+  return reissueWithSecondFactor(req, ctx, principal)
+}
+
+/**
+ * The signed-in user's session replaced by one authenticated now with a second factor (its methods
+ * plus `otp` and `mfa`): after a step-up code, or the first code of an enrolment just confirmed (a
+ * one-time code is independent of every first factor). Resolves the new time and the cookies.
+ */
+export async function reissueWithSecondFactor(req: AuthRequest, ctx: Context, principal: Principal): Promise<StepUpResult & { cookies: Cookie[] }> {
   const authentication = { time: nowSeconds(), amr: unionAmr(principal.amr, ["otp", "mfa"]) }
   const cookies = await sessionStrategy(ctx.config).reauthenticate(req, ctx, authentication)
   return { authTime: authentication.time, cookies }

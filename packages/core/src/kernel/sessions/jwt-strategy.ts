@@ -24,6 +24,7 @@ import { SessionManagementError } from "../errors/errors.js"
 import { SESSION_START_CLAIM, tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
 import { cappedLife, isSessionStart, nowSeconds, sessionEnd } from "./lifetime.js"
 import { linkCheck, unlinkedMeanwhile } from "./account-link.js"
+import { accountTokens } from "./account-tokens.js"
 import type { Authentication, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
@@ -119,8 +120,6 @@ async function currentToken(req: AuthRequest, ctx: Context): Promise<JWT | null>
 
 type JwtParams = Parameters<CallbacksOptions["jwt"]>[0]
 
-const TOKEN_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const
-
 /** The provider tokens a token carries (claim `providerTokens`), or none. */
 function providerTokensOf(token: JWT | null | undefined): Record<string, StoredProviderTokens> {
   const value = token?.providerTokens
@@ -133,9 +132,8 @@ function providerTokensOf(token: JWT | null | undefined): Record<string, StoredP
  */
 async function withProviderTokens(req: AuthRequest, ctx: Context, signIn: NewSession, token: JWT): Promise<JWT> {
   const { account } = signIn
-  if (!ctx.config.session.providerTokens || (account.type !== "oauth" && account.type !== "oidc") || !account.access_token) return token
-  const kept: StoredProviderTokens = {}
-  for (const field of TOKEN_FIELDS) if (account[field] !== undefined) (kept as Record<string, unknown>)[field] = account[field]
+  const kept = ctx.config.session.providerTokens ? accountTokens(account) : undefined
+  if (!kept) return token
   // Only from a token that may still act: a revoked one's tokens stay with it.
   const current = (await verifiedToken(req, ctx))?.token
   const others = current?.sub === token.sub ? providerTokensOf(current) : {}

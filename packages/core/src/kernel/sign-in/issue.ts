@@ -6,7 +6,7 @@
  * is redirected (`complete.ts`).
  */
 import type { SignInResult } from "../types/sign-in.js"
-import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
+import type { AuthRequest, AuthResponse, Context, Cookie } from "../types/http.js"
 import type { CallbacksOptions } from "../types/config.js"
 import { runSignInCallback } from "../user-code/callbacks.js"
 import { sessionStrategy } from "../sessions/strategy.js"
@@ -14,6 +14,7 @@ import { registry } from "../registry/installed.js"
 import { applyPlan, planUser } from "./link-user.js"
 import { principalOf } from "../sessions/principal.js"
 import { requireFreshSecondFactor } from "../sessions/freshness.js"
+import { accountTokens } from "../sessions/account-tokens.js"
 import { completeSignIn, signedIn } from "./complete.js"
 import { holdSignIn, type Planned } from "./hold.js"
 import { authenticationOf, newSession, ownerOf, signInEventInput } from "./session-of.js"
@@ -88,7 +89,21 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
     plan = asked.plan
   }
   const stored = plan ? await applyPlan(ctx, result, plan) : undefined
-  const session = newSession(result, stored, authenticationOf(ctx, result))
   const event = ctx.config.events.signIn ? signInEventInput(result, stored) : undefined
+  if (planned && plan?.write === "link" && plan.user.id === planned.linkTo) return signedIn(ctx, false, callbackUrl, flowCookies, await keepSession(req, ctx, result), event)
+  const session = newSession(result, stored, authenticationOf(ctx, result))
   return completeSignIn(req, ctx, session, callbackUrl, flowCookies, event)
+}
+
+/**
+ * A way in added for the signed-in user (a passkey registered, an account linked) is no new sign-in:
+ * their session stays as it is, with how and when they authenticated and when it started, so adding
+ * a passkey after two factors does not leave a one-factor session, and no change to the ways in
+ * extends a session. Only JWT sessions that keep provider tokens are re-issued, with the new
+ * account's tokens beside the others. The cookies to set.
+ */
+async function keepSession(req: AuthRequest, ctx: Context, result: SignInResult): Promise<Cookie[]> {
+  const tokens = ctx.config.session.providerTokens ? accountTokens(result.account) : undefined
+  const store = sessionStrategy(ctx.config).providerTokens
+  return tokens && store.kept ? store.write(req, ctx, result.account.provider, tokens) : []
 }

@@ -39,8 +39,10 @@ for (const strategy of ["database", "jwt"] as const) {
   describe(`step-up, ${strategy} sessions`, () => {
     it("a session records when and how: password alone is pwd; password and code add otp and mfa at the time of the code", async () => {
       const { config } = setup(strategy)
+      // Signed in with the password before two factors were turned on (in another browser).
       const first = new Client(config)
-      const secret = await enrolTotp(first)
+      expect((await first.signIn()).status).toBe(302)
+      const secret = await enrolTotp(new Client(config))
       expect(await requireRecentAuthentication(appRequest(first), config)).toEqual({ userId: "user-1", authTime: T0 / 1000, amr: ["pwd"] })
       expect(await refusal(requireRecentAuthentication(appRequest(first), config, { secondFactor: true }))).toEqual({ type: "ReauthenticationRequired", code: "SECOND_FACTOR_REQUIRED" })
       const client = await signInWithCode(config, secret)
