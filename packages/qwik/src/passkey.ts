@@ -67,6 +67,10 @@ const MESSAGES: Readonly<Record<string, string>> = {
   REQUEST_FAILED: "The passkey request could not be sent. Check your connection and try again.",
   REGISTRATION_REQUIRES_SESSION: "Sign in first to add a passkey.",
   CREDENTIAL_UNKNOWN: "This passkey is not registered here. Sign in another way, then add it.",
+  // `ReauthenticationRequired`: the change needs a recent second factor (step up, then try again).
+  SECOND_FACTOR_REQUIRED: "This change needs your second factor: verify a code or a passkey, then try again.",
+  AUTHENTICATION_TOO_OLD: "This change needs a recent verification: verify a code or a passkey, then try again.",
+  SAME_FACTOR: "You signed in with this passkey: use a code from your authenticator app or a backup code instead.",
 }
 
 /** @simplewebauthn/browser's `WebAuthnError` codes that name the cause better than the exception's name. */
@@ -145,8 +149,8 @@ async function signalUnknown(options: unknown, data: unknown): Promise<void> {
   }
 }
 
-/** Where a ceremony's answer goes: a sign-in callback, or the two-factor step of a pending sign-in. */
-type Submit = "callback" | "two-factor"
+/** Where a ceremony's answer goes: a sign-in callback, the two-factor step of a pending sign-in, or a step-up of the signed-in user. */
+type Submit = "callback" | "two-factor" | "step-up"
 
 async function ceremony(action: "register" | "authenticate", options: PasskeyOptions, autofill: boolean, submit: Submit = "callback"): Promise<PasskeyResult> {
   const browser = await loadBrowser()
@@ -156,6 +160,8 @@ async function ceremony(action: "register" | "authenticate", options: PasskeyOpt
   try {
     const optionsUrl = new URL(`${base}/webauthn-options/${provider}`, location.href)
     optionsUrl.searchParams.set("action", action)
+    // Step-up options are the signed-in user's passkeys, the challenge bound to step-up.
+    if (submit === "step-up") optionsUrl.searchParams.set("purpose", "step-up")
     if (options.name) optionsUrl.searchParams.set("name", options.name)
     const answer = await fetch(optionsUrl, { credentials: "same-origin", headers: { accept: "application/json" } })
     const body = await json(answer)
@@ -173,17 +179,19 @@ async function ceremony(action: "register" | "authenticate", options: PasskeyOpt
     const csrf = await json(await fetch(`${base}/csrf`, { credentials: "same-origin", headers: { accept: "application/json" } }))
     const csrfToken = String(csrf?.csrfToken ?? "")
     // The two-factor step ends the pending sign-in at the callback URL it was started with.
-    const form =
-      submit === "two-factor"
-        ? new URLSearchParams({ action: "verify-passkey", data: JSON.stringify(data), provider: options.provider ?? "passkey", csrfToken })
-        : new URLSearchParams({ action: String(body.action), data: JSON.stringify(data), csrfToken, callbackUrl: options.callbackUrl ?? location.href })
-    const done = await fetch(submit === "two-factor" ? `${base}/two-factor` : `${base}/callback/${provider}`, {
+    const toTwoFactor = submit !== "callback"
+    const form = toTwoFactor
+      ? new URLSearchParams({ action: submit === "step-up" ? "step-up" : "verify-passkey", data: JSON.stringify(data), provider: options.provider ?? "passkey", csrfToken })
+      : new URLSearchParams({ action: String(body.action), data: JSON.stringify(data), csrfToken, callbackUrl: options.callbackUrl ?? location.href })
+    const done = await fetch(toTwoFactor ? `${base}/two-factor` : `${base}/callback/${provider}`, {
       method: "POST",
       credentials: "same-origin",
       headers: { "content-type": "application/x-www-form-urlencoded", "x-auth-return-redirect": "1", accept: "application/json" },
       body: form,
     })
     const answered = await json(done)
+    // A step-up answers `{ authTime }` and sets the new session cookie: the page stays.
+    if (submit === "step-up" && done.ok && typeof answered?.authTime === "number") return { ok: true, url: location.href }
     const next = answered?.url
     // JSON routes (two-factor) answer a refusal as `{ error, code }`, not as a URL.
     if (typeof next !== "string" && typeof answered?.error === "string") return failure(answered.error, typeof answered.code === "string" ? answered.code : undefined)
@@ -220,6 +228,18 @@ export function startPasskeyAutofill(options: PasskeyOptions = {}): Promise<Pass
  */
 export function registerPasskey(options: PasskeyOptions = {}): Promise<PasskeyResult> {
   return ceremony("register", options, false)
+}
+
+/**
+ * Step-up with a passkey: the signed-in user proves a passkey again (core's `twoFactor`; the
+ * options are the user's own passkeys, bound to step-up), and the session is re-issued as
+ * authenticated now with two factors. Resolves `{ ok: true }` without navigating (retry the
+ * refused action then), or the failure shape with core's codes (`ReauthenticationRequired` never;
+ * `TwoFactorError` `SAME_FACTOR` for a passkey without user verification after a passkey sign-in,
+ * `WebAuthnVerificationError`, `SessionRequired`). `callbackUrl` and `redirect` are not used.
+ */
+export function stepUpWithPasskey(options: PasskeyOptions = {}): Promise<PasskeyResult> {
+  return ceremony("authenticate", options, false, "step-up")
 }
 
 /**

@@ -59,13 +59,17 @@ export async function completeTwoFactorSignInWithPasskey(ev: RequestEventCommon,
 }
 
 /**
- * Step-up: the signed-in user proves a second factor again with a code; the session is re-issued
- * as authenticated now with two factors (its cookie set here). Resolves the new `authTime`.
- * Throws core's `SessionRequired`, `TwoFactorError` (`CODE_INVALID`...) or `RateLimited`.
+ * Step-up: the signed-in user proves a second factor again with a code (TOTP or backup), or with a
+ * passkey (`{ data, provider? }`, the assertion for options asked with `purpose=step-up`; the
+ * browser helper `stepUpWithPasskey` does the whole ceremony); the session is re-issued as
+ * authenticated now with two factors (its cookie set here). Resolves the new `authTime`. Throws
+ * core's `SessionRequired`, `TwoFactorError` (`CODE_INVALID`, `SAME_FACTOR`...),
+ * `WebAuthnVerificationError` or `RateLimited`.
  */
-export async function stepUpTwoFactor(ev: RequestEventCommon, input: { code: string }): Promise<StepUpResult> {
+export async function stepUpTwoFactor(ev: RequestEventCommon, input: { code: string } | { data: unknown; provider?: string }): Promise<StepUpResult> {
   const ctx = await requireContext(ev, "stepUpTwoFactor")
-  const { authTime, cookies } = await twoFactorStepUpResult(internalRequest(ev, ctx, "two-factor"), ctx.config, { code: input.code })
+  const proof = "data" in input ? { data: input.data, ...(input.provider !== undefined ? { provider: input.provider } : {}) } : { code: input.code }
+  const { authTime, cookies } = await twoFactorStepUpResult(internalRequest(ev, ctx, "two-factor"), ctx.config, proof)
   applyCookies(ev, cookies)
   ctx.session = undefined
   return { authTime }

@@ -13,6 +13,7 @@ import {
   getTwoFactorStatus,
   RateLimited,
   rateLimitedMessage,
+  ReauthenticationRequired,
   regenerateTwoFactorBackupCodes,
   startTotpEnrollment,
 } from "@authlib/qwik"
@@ -23,6 +24,7 @@ export const useTwoFactorStatus = routeLoader$((ev) => getTwoFactorStatus(ev))
 /** Core's refusal as a sentence for this page; anything else is a real failure. */
 function refusal(err: unknown): string {
   if (err instanceof RateLimited) return rateLimitedMessage(err)
+  if (err instanceof ReauthenticationRequired) return "Turning this on needs a recent sign-in: sign out, sign in again, then set it up."
   if (!(err instanceof AuthError)) throw err
   if (err.code === "CODE_INVALID") return "That code did not work. Enter the current code from your app, or a backup code you have not used."
   if (err.code === "CODE_MISSING") return "Enter a code."

@@ -3,11 +3,12 @@
  * the list its last-way-in rule counts), "Unlink" on IdP accounts only, and linking the Demo IdP.
  * The loader and action are re-exported by the route (Qwik City runs them from there).
  */
-import { component$ } from "@builder.io/qwik"
+import { $, component$, useSignal } from "@builder.io/qwik"
 import { Form, routeAction$, routeLoader$, z, zod$ } from "@builder.io/qwik-city"
 import { AccountManagementError, listSignInMethods, unlinkLinkedAccount } from "@authlib/qwik"
 import { useSignIn } from "../routes/plugin@auth"
 import { idpIssuer } from "../server/idp-issuer"
+import { askedStepUp, needsStepUp, StepUp } from "./step-up"
 
 /** The ways the user can sign in (core's one list, the one its last-way-in rule counts), and whether the Demo IdP can be linked. */
 export const useLinkedAccounts = routeLoader$(async (ev) => {
@@ -20,7 +21,9 @@ export const useUnlink = routeAction$(
   async (form, ev) => {
     try {
       await unlinkLinkedAccount(ev, { provider: form.provider })
+      return { message: "Unlinked: it no longer signs in to this account." }
     } catch (err) {
+      if (needsStepUp(err)) return ev.fail(403, { message: "", stepUp: true })
       if (err instanceof AccountManagementError && err.code === "LAST_SIGN_IN_METHOD")
         return ev.fail(409, { message: "This is your only way to sign in: link another one first." })
       if (err instanceof AccountManagementError && err.code === "ACCOUNT_NOT_UNLINKABLE")
@@ -44,14 +47,27 @@ export const LinkedAccounts = component$(() => {
   const accounts = useLinkedAccounts()
   const unlink = useUnlink()
   const signIn = useSignIn()
+  const stepUp = useSignal(false)
+  const retry = $(async () => {
+    stepUp.value = false
+    if (unlink.formData) await unlink.submit(unlink.formData)
+  })
+  // Shown from the action's last answer (a retry after a step-up updates it too).
+  const answer = unlink.value
   return (
     <section aria-labelledby="linked-title">
       <h2 id="linked-title">Ways to sign in</h2>
-      {unlink.value?.failed && (
+      {answer?.failed && answer.message && (
         <p class="alert" role="alert">
-          {unlink.value.message}
+          {answer.message}
         </p>
       )}
+      {!answer?.failed && answer?.message && (
+        <p class="notice" role="status">
+          {answer.message}
+        </p>
+      )}
+      {stepUp.value && <StepUp onVerified$={retry} />}
       <ul class="session-list">
         {accounts.value.methods.map((m) => (
           <li key={m.provider} class="session linked-account">
@@ -60,7 +76,7 @@ export const LinkedAccounts = component$(() => {
               {methodNote(m) && <span class="hint"> ({methodNote(m)})</span>}
             </span>
             {m.removal === "unlink" && (
-              <Form action={unlink}>
+              <Form action={unlink} onSubmitCompleted$={(e) => void (askedStepUp(e.detail.value) && (stepUp.value = true))}>
                 <input type="hidden" name="provider" value={m.provider} />
                 <button type="submit" class="button small">
                   Unlink

@@ -47,6 +47,12 @@ function demoIdpProvider(issuer: string) {
   })
 }
 
+/** `twoFactor.freshAge` from `AUTH_TWO_FACTOR_FRESH_AGE`, when it is a whole number of seconds (core checks the range). */
+function freshAge(env: Env): { freshAge?: number } {
+  const raw = env.get("AUTH_TWO_FACTOR_FRESH_AGE")
+  return raw && /^\d+$/.test(raw) ? { freshAge: Number(raw) } : {}
+}
+
 /** Real providers join when their credentials are in the environment (`AUTH_GITHUB_ID`/`_SECRET`...). */
 function realProviders(env: Env): Provider[] {
   const presets = { GITHUB: GitHub, GOOGLE: Google, GITLAB: GitLab }
@@ -139,7 +145,9 @@ async function build(env: Env): Promise<QwikAuthConfig> {
     // Two-step verification (account page): a user who turns it on is asked for a code from an
     // authenticator app, or a backup code, after every first factor but a passkey (which counts as both);
     // a user with a passkey may use it for that second step instead ("Use a passkey" on /auth/two-factor).
-    twoFactor: { issuer: "authlib demo" },
+    // `AUTH_TWO_FACTOR_FRESH_AGE` (seconds) shortens the 10 minutes a second factor stays fresh, to try
+    // the account page's "Confirm it is you" step without waiting.
+    twoFactor: { issuer: "authlib demo", ...freshAge(env) },
     providers: [
       passwordProvider(),
       ...(idp ? [demoIdpProvider(idp.issuer)] : []),

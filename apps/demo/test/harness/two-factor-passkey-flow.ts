@@ -16,7 +16,7 @@ import { hasSessionCookie, signOut, statusText, submitPassword, turnOn } from ".
 import { stepAt, totp } from "@authlib/e2e-kit/totp"
 import type { DemoFixture } from "./use-demo.js"
 
-interface Authenticated {
+export interface Authenticated {
   page: Page
   cdp: CDPSession
   authenticatorId: string
@@ -26,7 +26,8 @@ interface Authenticated {
   cspViolations: string[]
 }
 
-async function pageWithAuthenticator(demo: DemoFixture): Promise<Authenticated> {
+/** A page with a DevTools virtual authenticator (user verification on), recording page errors and CSP violations. */
+export async function pageWithAuthenticator(demo: DemoFixture): Promise<Authenticated> {
   const page = await demo.browser.newPage()
   const cdp = await demo.browser.context.newCDPSession(page)
   await cdp.send("WebAuthn.enable")
@@ -51,7 +52,7 @@ interface OptionsWatch {
  * answer at once (a passkey sign-in, no password): options asked from that page are refused, so
  * the password form is what signs in. Options asked from any other page go through, and are kept.
  */
-async function watchPasskeyOptions(page: Page): Promise<OptionsWatch> {
+export async function watchPasskeyOptions(page: Page): Promise<OptionsWatch> {
   const pattern = "**/auth/webauthn-options/**"
   const answers: OptionsWatch["answers"] = []
   await page.route(pattern, async (route) => {

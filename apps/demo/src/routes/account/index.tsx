@@ -1,4 +1,4 @@
-import { component$, useSignal } from "@builder.io/qwik"
+import { $, component$, useSignal } from "@builder.io/qwik"
 import { Form, routeAction$, routeLoader$, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
 import {
   AuthError,
@@ -18,10 +18,12 @@ import { registerPasskey } from "@authlib/qwik/passkey"
 import { useSession } from "../plugin@auth"
 import { LinkedAccounts } from "../../components/ways-in"
 import { TwoStep } from "../../components/two-step"
+import { askedStepUp, needsStepUp, StepUp } from "../../components/step-up"
 import { idpIssuer } from "../../server/idp-issuer"
 
 export { useLinkedAccounts, useUnlink } from "../../components/ways-in"
 export { useConfirmTwoFactor, useDisableTwoFactor, useNewBackupCodes, useStartTwoFactor, useTwoFactorStatus } from "../../components/two-step"
+export { useStepUp } from "../../components/step-up"
 
 /** A date as the page shows it ("never" for none). */
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "never")
@@ -224,7 +226,9 @@ export const useRenamePasskey = routeAction$(
   async (form, ev) => {
     try {
       await renamePasskey(ev, { id: form.id, name: form.name })
+      return { message: "Passkey renamed." }
     } catch (err) {
+      if (needsStepUp(err)) return ev.fail(403, { message: "", stepUp: true })
       return ev.fail(400, { message: refusal(err) })
     }
   },
@@ -235,7 +239,9 @@ export const useDeletePasskey = routeAction$(
   async (form, ev) => {
     try {
       await deletePasskey(ev, { id: form.id })
+      return { message: "Passkey deleted: it no longer signs in here." }
     } catch (err) {
+      if (needsStepUp(err)) return ev.fail(403, { message: "", stepUp: true })
       return ev.fail(409, { message: refusal(err) })
     }
   },
@@ -247,24 +253,53 @@ const Passkeys = component$(() => {
   const passkeys = usePasskeys()
   const rename = useRenamePasskey()
   const remove = useDeletePasskey()
-  const adding = useSignal("")
-  const failure = rename.value?.failed ? rename.value.message : remove.value?.failed ? remove.value.message : adding.value
+  // What the last change said (done or refused), and the change a step-up is asked for, retried
+  // once the second factor is verified.
+  const notice = useSignal("")
+  const problem = useSignal("")
+  const pending = useSignal<"" | "add" | "rename" | "delete">("")
+  const settle = $((what: "rename" | "delete", answer: { failed?: boolean; message?: string } | undefined) => {
+    notice.value = answer && !answer.failed ? (answer.message ?? "") : ""
+    problem.value = answer?.failed ? (answer.message ?? "") : ""
+    if (askedStepUp(answer)) pending.value = what
+  })
+  const add = $(async () => {
+    notice.value = ""
+    problem.value = ""
+    const result = await registerPasskey({ callbackUrl: "/account/?added=1" })
+    if (!("failed" in result)) return
+    if (result.error === "ReauthenticationRequired") pending.value = "add"
+    else problem.value = result.formErrors[0] ?? "The passkey could not be added."
+  })
+  const retry = $(async () => {
+    const what = pending.value
+    pending.value = ""
+    if (what === "add") await add()
+    else if (what === "rename" && rename.formData) await settle("rename", (await rename.submit(rename.formData)).value)
+    else if (what === "delete" && remove.formData) await settle("delete", (await remove.submit(remove.formData)).value)
+  })
   return (
     <section aria-labelledby="passkeys-title" class="passkeys">
       <h2 id="passkeys-title">Passkeys</h2>
       <p class="muted">Sign in with your device's screen lock or a security key instead of a password.</p>
-      {failure && (
+      {problem.value && (
         <p class="alert" role="alert">
-          {failure}
+          {problem.value}
         </p>
       )}
+      {notice.value && (
+        <p class="notice" role="status">
+          {notice.value}
+        </p>
+      )}
+      {pending.value && <StepUp onVerified$={retry} />}
       {passkeys.value.length === 0 ? (
         <p class="hint">No passkeys yet.</p>
       ) : (
         <ul class="passkey-list">
           {passkeys.value.map((p) => (
             <li key={p.id} class="passkey">
-              <Form action={rename} class="passkey-name">
+              <Form action={rename} class="passkey-name" onSubmitCompleted$={(e) => settle("rename", e.detail.value)}>
                 <input type="hidden" name="id" value={p.id} />
                 <label for={`name-${p.id}`} class="visually-hidden">
                   Name
@@ -278,7 +313,7 @@ const Passkeys = component$(() => {
                 Added {date(p.createdAt)} · last used {date(p.lastUsedAt)}
                 {p.backedUp ? " · synced" : ""}
               </p>
-              <Form action={remove}>
+              <Form action={remove} onSubmitCompleted$={(e) => settle("delete", e.detail.value)}>
                 <input type="hidden" name="id" value={p.id} />
                 <button type="submit" class="button small">
                   Delete
@@ -288,15 +323,7 @@ const Passkeys = component$(() => {
           ))}
         </ul>
       )}
-      <button
-        type="button"
-        class="button primary"
-        onClick$={async () => {
-          adding.value = ""
-          const result = await registerPasskey({ callbackUrl: "/account/?added=1" })
-          if ("failed" in result) adding.value = result.formErrors[0] ?? "The passkey could not be added."
-        }}
-      >
+      <button type="button" class="button primary" onClick$={add}>
         Add a passkey
       </button>
     </section>

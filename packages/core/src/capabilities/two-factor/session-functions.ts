@@ -71,8 +71,8 @@ export function twoFactorPasskeySignInResult(request: Request, config: AuthConfi
 }
 
 /** `stepUpTwoFactor`'s work, with the cookies as objects. */
-export function twoFactorStepUpResult(request: Request, config: AuthConfig, input: { code: string }): Promise<StepUpResult & { cookies: Cookie[] }> {
-  return call(request, config, (req, ctx) => stepUp(req, ctx, input.code))
+export function twoFactorStepUpResult(request: Request, config: AuthConfig, input: { code: string } | TwoFactorPasskeyInput): Promise<StepUpResult & { cookies: Cookie[] }> {
+  return call(request, config, (req, ctx) => stepUp(req, ctx, "data" in input ? { data: input.data, provider: input.provider } : { code: input.code }))
 }
 
 /**
@@ -113,18 +113,22 @@ export async function completeTwoFactorSignInWithPasskey(request: Request, confi
 
 /**
  * Step-up: the signed-in user of `request` proves a second factor again with a code (TOTP or
- * backup), and the session is re-issued as authenticated now with `otp` and `mfa` (a new JWT, or a
- * new stored session with a new token): `POST {basePath}/two-factor` `action=step-up` as a server
- * function. Afterwards `requireRecentAuthentication(..., { secondFactor: true })` passes for
+ * backup), or with a passkey (`{ data, provider? }`: the assertion for options from
+ * `GET {basePath}/webauthn-options/:provider?action=authenticate&purpose=step-up`), and the session
+ * is re-issued as authenticated now with `otp` (or `hwk`) and `mfa` (a new JWT, or a new stored
+ * session with a new token): `POST {basePath}/two-factor` `action=step-up` as a server function.
+ * A passkey without user verification (or not counted as two factors) does not step up a session
+ * a passkey signed in (`SAME_FACTOR`). Afterwards `requireRecentAuthentication(..., { secondFactor: true })` passes for
  * `twoFactor.freshAge` seconds. Resolves the new `authTime` (seconds since the epoch) and
  * `setCookie`, which the response must carry: without it the browser keeps the old session.
  *
  * @throws SessionRequired when the request carries no valid session.
- * @throws TwoFactorError `CODE_MISSING`, `CODE_INVALID` (wrong, reused, or no second factor enabled),
+ * @throws WebAuthnVerificationError the passkey codes (`CHALLENGE_INVALID` for options not made for step-up).
+ * @throws TwoFactorError `CODE_MISSING`, `CODE_INVALID` (wrong, reused, or no second factor enabled), `SAME_FACTOR`,
  * `TOTP_LOCKED` (too many wrong TOTP codes in a row), `TWO_FACTOR_OFF`.
  * @throws RateLimited after too many codes (`twoFactor.perUser`).
  */
-export async function stepUpTwoFactor(request: Request, config: AuthConfig, input: { code: string }): Promise<StepUpResult & { setCookie: string[] }> {
+export async function stepUpTwoFactor(request: Request, config: AuthConfig, input: { code: string } | TwoFactorPasskeyInput): Promise<StepUpResult & { setCookie: string[] }> {
   const { authTime, cookies } = await twoFactorStepUpResult(request, config, input)
   return { authTime, setCookie: cookies.map(serializeCookie) }
 }

@@ -19,4 +19,4 @@ export { DEFAULT_CHALLENGE_MAX_AGE } from "./challenge.js"
 export { credentialIdToStored, storedIdToBase64url, transportsOf } from "./encoding.js"
 export { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH } from "./names.js"
 // What two-factor sign-in builds on: a passkey as the second factor of a held sign-in.
-export { passkeyProviderForUser, verifyHeldSignInPasskey, type HeldPasskeyCheck } from "./second-factor.js"
+export { passkeyProviderForUser, verifyHeldSignInPasskey, verifyStepUpPasskey, type HeldPasskeyCheck } from "./second-factor.js"

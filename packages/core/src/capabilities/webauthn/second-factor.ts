@@ -44,7 +44,7 @@ export interface HeldPasskeyCheck {
  * the cookie that clears the used challenge; throws `WebAuthnVerificationError` (the codes of a
  * passkey sign-in; `CHALLENGE_INVALID` for a challenge of another sign-in) or `InvalidProvider`.
  */
-export async function verifyHeldSignInPasskey(req: AuthRequest, ctx: Context, check: HeldPasskeyCheck): Promise<{ cookies: Cookie[] }> {
+export async function verifyHeldSignInPasskey(req: AuthRequest, ctx: Context, check: HeldPasskeyCheck): Promise<{ cookies: Cookie[]; userVerified: boolean }> {
   const provider = passkeyProviderOf(ctx, check.provider)
   const flowCtx: FlowContext<WebAuthnConfig> = { ...ctx, provider, callbackUrl: ctx.origin }
   const credential = credentialOf(flowCtx, check.data)
@@ -55,6 +55,19 @@ export async function verifyHeldSignInPasskey(req: AuthRequest, ctx: Context, ch
   const [server, rp] = await Promise.all([webAuthnServer(provider), relyingPartyOf(req, flowCtx)])
   const requireUserVerification = (provider.userVerification ?? "required") === "required"
   // Checks the credential belongs to `challenge.userId`, the held sign-in's user.
-  await authenticate({ ctx: flowCtx, credential, challenge, server, rp, requireUserVerification })
-  return { cookies: [cookie] }
+  const verified = await authenticate({ ctx: flowCtx, credential, challenge, server, rp, requireUserVerification })
+  return { cookies: [cookie], userVerified: verified.userVerified === true }
+}
+
+/**
+ * The binding of step-up options (`GET webauthn-options/:provider?action=authenticate&purpose=step-up`
+ * while signed in): the signed-in user's passkeys, the challenge bound to this purpose and user, so
+ * that a sign-in's options cannot be replayed as a step-up nor the reverse. A held sign-in's id is
+ * random and never equals it.
+ */
+export const STEP_UP_BINDING = "step-up"
+
+/** The signed-in user re-proving a passkey (step-up): verified as a held sign-in's passkey, bound to `STEP_UP_BINDING`. */
+export function verifyStepUpPasskey(req: AuthRequest, ctx: Context, check: { data: unknown; provider?: unknown; userId: string }): Promise<{ cookies: Cookie[]; userVerified: boolean }> {
+  return verifyHeldSignInPasskey(req, ctx, { data: check.data, provider: check.provider, held: { id: STEP_UP_BINDING, userId: check.userId } })
 }

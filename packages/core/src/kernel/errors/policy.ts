@@ -25,7 +25,8 @@ export const ERROR_POLICY: Readonly<Partial<Record<ErrorType, ErrorPolicy>>> = {
   MissingCSRF: { status: 403, page: "sign-in" },
   SessionRequired: { status: 401, codeInJson: true },
   // Signed in, but not recently enough: 403, so a client keeps its session and asks for a code.
-  ReauthenticationRequired: { status: 403, codeInJson: true },
+  // The redirect keeps the code too: a passkey helper or a page tells "verify a second factor" from "sign in again".
+  ReauthenticationRequired: { status: 403, codeInJson: true, codeInRedirect: true },
   CredentialsSignin: { codeInJson: true, page: "sign-in", codeInRedirect: true },
   WebAuthnVerificationError: { codeInJson: true, codeInRedirect: true },
   SessionManagementError: { codeInJson: true },

@@ -98,6 +98,18 @@ const LIMITS_UNAVAILABLE: ErrorText = {
   link: "Try again",
 }
 
+/** `ReauthenticationRequired`: signed in, but not recently enough (or without a second factor) for a change to the ways in. */
+const VERIFY_AGAIN: ErrorText = {
+  status: 403,
+  title: "Confirm it is you",
+  message: "This change needs a recent verification. Verify a code from your authenticator app (or sign in again), then try once more.",
+  link: "Sign in again",
+}
+const SECOND_FACTOR_NEEDED: ErrorText = {
+  ...VERIFY_AGAIN,
+  message: "This change needs your second factor. Verify a code from your authenticator app, a backup code or a passkey, then try once more.",
+}
+
 const DEFAULT: ErrorText = {
   status: 400,
   title: SIGN_IN_FAILED,
@@ -114,5 +126,6 @@ export function errorText(type: unknown, code?: unknown): ErrorText {
     return typeof code === "string" && code.startsWith("EMAIL_") ? EMAIL_ADDRESS_REFUSED : EMAIL_NOT_SENT
   }
   if (type === "RateLimited") return code === "STORE_UNAVAILABLE" ? LIMITS_UNAVAILABLE : RATE_LIMITED
+  if (type === "ReauthenticationRequired") return code === "SECOND_FACTOR_REQUIRED" ? SECOND_FACTOR_NEEDED : VERIFY_AGAIN
   return (typeof type === "string" && TEXTS.get(type)) || DEFAULT
 }

@@ -55,7 +55,7 @@ describe.each(["database", "jwt"] as const)("linking an IdP account while signed
     await ageSession(browser, config, adapter, 3600)
 
     const refused = await signInAtLocalOP(browser, "op", "bob")
-    expect(locationOf(refused)).toBe(`${APP}/auth/error?error=ReauthenticationRequired`)
+    expect(locationOf(refused)).toBe(`${APP}/auth/error?error=ReauthenticationRequired&code=AUTHENTICATION_TOO_OLD`)
     expect(adapter.accounts.filter((a) => a.provider === "op")).toEqual([])
     expect((await sessionOf(browser))?.user?.email).toBe("alice@example.com")
 
