@@ -74,10 +74,28 @@ function fillProvider(provider: ProviderConfig, read: (name: string) => string |
   return filled as unknown as ProviderConfig
 }
 
+/**
+ * What `setEnvDefaults` did to a config, for the start-up checks (`validate.ts`): whether the config
+ * was completed from an environment at all (a missing secret is then really missing from it), and
+ * whether that environment had a leftover Auth.js `AUTH_URL` and no `WEBAUTH_URL` to go with it.
+ */
+export interface EnvReading {
+  /** `AUTH_URL` was set, and neither `WEBAUTH_URL` nor the config's own `url` was: `AUTH_URL` is not read. */
+  authUrlIgnored: boolean
+}
+
+const readings = new WeakMap<AuthConfig, EnvReading>()
+
+/** How `setEnvDefaults` completed `config`; `undefined` when it never did (the config is the app's alone). */
+export function envReadingOf(config: AuthConfig): EnvReading | undefined {
+  return readings.get(config)
+}
+
 /** Fills `config` from `env`; returns nothing (spec section 4). */
 export function setEnvDefaults(env: EnvSource, config: AuthConfig): void {
   const read = reader(env)
   const url = read("WEBAUTH_URL")
+  readings.set(config, { authUrlIgnored: url === undefined && config.url === undefined && read("AUTH_URL") !== undefined })
   if (url !== undefined) {
     config.url ??= url
     config.basePath ??= basePathOf(url)
