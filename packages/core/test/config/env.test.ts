@@ -119,6 +119,8 @@ describe("a missing secret, as the error says it", () => {
     const cfg: AuthConfig = { providers: [], trustHost: true, logger: recordingLogger().logger }
     setEnvDefaults({}, cfg)
     expect(resolveConfig(cfg).error).toMatchObject({ code: "SECRET_MISSING", message: expect.stringContaining("set AUTH_SECRET") })
+    // A binding's copy of the completed config (Qwik's `{ ...config, raw }`) says the same.
+    expect(resolveConfig({ ...cfg }).error).toMatchObject({ code: "SECRET_MISSING", message: expect.stringContaining("set AUTH_SECRET") })
   })
 
   it("on a config never completed from the environment: never that AUTH_SECRET is unset (it may be set, just not read), but how to have it read", () => {

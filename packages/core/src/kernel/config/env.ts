@@ -84,18 +84,23 @@ export interface EnvReading {
   authUrlIgnored: boolean
 }
 
-const readings = new WeakMap<AuthConfig, EnvReading>()
+/**
+ * Kept on the config itself under a symbol (no JSON, no key of the config's type), so the copies
+ * bindings make of a completed config (`{ ...config, raw }`) carry it too.
+ */
+const ENV_READING = Symbol.for("authlib.envReading")
 
-/** How `setEnvDefaults` completed `config`; `undefined` when it never did (the config is the app's alone). */
+/** How `setEnvDefaults` completed `config` (or the config it was copied from); `undefined` when it never did. */
 export function envReadingOf(config: AuthConfig): EnvReading | undefined {
-  return readings.get(config)
+  return (config as { [ENV_READING]?: EnvReading })[ENV_READING]
 }
 
 /** Fills `config` from `env`; returns nothing (spec section 4). */
 export function setEnvDefaults(env: EnvSource, config: AuthConfig): void {
   const read = reader(env)
   const url = read("WEBAUTH_URL")
-  readings.set(config, { authUrlIgnored: url === undefined && config.url === undefined && read("AUTH_URL") !== undefined })
+  const marked = config as { [ENV_READING]?: EnvReading }
+  marked[ENV_READING] = { authUrlIgnored: url === undefined && config.url === undefined && read("AUTH_URL") !== undefined }
   if (url !== undefined) {
     config.url ??= url
     config.basePath ??= basePathOf(url)
