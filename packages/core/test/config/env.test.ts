@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { setEnvDefaults } from "../../src/index.js"
 import type { AuthConfig, OAuth2Config } from "../../src/index.js"
+import { resolveConfig } from "../../src/kernel/config/resolve.js"
+import { Client, config, recordingLogger, SECRET } from "../helpers/harness.js"
 
 const oauth = (id: string, over: Partial<OAuth2Config> = {}): OAuth2Config => ({ id, name: id, type: "oauth", ...over })
 
@@ -86,5 +88,46 @@ describe("setEnvDefaults(env, config)", () => {
     const cfg: AuthConfig = { providers: [] }
     setEnvDefaults({ get: (k: string) => env.get(k) }, cfg)
     expect(cfg.secret).toBe("s1")
+  })
+})
+
+describe("an Auth.js AUTH_URL left over without WEBAUTH_URL", () => {
+  /** The warnings of resolving a config completed from `env` (each config resolves once). */
+  async function warnings(env: Record<string, string>, over: Partial<AuthConfig> = {}) {
+    const { logger, entries } = recordingLogger()
+    const cfg = config({ logger, secret: undefined, trustHost: undefined, ...over })
+    setEnvDefaults(env, cfg)
+    await new Client(cfg).request("/auth/session")
+    await new Client(cfg).request("/auth/session")
+    return entries.filter((e) => e.level === "warn" && e.code === "auth-url-ignored").map((e) => String(e.message[0]))
+  }
+
+  it("is named once through the config's logger, with WEBAUTH_URL, the variable to set instead", async () => {
+    const said = await warnings({ AUTH_SECRET: SECRET, AUTH_TRUST_HOST: "true", AUTH_URL: "https://app.example" })
+    expect(said).toHaveLength(1)
+    expect(said[0]).toMatch(/AUTH_URL.*WEBAUTH_URL/)
+  })
+
+  it("is not named when WEBAUTH_URL is set, or the config has its own url", async () => {
+    expect(await warnings({ AUTH_SECRET: SECRET, AUTH_URL: "https://old.example", WEBAUTH_URL: "https://app.example" })).toEqual([])
+    expect(await warnings({ AUTH_SECRET: SECRET, AUTH_URL: "https://old.example" }, { url: "https://app.example" })).toEqual([])
+  })
+})
+
+describe("a missing secret, as the error says it", () => {
+  it("on a config completed from an environment without AUTH_SECRET: set AUTH_SECRET", () => {
+    const cfg: AuthConfig = { providers: [], trustHost: true, logger: recordingLogger().logger }
+    setEnvDefaults({}, cfg)
+    expect(resolveConfig(cfg).error).toMatchObject({ code: "SECRET_MISSING", message: expect.stringContaining("set AUTH_SECRET") })
+    // A binding's copy of the completed config (Qwik's `{ ...config, raw }`) says the same.
+    expect(resolveConfig({ ...cfg }).error).toMatchObject({ code: "SECRET_MISSING", message: expect.stringContaining("set AUTH_SECRET") })
+  })
+
+  it("on a config never completed from the environment: never that AUTH_SECRET is unset (it may be set, just not read), but how to have it read", () => {
+    const err = resolveConfig({ providers: [], trustHost: true, logger: recordingLogger().logger }).error
+    expect(err).toMatchObject({ code: "SECRET_MISSING" })
+    expect(err!.message).not.toMatch(/set AUTH_SECRET/)
+    expect(err!.message).toContain("not completed from the environment")
+    expect(err!.message).toContain("setEnvDefaults(env, config)")
   })
 })

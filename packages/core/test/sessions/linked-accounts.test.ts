@@ -4,9 +4,9 @@
  * address with an e-mail provider count).
  */
 import { describe, expect, it } from "vitest"
-import { Client, config, credentials } from "../helpers/harness.js"
+import { alice, Client, config, credentials } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
-import { AccountManagementError, listLinkedAccounts, listSignInMethods, unlinkLinkedAccount, type AdapterAccount, type EmailConfig, type OAuthConfig } from "../../src/index.js"
+import { AccountManagementError, listLinkedAccounts, listSignInMethods, unlinkLinkedAccount, type AdapterAccount, type AuthConfig, type EmailConfig, type OAuthConfig } from "../../src/index.js"
 
 const github = { id: "github", name: "GitHub", type: "oauth", clientId: "c", clientSecret: "s", authorization: "https://github.example/authorize", token: "https://github.example/token", userinfo: "https://github.example/user" } as unknown as OAuthConfig
 
@@ -114,5 +114,37 @@ describe("linked sign-in methods", () => {
   it("without a session: SessionRequired", async () => {
     const { cfg } = await setup()
     expect(await listLinkedAccounts(new Request("http://localhost:3000/"), cfg).catch((e: unknown) => e)).toMatchObject({ type: "SessionRequired" })
+  })
+})
+
+describe("the password just used, under JWT sessions (no credentials account is stored)", () => {
+  /** Alice stored (a JWT session acts for a stored user), her GitHub account linked, signed in with her password under JWT. */
+  async function jwtSetup(providers: AuthConfig["providers"] = [credentials(), github]) {
+    const adapter = memoryAdapter()
+    adapter.users.set(alice.id!, { ...alice, id: alice.id!, email: alice.email!, emailVerified: null })
+    adapter.accounts.push({ userId: alice.id!, type: "oauth", provider: "github", providerAccountId: "gh-1" } as AdapterAccount)
+    const withList = Object.assign(adapter, { listAccountsByUserId: async (userId: string) => adapter.accounts.filter((a) => a.userId === userId).map((a) => ({ ...a })) })
+    const cfg = config({ adapter: withList, providers, session: { strategy: "jwt" } })
+    const client = new Client(cfg)
+    expect((await client.signIn()).status).toBe(302)
+    expect(adapter.accounts.map((a) => a.type)).toEqual(["oauth"])
+    const request = () => new Request("http://localhost:3000/account", { headers: { cookie: `authlib.session-token=${client.jar.get("authlib.session-token")}` } })
+    return { cfg, request }
+  }
+
+  it("is listed: the session's first factor was the configured credentials provider's password", async () => {
+    const { cfg, request } = await jwtSetup()
+    expect(await listSignInMethods(request(), cfg)).toEqual([
+      { kind: "idp", provider: "github", name: "GitHub", count: 1, removal: "unlink" },
+      { kind: "password", provider: "credentials", name: "Password", count: 1, removal: null },
+    ])
+  })
+
+  it("is not listed when the credentials provider is no longer configured, or when two are and the session cannot say which one signed in", async () => {
+    const { cfg, request } = await jwtSetup()
+    const withoutPassword = { ...cfg, providers: [github] }
+    expect((await listSignInMethods(request(), withoutPassword)).map((m) => m.kind)).toEqual(["idp"])
+    const twoPasswords = { ...cfg, providers: [credentials(), credentials({ id: "pin", name: "PIN" }), github] }
+    expect((await listSignInMethods(request(), twoPasswords)).map((m) => m.kind)).toEqual(["idp"])
   })
 })

@@ -63,13 +63,17 @@ export function listLinkedAccounts(request: Request, config: AuthConfig): Promis
 }
 
 /**
- * The signed-in user's ways in (see `passkeys/ways-in.ts`): IdP accounts, a password, their passkeys
+ * The signed-in user's ways in (see `passkeys/ways-in.ts`): IdP accounts, a password (a stored
+ * credentials account, or the one this session began with: JWT sessions store none), their passkeys
  * (one entry with a count), e-mail links to a verified address; each with how it is removed. The same
  * enumeration decides what `unlinkLinkedAccount` and `deletePasskey` refuse as the last way in, so a
  * page built on it never shows "no way to sign in" to a user who has one.
  */
 export function listSignInMethods(request: Request, config: AuthConfig): Promise<SignInMethod[]> {
-  return serverCall(request, config, "session", async (req, ctx) => signInMethods(ctx, (await requirePrincipal(req, ctx, "Sign in to see your sign-in methods")).userId))
+  return serverCall(request, config, "session", async (req, ctx) => {
+    const principal = await requirePrincipal(req, ctx, "Sign in to see your sign-in methods")
+    return signInMethods(ctx, principal.userId, {}, principal)
+  })
 }
 
 const lastWayIn = () => new AccountManagementError("This is your last way to sign in: link another method before unlinking it", { code: "LAST_SIGN_IN_METHOD" })

@@ -3,7 +3,11 @@
  * list users see (`listSignInMethods`), for what may be removed, and for the "last way in" rule:
  * - a linked account of a configured OAuth/OIDC provider (an IdP): unlinked with `unlinkLinkedAccount`;
  * - a password: a `credentials` account of a configured credentials provider (the password itself is
- *   the app's: it is never "unlinked" here);
+ *   the app's: it is never "unlinked" here); for the list the user sees, also the password the
+ *   request's own session began with (`pwd` in its `amr`; under JWT sessions no credentials account
+ *   is stored), when exactly one credentials provider is configured: that provider's `authorize`
+ *   accepted this user, so it really signs them in. With several, the session cannot say which one
+ *   did, and none is listed from it;
  * - passkeys (the user's authenticators, while a passkey provider is configured): deleted one by one;
  * - an e-mail link: an e-mail provider is configured and the user's address is verified (an address
  *   nobody proved is no way in: the link would go to whoever typed it).
@@ -48,6 +52,18 @@ function accountMethod(ctx: Context, account: AdapterAccount): SignInMethod | un
   return undefined
 }
 
+/**
+ * The password the request's session began with, where no stored account says so: `pwd` (the first
+ * factor of a credentials sign-in, `sign-in/amr.ts`) in the session's `amr`, and the one credentials
+ * provider configured.
+ */
+function sessionPasswordMethod(ctx: Context, session: SessionFacts | undefined): SignInMethod | undefined {
+  if (!session?.amr.includes("pwd")) return undefined
+  const passwords = ctx.config.providers.filter((p) => p.type === "credentials")
+  const provider = passwords.length === 1 ? passwords[0]! : undefined
+  return provider && { kind: "password", provider: provider.id, name: provider.name, count: 1, removal: null }
+}
+
 async function passkeyMethod(ctx: Context, userId: string, known: readonly AdapterAuthenticator[] | undefined): Promise<SignInMethod | undefined> {
   const provider = ctx.config.providers.find((p) => p.type === "webauthn")
   const list = ctx.config.adapter?.listAuthenticatorsByUserId
@@ -65,11 +81,18 @@ async function emailMethod(ctx: Context, userId: string): Promise<SignInMethod |
   return verified ? { kind: "email", provider: provider.id, name: provider.name, count: 1, removal: null } : undefined
 }
 
+/** How the user's own session signed in (the request's principal), for the list the user sees. */
+export interface SessionFacts {
+  amr: readonly string[]
+}
+
 /**
  * The user's ways in, one entry per provider. Without `listAccountsByUserId` linked accounts cannot
  * be seen, so the list errs towards short (a removal is refused more often, never wrongly allowed).
+ * `session` (the user's own, listing their ways in) adds the password it began with; removals do
+ * not pass it, so they still count only what is stored.
  */
-export async function signInMethods(ctx: Context, userId: string, remaining: Remaining = {}): Promise<SignInMethod[]> {
+export async function signInMethods(ctx: Context, userId: string, remaining: Remaining = {}, session?: SessionFacts): Promise<SignInMethod[]> {
   const list = ctx.config.adapter?.listAccountsByUserId
   const accounts = remaining.accounts ?? (list ? await list(userId) : [])
   const out = new Map<string, SignInMethod>()
@@ -77,6 +100,8 @@ export async function signInMethods(ctx: Context, userId: string, remaining: Rem
     const method = accountMethod(ctx, account)
     if (method && !out.has(method.provider)) out.set(method.provider, method)
   }
+  const password = sessionPasswordMethod(ctx, session)
+  if (password && !out.has(password.provider)) out.set(password.provider, password)
   for (const method of [await passkeyMethod(ctx, userId, remaining.passkeys), await emailMethod(ctx, userId)]) if (method) out.set(method.provider, method)
   return [...out.values()]
 }

@@ -74,10 +74,33 @@ function fillProvider(provider: ProviderConfig, read: (name: string) => string |
   return filled as unknown as ProviderConfig
 }
 
+/**
+ * What `setEnvDefaults` did to a config, for the start-up checks (`validate.ts`): whether the config
+ * was completed from an environment at all (a missing secret is then really missing from it), and
+ * whether that environment had a leftover Auth.js `AUTH_URL` and no `WEBAUTH_URL` to go with it.
+ */
+export interface EnvReading {
+  /** `AUTH_URL` was set, and neither `WEBAUTH_URL` nor the config's own `url` was: `AUTH_URL` is not read. */
+  authUrlIgnored: boolean
+}
+
+/**
+ * Kept on the config itself under a symbol (no JSON, no key of the config's type), so the copies
+ * bindings make of a completed config (`{ ...config, raw }`) carry it too.
+ */
+const ENV_READING = Symbol.for("authlib.envReading")
+
+/** How `setEnvDefaults` completed `config` (or the config it was copied from); `undefined` when it never did. */
+export function envReadingOf(config: AuthConfig): EnvReading | undefined {
+  return (config as { [ENV_READING]?: EnvReading })[ENV_READING]
+}
+
 /** Fills `config` from `env`; returns nothing (spec section 4). */
 export function setEnvDefaults(env: EnvSource, config: AuthConfig): void {
   const read = reader(env)
   const url = read("WEBAUTH_URL")
+  const marked = config as { [ENV_READING]?: EnvReading }
+  marked[ENV_READING] = { authUrlIgnored: url === undefined && config.url === undefined && read("AUTH_URL") !== undefined }
   if (url !== undefined) {
     config.url ??= url
     config.basePath ??= basePathOf(url)

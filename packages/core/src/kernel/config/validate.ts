@@ -5,6 +5,7 @@
  * even when a binding builds a fresh config object per request.
  */
 import { warnOnce } from "../errors/logger.js"
+import { envReadingOf } from "./env.js"
 import { rateLimitProblems } from "../rate-limit/options.js"
 import {
   AuthError,
@@ -80,12 +81,21 @@ function absoluteMaxAgeProblems(resolved: ResolvedConfig): AuthError[] {
   return []
 }
 
+/** Why an environment variable did not reach a config that `setEnvDefaults` never completed. */
+const NOT_FROM_ENV =
+  "and was not completed from the environment: core reads AUTH_SECRET, AUTH_TRUST_HOST, WEBAUTH_URL and the other variables only through setEnvDefaults(env, config). " +
+  "Pass the value in the config, call setEnvDefaults on it, or on a Node server use the functions of @authlib/core/node (toNodeHandler, getSession, getTwoFactorStatus, ...), which complete it from the environment"
+
 function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
   const problems: AuthError[] = []
+  // Core reads no environment itself: a variable reaches the config only through `setEnvDefaults`.
+  // Telling an app whose config never went through it to "set AUTH_SECRET" would claim a variable
+  // it may well have set is unset; it is told what was not read, and how to have it read.
+  const fromEnv = envReadingOf(config) !== undefined
   if (resolved.secret.length === 0)
-    problems.push(new MissingSecret('"secret" is missing: set AUTH_SECRET (32 random bytes or more, e.g. `openssl rand -base64 33`) or "secret" in the config', { code: "SECRET_MISSING" }))
+    problems.push(new MissingSecret(fromEnv ? '"secret" is missing: set AUTH_SECRET (32 random bytes or more, e.g. `openssl rand -base64 33`) or "secret" in the config' : `"secret" is missing: the config has no "secret" ${NOT_FROM_ENV}`, { code: "SECRET_MISSING" }))
   if (!resolved.trustHost)
-    problems.push(new UntrustedHost('"trustHost" must be true (set AUTH_TRUST_HOST=true or WEBAUTH_URL) where the platform sets the Host header safely', { code: "TRUST_HOST_FALSE" }))
+    problems.push(new UntrustedHost(fromEnv ? '"trustHost" must be true (set AUTH_TRUST_HOST=true or WEBAUTH_URL) where the platform sets the Host header safely' : `"trustHost" must be true where the platform sets the Host header safely: the config has neither "trustHost" nor "url" ${NOT_FROM_ENV}`, { code: "TRUST_HOST_FALSE" }))
   const { checkRevocation } = resolved.session
   if (checkRevocation !== "on-reissue" && checkRevocation !== "every-request")
     problems.push(new Configuration(`"session.checkRevocation" must be "on-reissue" or "every-request", not ${JSON.stringify(checkRevocation)}`, { code: "SESSION_OPTION_INVALID" }))
@@ -154,6 +164,8 @@ function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
     warnOnce(logger, "rate-limit-off", '"rateLimit: false": sign-in attempts and e-mails are not limited; remove it (or set your own limits) in production')
   if (resolved.experimental.enableWebAuthn)
     warnOnce(logger, "experimental-webauthn", "WebAuthn is an experimental feature. It may change or be removed without notice. Do not use it in production.")
+  if (envReadingOf(config)?.authUrlIgnored)
+    warnOnce(logger, "auth-url-ignored", "AUTH_URL is set but WEBAUTH_URL is not: authlib reads only WEBAUTH_URL (what Auth.js calls AUTH_URL), so AUTH_URL is ignored; rename it to WEBAUTH_URL")
   if (resolved.secret.some((s) => s.length < 32)) warnOnce(logger, "weak-secret", "a secret is shorter than 32 characters; use 32 random bytes or more")
   if (resolved.skipCSRFCheck) warnOnce(logger, "csrf-disabled", "skipCSRFCheck is set: CSRF protection is off; only a binding that protects every POST itself may set it")
   const csrf = resolved.cookies(true).csrfToken
