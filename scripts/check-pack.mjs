@@ -5,12 +5,16 @@
  * `types` and `bin` point at, and a `prepack` script that builds (so an unbuilt checkout never
  * packs an empty tarball). Then each tarball goes through `@arethetypeswrong/cli` with the ESM-only
  * profile (types resolve for `node16` and `bundler` on every entry; `require` is not offered).
+ * Source maps: every `sourceMappingURL` comment names a map in the tarball (or inline data), and
+ * every source a shipped map lists is either inlined (`sourcesContent`) or a file in the tarball:
+ * a bundler that follows a map to a missing source warns once per module (Vite dev printed 172
+ * lines for the Qwik quick start).
  * Run by `pnpm test` after the packages are built.
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, posix } from "node:path"
 
 const root = join(import.meta.dirname, "..")
 const problems = []
@@ -32,7 +36,37 @@ for (const name of readdirSync(join(root, "packages"))) {
   const wanted = ["LICENSE", "README.md", "package.json", ...targets(pkg.exports), ...targets(pkg.main), ...targets(pkg.types), ...targets(pkg.bin)]
   for (const file of wanted.map((f) => f.replace(/^\.\//, ""))) if (!files.has(file)) problems.push(`${pkg.name}: the tarball lacks ${file}`)
   if (!/\bbuild\b/.test(pkg.scripts?.prepack ?? "")) problems.push(`${pkg.name}: no "prepack" script that builds`)
+  problems.push(...sourceMapProblems(dir, pkg.name, files))
   problems.push(...typesProblems(dir, pkg))
+}
+
+/**
+ * What a tool following the tarball's source maps would not find: a `sourceMappingURL` (last one of
+ * a `.js`, `.mjs` or `.d.ts` file) naming a file the tarball lacks, a map that does not parse, or a
+ * map source with neither inline content nor its file in the tarball. `files` are the tarball's
+ * paths (relative, `/`-separated), read from the package folder they are packed from.
+ */
+function sourceMapProblems(dir, name, files) {
+  const out = []
+  for (const file of files) {
+    if (!/\.(m?js|d\.ts)$/.test(file)) continue
+    const url = [...readFileSync(join(dir, file), "utf8").matchAll(/^\/[/*][#@] sourceMappingURL=(\S+?)(?:\s*\*\/)?\s*$/gm)].pop()?.[1]
+    if (url && !url.startsWith("data:") && !files.has(posix.join(posix.dirname(file), url))) out.push(`${name}: ${file} names the source map ${url}, which the tarball lacks`)
+  }
+  for (const file of files) {
+    if (!file.endsWith(".map")) continue
+    let map
+    try {
+      map = JSON.parse(readFileSync(join(dir, file), "utf8"))
+    } catch {
+      out.push(`${name}: ${file} is not a source map (JSON)`)
+      continue
+    }
+    const root = posix.join(posix.dirname(file), map.sourceRoot ?? "")
+    const missing = (map.sources ?? []).filter((source, i) => typeof map.sourcesContent?.[i] !== "string" && !files.has(posix.join(root, source)))
+    if (missing.length) out.push(`${name}: ${file} points to sources neither inlined nor in the tarball: ${missing.join(", ")}`)
+  }
+  return out
 }
 
 /** `attw` on the packed tarball; entries that are not modules (`./schema.sql`) are left out. */
@@ -55,4 +89,4 @@ if (problems.length) {
   for (const p of problems) console.error(p)
   process.exit(1)
 }
-console.log("pack check: every package ships LICENSE, README.md and every file its exports, main, types and bin name; types resolve (attw, ESM-only)")
+console.log("pack check: every package ships LICENSE, README.md and every file its exports, main, types and bin name; its source maps resolve inside the tarball; types resolve (attw, ESM-only)")

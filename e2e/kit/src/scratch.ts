@@ -24,15 +24,16 @@ export function scratchProject(dir: string, manifest: object, files: Record<stri
 
 /**
  * `npm install` in `dir` from `registry` only: the project's `.npmrc` names it, the cache is
- * `cache` (a temporary folder), the global and user configs are empty.
+ * `cache` (a temporary folder), the global and user configs are empty. `args` go right after
+ * `install` (a README's `-D @authlib/qwik ...`).
  */
-export async function npmInstall(dir: string, registry: string, cache: string): Promise<string> {
+export async function npmInstall(dir: string, registry: string, cache: string, args: string[] = []): Promise<string> {
   const npmrc = join(dir, ".npmrc")
   writeFileSync(npmrc, `registry=${registry}\n`)
   writeFileSync(join(dir, ".globalnpmrc"), "")
-  const args = ["install", "--registry", registry, "--cache", cache, "--userconfig", npmrc, "--globalconfig", join(dir, ".globalnpmrc"), "--prefer-offline", "--no-audit", "--no-fund", "--no-update-notifier", "--loglevel", "error"]
+  const npmArgs = ["install", ...args, "--registry", registry, "--cache", cache, "--userconfig", npmrc, "--globalconfig", join(dir, ".globalnpmrc"), "--prefer-offline", "--no-audit", "--no-fund", "--no-update-notifier", "--loglevel", "error"]
   try {
-    const { stdout, stderr } = await exec("npm", args, { cwd: dir, env: cleanEnv(), timeout: 180_000, maxBuffer: 16 * 1024 * 1024 })
+    const { stdout, stderr } = await exec("npm", npmArgs, { cwd: dir, env: cleanEnv(), timeout: 180_000, maxBuffer: 16 * 1024 * 1024 })
     return stdout + stderr
   } catch (err) {
     const { stdout = "", stderr = "" } = err as { stdout?: string; stderr?: string }

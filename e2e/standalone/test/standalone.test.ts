@@ -25,6 +25,7 @@ import { startRegistry, type Registry } from "@authlib/e2e-kit/registry"
 import { installedPackages, installedVersion, npmInstall as npmInstallFrom, scratchProject, TSCONFIGS, tsc } from "@authlib/e2e-kit/scratch"
 import { thirdPartyClosure } from "@authlib/e2e-kit/third-party"
 import { exportedNames, freePort, GITHUB_FETCH_ROUTE, readmeBlock, startGitHubStandIn, startHttpsOP } from "../src/quickstart.js"
+import { publishWorkspace } from "../src/release.js"
 import { readForm, Walker } from "../src/walk.js"
 
 const run = promisify(execFile)
@@ -71,15 +72,7 @@ beforeAll(async () => {
   const from = realpathSync(join(here, ".."))
   const extra = ["@electric-sql/pglite", "@types/node", "express", "@types/express"].map((name) => ({ name, from }))
   for (const { manifest, tarball } of thirdPartyClosure(roots.slice(0, 4), extra)) registry.add(manifest, tarball)
-  const npmrc = join(scratchRoot, "publish.npmrc")
-  writeFileSync(npmrc, registry.npmrc())
-  // What `pnpm release` (changeset publish) runs for a pnpm workspace: pnpm publish of each package
-  // not yet on the registry, workspace: ranges replaced by versions. Built by turbo before this test.
-  await run("pnpm", ["-r", "--filter", "./packages/*", "publish", "--registry", registry.url, "--no-git-checks", "--ignore-scripts", "--access", "public"], {
-    cwd: repo,
-    timeout: 240_000,
-    env: { ...process.env, npm_config_userconfig: npmrc, npm_config_registry: registry.url },
-  })
+  const npmrc = await publishWorkspace(repo, registry, scratchRoot)
   // The adapter alone, on its own version: a copy of its package with version 0.1.0, published with npm.
   const adapterCopy = join(scratchRoot, "xata-adapter-0.1.0")
   const source = join(repo, "packages", "xata-adapter")

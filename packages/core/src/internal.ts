@@ -19,6 +19,7 @@ export type { TwoFactorSignInResult } from "./capabilities/two-factor/session-fu
 export type { Revocation } from "./kernel/sessions/types.js"
 export type { AccessTokenResult } from "./capabilities/provider-tokens/access-token.js"
 export { encodeCookieValue, serializeCookie } from "./kernel/cookies/serialize.js"
+export { parseCookiePairs } from "./kernel/cookies/parse.js"
 export { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
 export { defaultCookies } from "./kernel/cookies/names.js"
 export { DEFAULT_BASE_PATH, isAuthPath, normalizeBasePath } from "./kernel/config/base-path.js"

@@ -12,9 +12,8 @@
  * Values stay in their wire form throughout: nothing is decoded, so nothing is encoded twice.
  */
 import type { Cookie as AuthCookie } from "@authlib/core"
-import { encodeCookieValue, serializeCookie } from "@authlib/core/internal"
+import { encodeCookieValue, parseCookiePairs, serializeCookie } from "@authlib/core/internal"
 import type { Cookie, CookieOptions } from "@builder.io/qwik-city"
-import { parseCookie } from "cookie"
 
 /** The slice of Qwik's request event this module needs (kept small for test doubles). */
 export interface CookieEvent {
@@ -31,8 +30,7 @@ const asIs = (value: string): string => value
 export function cookieJar(ev: CookieEvent): Map<string, string> {
   let jar = ev.sharedMap.get(JAR_KEY) as Map<string, string> | undefined
   if (!jar) {
-    const parsed = parseCookie(ev.request.headers.get("cookie") ?? "", { decode: asIs })
-    jar = new Map(Object.entries(parsed).filter((e): e is [string, string] => e[1] !== undefined))
+    jar = new Map(Object.entries(parseCookiePairs(ev.request.headers.get("cookie") ?? "", asIs)))
     ev.sharedMap.set(JAR_KEY, jar)
   }
   return jar

@@ -1,10 +1,11 @@
 /**
  * Cookies as values: routes return `Cookie[]` and only `http/to-response.ts` turns them into
- * `Set-Cookie` headers. Parsing uses the `cookie` package (jshttp); serialising is written here,
- * with that package's validation rules and attribute order, because its option spreading and a
- * second scan of the value cost more than the rest of the response on the sign-in path.
+ * `Set-Cookie` headers. Parsing is the `cookie` package's (jshttp) algorithm, in `parse.ts` (why:
+ * see there); serialising is written here, with that package's validation rules and attribute
+ * order, because its option spreading and a second scan of the value cost more than the rest of
+ * the response on the sign-in path.
  */
-import { parse } from "cookie"
+import { parseCookiePairs } from "./parse.js"
 import type { CookieOption } from "../types/config.js"
 import type { Cookie } from "../types/http.js"
 
@@ -100,7 +101,7 @@ export function expireCookie(name: string, options: CookieOption["options"]): Co
  */
 export function parseCookieHeader(header: string | null): Record<string, string> {
   if (!header) return {}
-  const parsed = parse(header, { decode: decodeCookieValue })
+  const parsed = parseCookiePairs(header, decodeCookieValue)
   // A plain object for callers (the parser's has no prototype, so `for...in` sees only its keys).
   // Assigning a string to `__proto__` is a no-op: a cookie of that name is dropped, never a prototype.
   const out: Record<string, string> = {}
