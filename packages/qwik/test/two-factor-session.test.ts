@@ -104,7 +104,7 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(before).toBeInstanceOf(ReauthenticationRequired)
       expect(before).toMatchObject({ code: "SECOND_FACTOR_REQUIRED" })
       // The confirming code's step is spent.
-      expect(await outcome(stepUpTwoFactor(ev, { code: totp(secret, step) }))).toMatchObject({ type: "TwoFactorError", code: "CODE_INVALID" })
+      expect(await outcome(stepUpTwoFactor(ev, { code: totp(secret, step) }))).toMatchObject({ type: "TwoFactorError", code: "CODE_USED" })
       expect(ev.recorded.cookies.filter((c) => c.name === SESSION)).toEqual([])
 
       const { authTime } = await stepUpTwoFactor(ev, { code: totp(secret, step + 1) })

@@ -94,7 +94,7 @@ describe("two-factor management through the binding", () => {
     const { auth } = await twoFactorSetup()
     const { ev, secret, step, backupCodes: old } = await enableTwoFactor(auth)
     // The first code's step is spent: the next step's code is the one a person would type next.
-    expect(await outcome(regenerateTwoFactorBackupCodes(ev, { code: totp(secret, step) }))).toMatchObject({ code: "CODE_INVALID" })
+    expect(await outcome(regenerateTwoFactorBackupCodes(ev, { code: totp(secret, step) }))).toMatchObject({ code: "CODE_USED" })
     const { backupCodes } = await regenerateTwoFactorBackupCodes(ev, { code: totp(secret, step + 1) })
     expect(backupCodes).toHaveLength(10)
     expect(backupCodes.filter((c) => old.includes(c))).toEqual([])

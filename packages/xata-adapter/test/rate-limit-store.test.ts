@@ -78,17 +78,19 @@ describe("PostgresRateLimitStore on PGlite", () => {
       exec: (sql) => pglite.exec(sql),
       waitReady: pglite.waitReady,
     }
-    const store = PostgresRateLimitStore(counting, { sweepIntervalMs: 400, logger: quiet })
+    // An interval long enough that a loaded machine (CI runs two suites at once) cannot pass it by
+    // accident between the hits that must fall inside it.
+    const store = PostgresRateLimitStore(counting, { sweepIntervalMs: 1_500, logger: quiet })
     const [open, ended] = [`open:${crypto.randomUUID()}`, `ended:${crypto.randomUUID()}`]
+    await store.hit(open, LONG) // the store's first hit: sweeps, and the interval starts (at the latest) now
     const started = Date.now()
-    await store.hit(open, LONG) // the store's first hit: sweeps, and the interval starts now
     await store.hit(ended, 100)
     await sleep(200)
     await store.hit(open, LONG) // within the interval: no sweep
     await sleep(50)
     expect(sweeps).toBe(1)
     expect(await stored(ended)).toHaveLength(1)
-    await sleep(Math.max(0, 450 - (Date.now() - started)))
+    await sleep(Math.max(0, 1_550 - (Date.now() - started)))
     await store.hit(open, LONG) // the interval has passed: this hit starts a sweep
     expect(sweeps).toBe(2)
     expect(await eventually(async () => (await stored(ended)).length === 0)).toBe(true)

@@ -25,7 +25,9 @@ export const useStepUp = routeAction$(
     } catch (err) {
       if (err instanceof RateLimited) return ev.fail(429, { message: rateLimitedMessage(err) })
       if (!(err instanceof AuthError)) throw err
-      return ev.fail(400, { message: err.code === "CODE_MISSING" ? "Enter a code." : "That code did not work. Enter the current code from your app, or a backup code you have not used." })
+      if (err.code === "CODE_MISSING") return ev.fail(400, { message: "Enter a code." })
+      if (err.code === "CODE_USED") return ev.fail(400, { message: "That code was already used. Wait for the next code in your app, or use a backup code." })
+      return ev.fail(400, { message: "That code did not work. Enter the current code from your app, or a backup code you have not used." })
     }
   },
   zod$({ code: z.string() }),

@@ -27,6 +27,7 @@ function refusal(err: unknown): string {
   if (err instanceof ReauthenticationRequired) return "Turning this on needs a recent sign-in: sign out, sign in again, then set it up."
   if (!(err instanceof AuthError)) throw err
   if (err.code === "CODE_INVALID") return "That code did not work. Enter the current code from your app, or a backup code you have not used."
+  if (err.code === "CODE_USED") return "That code was already used. Wait for the next code in your app, or use a backup code."
   if (err.code === "CODE_MISSING") return "Enter a code."
   if (err.code === "ALREADY_ENABLED") return "Two-step verification is already on."
   if (err.code === "NOT_ENROLLED") return "Start again: scan the new QR code."

@@ -4,8 +4,8 @@
  * code counted in the user's record and refused past the cap of wrong codes in a row
  * (`lockout.ts`), else accepted only for a time step later than the last one used (a conditional
  * write: two instances cannot both accept one code); any other code as a backup code, consumed
- * once. Every other refusal is the same `CODE_INVALID`, whether the code was wrong, reused or there
- * is no second factor at all. A right code clears the user's counts, so the limits count guesses,
+ * once. A right TOTP code of a step already used is `CODE_USED` (wait for the next code); every other
+ * refusal is the same `CODE_INVALID`, whether the code was wrong or there is no second factor at all. A right code clears the user's counts, so the limits count guesses,
  * never a user's own sign-ins.
  */
 import { TwoFactorError } from "./errors.js"
@@ -49,7 +49,7 @@ function verifiedAs(ctx: Context, factor: SecondFactor): SecondFactor {
 
 /**
  * Checks `code` for `userId` (for `pending`, the pending sign-in, when there is one); resolves the
- * factor it proved, or throws `CODE_INVALID`, `TOTP_LOCKED` or `RateLimited`.
+ * factor it proved, or throws `CODE_INVALID`, `CODE_USED`, `TOTP_LOCKED` or `RateLimited`.
  */
 export async function checkCode(ctx: Context, userId: string, code: string, pending?: CodeForSignIn): Promise<SecondFactor> {
   if (ctx.config.rateLimit) {
@@ -77,9 +77,14 @@ async function checkTotp(ctx: Context, userId: string, digits: string, emailProv
   const record = await store.countTwoFactorAttempt(userId, attemptCeiling(ctx, emailProvenAt))
   if (!record?.enabled) throw (await store.getTwoFactor(userId))?.enabled ? totpLocked() : invalid()
   const { key } = await openTotpKey(record.secret, userId, ctx.config.secret)
-  const step = verifyTotp(key, digits, { timeMs: Date.now(), lastUsedStep: record.lastUsedStep })
+  const timeMs = Date.now()
+  const step = verifyTotp(key, digits, { timeMs, lastUsedStep: record.lastUsedStep })
   if (step !== null && (await store.recordTwoFactorStep(userId, step))) return accepted(ctx, userId, verifiedAs(ctx, "totp"))
   await totpAttemptFailed(ctx, userId, record.failedAttempts)
+  // A right code of a step already used (typed twice, or by two tabs) is told apart from a wrong one,
+  // so the person waits for the next code instead of doubting the app. It says no more than that the
+  // code was right once, which only its step's owner could know, and that step is spent.
+  if (step !== null || verifyTotp(key, digits, { timeMs }) !== null) throw new TwoFactorError("That code was already used", { code: "CODE_USED" })
   throw invalid()
 }
 

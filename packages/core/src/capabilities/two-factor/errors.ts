@@ -7,7 +7,7 @@ import { CataloguedError } from "../../kernel/errors/errors.js"
 import type { ErrorDeclaration } from "../../kernel/types/capability.js"
 
 /** The codes of `TwoFactorError`. */
-export const TWO_FACTOR_ERROR_CODES = ["SECRET_INVALID", "TWO_FACTOR_OFF", "ACTION_INVALID", "CODE_MISSING", "CODE_INVALID", "SIGN_IN_MISSING", "ALREADY_ENABLED", "NOT_ENROLLED", "NOT_ENABLED", "SAME_FACTOR", "TOTP_LOCKED"] as const
+export const TWO_FACTOR_ERROR_CODES = ["SECRET_INVALID", "TWO_FACTOR_OFF", "ACTION_INVALID", "CODE_MISSING", "CODE_INVALID", "SIGN_IN_MISSING", "ALREADY_ENABLED", "NOT_ENROLLED", "NOT_ENABLED", "SAME_FACTOR", "TOTP_LOCKED", "CODE_USED"] as const
 
 /** The capability's own `Configuration` code: a stored TOTP secret that no configured secret opens (rotated away, or the row was altered). */
 const CONFIGURATION_CODES = ["TWO_FACTOR_SECRET_UNREADABLE"] as const
@@ -26,8 +26,8 @@ declare module "../../kernel/errors/errors.js" {
 }
 
 /**
- * A two-factor request that cannot be done: `CODE_INVALID` (a wrong, reused or expired code, one
- * answer for all three), `TOTP_LOCKED` (too many wrong TOTP codes in a row: TOTP codes, even a
+ * A two-factor request that cannot be done: `CODE_INVALID` (a wrong or expired code, one answer for
+ * both), `CODE_USED` (a right TOTP code whose time step was already used: wait for the next one), `TOTP_LOCKED` (too many wrong TOTP codes in a row: TOTP codes, even a
  * right one, are refused until a backup code, a sign-in by e-mail link or the app unlocks them),
  * `CODE_MISSING`, `SIGN_IN_MISSING` (no pending sign-in: none started, or
  * its 5 minutes are over), `ALREADY_ENABLED`, `NOT_ENROLLED` (confirming without an enrolment),
@@ -47,7 +47,7 @@ export class TwoFactorError extends CataloguedError<"TwoFactorError"> {
   get status(): number {
     const code = this.code
     if (code === "TWO_FACTOR_OFF") return 404
-    if (code === "CODE_INVALID" || code === "SIGN_IN_MISSING") return 401
+    if (code === "CODE_INVALID" || code === "CODE_USED" || code === "SIGN_IN_MISSING") return 401
     if (code === "TOTP_LOCKED") return 403
     if (code === "ALREADY_ENABLED" || code === "NOT_ENROLLED" || code === "NOT_ENABLED" || code === "SAME_FACTOR") return 409
     return 400

@@ -29,6 +29,7 @@ export interface TwoFactorPageParams {
 const MESSAGES: Record<string, string> = {
   CODE_INVALID: "That code did not work. Enter the current code from your app, or a backup code you have not used.",
   CODE_MISSING: "Enter a code.",
+  CODE_USED: "That code was already used. Wait for the next code in your app, or use a backup code.",
   LIMIT_REACHED: "Too many attempts. Wait a few minutes, then try again.",
   SAME_FACTOR: "You signed in with a passkey: enter the code from your authenticator app, or a backup code.",
 }
@@ -82,12 +83,21 @@ ${hiddenInputs({ action: "totp-confirm", csrfToken: p.csrfToken })}
 </form>`
 }
 
+/** The way out: ends the pending sign-in (its cookie cleared) and goes back to the sign-in page. */
+function cancelForm(p: TwoFactorPageParams): SafeHtml {
+  return html`<form method="POST" action="${actionUrl(p.actionUrl)}" class="cancel">
+${hiddenInputs({ action: "cancel", csrfToken: p.csrfToken })}
+<button type="submit" class="button neutral">Cancel and sign in another way</button>
+</form>`
+}
+
 export function renderTwoFactorPage(p: TwoFactorPageParams): string {
   const message = messageOf(p)
   const body = html`<h1>Two-step verification</h1>
 ${message ? html`<p class="error" role="alert">${message}</p>` : ""}
 ${p.enrolment ? enrolmentForm(p, p.enrolment) : codeForm(p)}
-${!p.enrolment && p.passkey ? passkeyForm(p, p.passkey) : ""}`
+${!p.enrolment && p.passkey ? passkeyForm(p, p.passkey) : ""}
+${cancelForm(p)}`
   const script = !p.enrolment && p.passkey ? { script: PASSKEY_SCRIPT } : {}
   return layout({ title: "Two-step verification", theme: p.theme, body, ...script })
 }

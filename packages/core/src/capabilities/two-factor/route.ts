@@ -7,7 +7,8 @@
  * - `verify-passkey` + `data` during a pending sign-in: the same, with a passkey (`passkey.ts`);
  * - `totp-enroll` (signed in, or a sign-in held to enrol): `{ secret, uri }`; `totp-confirm` +
  *   `code`: `{ enabled, backupCodes }` (held to enrol: the session too, see `enrol-pending.ts`);
- * - `disable` + `code`: `{ enabled: false }`; `backup-codes` + `code`: `{ backupCodes }`.
+ * - `disable` + `code`: `{ enabled: false }`; `backup-codes` + `code`: `{ backupCodes }`;
+ * - `cancel`: the pending sign-in ended (its cookie cleared), back to the sign-in page.
  */
 import { TwoFactorError } from "./errors.js"
 import { routeUrl } from "../../kernel/http/urls.js"
@@ -22,7 +23,7 @@ import { renderTwoFactorPage } from "./page.js"
 import { passkeyToFinish, verifyPasskey } from "./passkey.js"
 import { verifyPendingCode } from "./verify.js"
 import { stepUpAction } from "./step-up.js"
-import { readPending, type PendingTwoFactor } from "./pending.js"
+import { clearPending, readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms } from "./refusal.js"
 
 /** What the page offers besides the code form: the enrolment of a sign-in held to enrol (and the cookie keeping a new secret), or the user's passkey (unless a passkey began the sign-in). */
@@ -55,6 +56,8 @@ export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<A
   if (action === "verify") return verify(req, ctx)
   if (action === "step-up") return stepUpAction(req, ctx)
   twoFactorOptions(ctx)
+  // The way out of a pending sign-in: nothing of it was stored, so clearing its cookie ends it.
+  if (action === "cancel") return { redirect: routeUrl(ctx, "signIn"), cookies: clearPending(req, ctx) }
   if (action === "verify-passkey") return verifyPasskey(req, ctx)
   // Enrolment acts for the signed-in user, else for a sign-in held to enrol.
   const enrolling = (action === "totp-enroll" || action === "totp-confirm") && !(await principalOf(req, ctx))
@@ -67,5 +70,5 @@ export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<A
   }
   if (action === "disable") return { json: await disableTwoFactor(ctx, await signedIn(), code) }
   if (action === "backup-codes") return { json: await regenerateBackupCodes(ctx, await signedIn(), code) }
-  throw new TwoFactorError('"action" must be "verify", "verify-passkey", "step-up", "totp-enroll", "totp-confirm", "disable" or "backup-codes"', { code: "ACTION_INVALID" })
+  throw new TwoFactorError('"action" must be "verify", "verify-passkey", "step-up", "cancel", "totp-enroll", "totp-confirm", "disable" or "backup-codes"', { code: "ACTION_INVALID" })
 }

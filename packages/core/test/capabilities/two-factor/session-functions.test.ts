@@ -84,7 +84,7 @@ for (const strategy of ["database", "jwt"] as const) {
       expect(await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: "000000" }))).toMatchObject({ type: "TwoFactorError", code: "CODE_INVALID" })
       expect(entries.some((e) => e.level === "warn" && e.code === "TwoFactorError")).toBe(true)
       // The confirming code's step was spent by the route: refused here too (one check, one record).
-      expect(await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: codeAt(secret) }))).toMatchObject({ code: "CODE_INVALID" })
+      expect(await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: codeAt(secret) }))).toMatchObject({ code: "CODE_USED" })
       expect(await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: "" }))).toMatchObject({ code: "CODE_MISSING" })
       expect(await refusal(completeTwoFactorSignIn(appRequest(client), config, { code: 123456 as unknown as string }))).toMatchObject({ code: "CODE_MISSING" })
       // Still pending: the route takes the next code.
@@ -198,7 +198,7 @@ for (const strategy of ["database", "jwt"] as const) {
       expect(await refusal(stepUpTwoFactor(appRequest(visitor), config, { code: codeAt(secret, 1) }))).toBeInstanceOf(SessionRequired)
       expect(await refusal(stepUpTwoFactor(appRequest(client), config, { code: "999999" }))).toMatchObject({ code: "CODE_INVALID" })
       // The step of the confirming code was spent through the route.
-      expect(await refusal(stepUpTwoFactor(appRequest(client), config, { code: codeAt(secret) }))).toMatchObject({ code: "CODE_INVALID" })
+      expect(await refusal(stepUpTwoFactor(appRequest(client), config, { code: codeAt(secret) }))).toMatchObject({ code: "CODE_USED" })
       advanceSeconds(30)
       const done = await stepUpTwoFactor(appRequest(client), config, { code: codeAt(secret) })
       // Once: the route refuses the same code now.

@@ -69,7 +69,7 @@ for (const strategy of ["database", "jwt"] as const) {
       expect(client.jar.get("authlib.two-factor")).toBeUndefined()
     })
 
-    it("refuses a wrong code and a code used before, with one answer, and keeps the sign-in pending", async () => {
+    it("refuses a wrong code (CODE_INVALID) and a code used before (CODE_USED: wait for the next one), and keeps the sign-in pending", async () => {
       const { config } = setup(strategy)
       const { secret } = await enrol(new Client(config))
       const client = new Client(config)
@@ -77,10 +77,13 @@ for (const strategy of ["database", "jwt"] as const) {
       const wrong = await client.post("/auth/two-factor", { action: "verify", code: "000000" })
       expect(wrong.status).toBe(302)
       expect(wrong.headers.get("location")).toContain("error=TwoFactorError&code=CODE_INVALID")
-      // The confirming code's step was used at enrolment: the same code is refused now.
+      // The confirming code's step was used at enrolment: the same code is refused now, and the
+      // person is told it was used (not that it is wrong); the page says to wait for the next one.
       const replay = await client.request("/auth/two-factor", { json: { csrfToken: await client.csrfToken(), action: "verify", code: codeAt(secret, 0) } })
       expect(replay.status).toBe(401)
-      expect(await replay.json()).toEqual({ error: "TwoFactorError", code: "CODE_INVALID" })
+      expect(await replay.json()).toEqual({ error: "TwoFactorError", code: "CODE_USED" })
+      const page = await (await client.request("/auth/two-factor?error=TwoFactorError&code=CODE_USED")).text()
+      expect(page).toContain("That code was already used. Wait for the next code in your app, or use a backup code.")
       expect(sessionCookie(client)).toBeUndefined()
       vi.setSystemTime(T0 + 30_000)
       const ok = await client.post("/auth/two-factor", { action: "verify", code: codeAt(secret, 0) })
@@ -90,7 +93,26 @@ for (const strategy of ["database", "jwt"] as const) {
       await other.signIn()
       const again = await other.request("/auth/two-factor", { json: { csrfToken: await other.csrfToken(), action: "verify", code: codeAt(secret, 0) } })
       expect(again.status).toBe(401)
+      expect(await again.json()).toEqual({ error: "TwoFactorError", code: "CODE_USED" })
       expect(sessionCookie(other)).toBeUndefined()
+    })
+
+    it("the page's way out ends the pending sign-in: its cookie cleared, back to the sign-in page, nothing to verify any more", async () => {
+      const { config } = setup(strategy)
+      const { secret } = await enrol(new Client(config))
+      const client = new Client(config)
+      await client.signIn()
+      const page = await (await client.request("/auth/two-factor")).text()
+      expect(page).toContain('<input type="hidden" name="action" value="cancel">')
+      expect(page).toContain("Cancel and sign in another way")
+      const cancelled = await client.post("/auth/two-factor", { action: "cancel" })
+      expect(cancelled.status).toBe(302)
+      expect(cancelled.headers.get("location")).toBe("http://localhost:3000/auth/signin")
+      expect(client.jar.get("authlib.two-factor")).toBeUndefined()
+      vi.setSystemTime(T0 + 30_000)
+      const late = await client.request("/auth/two-factor", { json: { csrfToken: await client.csrfToken(), action: "verify", code: codeAt(secret, 0) } })
+      expect(await late.json()).toEqual({ error: "TwoFactorError", code: "SIGN_IN_MISSING" })
+      expect(sessionCookie(client)).toBeUndefined()
     })
 
     it("an e-mail link is a first factor like any other: held back too", async () => {
