@@ -7,7 +7,7 @@
 import { createServer, request as httpRequest, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import express from "express"
-import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
+import { httpBrowser } from "./http-browser.js"
 import { afterEach, describe, expect, it } from "vitest"
 import { getSession, toNodeHandler } from "../../src/node/index.js"
 import type { AuthConfig } from "../../src/index.js"
@@ -28,19 +28,6 @@ function config(over: Partial<AuthConfig> = {}): AuthConfig {
   return { secret: SECRET, trustHost: true, providers: [credentials()], logger: { error: () => {}, warn: () => {}, debug: () => {} }, ...over }
 }
 
-/** fetch with a cookie jar, never following redirects. */
-function browser(origin: string) {
-  const jar = new CookieJar(origin)
-  const request = async (path: string, init: RequestInit = {}) => {
-    const headers = jar.apply(new Headers(init.headers), `${origin}${path}`)
-    return jar.keep(await fetch(`${origin}${path}`, { ...init, headers, redirect: "manual" }))
-  }
-  const signIn = async () => {
-    const { csrfToken } = (await (await request("/auth/csrf")).json()) as { csrfToken: string }
-    return request("/auth/callback/credentials", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin }, body: new URLSearchParams({ csrfToken, username: "alice", password: "wonderland" }) })
-  }
-  return { jar, request, signIn }
-}
 
 /** The raw response of a request, headers as the wire has them. */
 function raw(origin: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer | string; chunks?: number } = {}) {
@@ -76,7 +63,7 @@ describe("node:http", () => {
       res.writeHead(200, { "content-type": "application/json" })
       res.end(JSON.stringify({ app: true, session }))
     })))
-    const b = browser(origin)
+    const b = httpBrowser(origin)
     expect(await (await b.request("/dashboard")).json()).toEqual({ app: true, session: null })
     const res = await b.signIn()
     expect(res.status).toBe(302)
@@ -97,7 +84,7 @@ describe("node:http", () => {
         res.writeHead(200, { "content-type": "application/json" })
         res.end(JSON.stringify({ session: await getSession(req, cfg, res) }))
       })))
-      const b = browser(origin)
+      const b = httpBrowser(origin)
       expect((await b.signIn()).status).toBe(302)
       expect(await (await b.request("/me")).json()).toMatchObject({ session: { user: { email: alice.email } } })
       expect(JSON.stringify(cfg)).toBe(before)
@@ -192,7 +179,7 @@ describe("Express 5", () => {
         res.json({ session: await getSession(req, cfg, res) })
       })
       const origin = await listen(createServer(app))
-      const b = browser(origin)
+      const b = httpBrowser(origin)
       expect((await b.signIn()).headers.get("location")).toBe(`${origin}/`)
       expect(await (await b.request("/me")).json()).toMatchObject({ session: { user: { email: alice.email } } })
       const { csrfToken } = (await (await b.request("/auth/csrf")).json()) as { csrfToken: string }

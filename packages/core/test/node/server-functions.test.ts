@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
-import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
+import { httpBrowser } from "./http-browser.js"
 import { afterEach, describe, expect, it } from "vitest"
 import * as node from "../../src/node/index.js"
 import { AuthError, getTwoFactorStatus as rootGetTwoFactorStatus, type AuthConfig } from "../../src/index.js"
@@ -117,25 +117,13 @@ async function serve(config: AuthConfig): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
-function browser(origin: string) {
-  const jar = new CookieJar(origin)
-  const request = async (path: string, init: RequestInit = {}) => {
-    const headers = jar.apply(new Headers(init.headers), `${origin}${path}`)
-    return jar.keep(await fetch(`${origin}${path}`, { ...init, headers, redirect: "manual" }))
-  }
-  const signIn = async () => {
-    const { csrfToken } = (await (await request("/auth/csrf")).json()) as { csrfToken: string }
-    return request("/auth/callback/credentials", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin }, body: new URLSearchParams({ csrfToken, username: "alice", password: "wonderland" }) })
-  }
-  return { request, signIn }
-}
 
 describe("on node:http with AUTH_SECRET only in the environment", () => {
   it("two-factor status, sessions and ways in for the signed-in user; unlockTwoFactor and revokeUserSessions (no request) read the environment too", async () => {
     await withEnvSecret(SECRET, async () => {
       const { config } = appConfig()
       const origin = await serve(config)
-      const b = browser(origin)
+      const b = httpBrowser(origin)
       expect(await (await b.request("/two-factor")).json()).toMatchObject({ error: "SessionRequired" })
       expect((await b.signIn()).status).toBe(302)
       const status = await b.request("/two-factor")
