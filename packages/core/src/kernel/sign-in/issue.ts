@@ -11,7 +11,7 @@ import type { CallbacksOptions } from "../types/config.js"
 import { runSignInCallback } from "../user-code/callbacks.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import { registry } from "../registry/installed.js"
-import { applyPlan, planUser } from "./link-user.js"
+import { applyPlan, planUser, type UserPlan } from "./link-user.js"
 import { principalOf } from "../sessions/principal.js"
 import { requireFreshSecondFactor } from "../sessions/freshness.js"
 import { accountTokens } from "../sessions/account-tokens.js"
@@ -32,9 +32,12 @@ async function planIfNeeded(req: AuthRequest, ctx: Context, result: SignInResult
   // WebAuthn names its user itself: a passkey's owner, or the signed-in user who added it.
   const linkTo = type === "webauthn" ? result.knownUserId : type === "credentials" || type === "email" ? undefined : (await principalOf(req, ctx))?.userId
   const plan = await planUser(ctx, result, linkTo)
-  if (plan.write === "link" && linkTo !== undefined && plan.user.id === linkTo && type !== "webauthn") await requireFreshSecondFactor(req, ctx, "Sign in to link an account")
+  if (type !== "webauthn" && addsWayIn(plan, linkTo)) await requireFreshSecondFactor(req, ctx, "Sign in to link an account")
   return { plan, linkTo }
 }
+
+/** Whether `plan` adds a way in for the signed-in user `linkTo` (an account linked, a passkey registered) rather than signing someone in. */
+const addsWayIn = (plan: UserPlan, linkTo: string | undefined): boolean => plan.write === "link" && linkTo !== undefined && plan.user.id === linkTo
 
 type SignInParams = Parameters<CallbacksOptions["signIn"]>[0]
 
@@ -90,7 +93,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   }
   const stored = plan ? await applyPlan(ctx, result, plan) : undefined
   const event = ctx.config.events.signIn ? signInEventInput(result, stored) : undefined
-  if (planned && plan?.write === "link" && plan.user.id === planned.linkTo) return signedIn(ctx, false, callbackUrl, flowCookies, await keepSession(req, ctx, result), event)
+  if (plan && addsWayIn(plan, planned?.linkTo)) return signedIn(ctx, false, callbackUrl, flowCookies, await keepSession(req, ctx, result), event)
   const session = newSession(result, stored, authenticationOf(ctx, result))
   return completeSignIn(req, ctx, session, callbackUrl, flowCookies, event)
 }
