@@ -1,6 +1,7 @@
 /**
  * The production server: Qwik City's node middleware on node:http, no framework.
- * `PORT` (default 3000) and `HOST` (default 127.0.0.1: the demo is local unless you say otherwise).
+ * `PORT` (default 3000; one that is no port number stops it with one line) and `HOST` (default
+ * 127.0.0.1: the demo is local unless you say otherwise).
  * Another `HOST` needs `WEBAUTH_URL`; without it, only loopback Host names are answered (see
  * server/local-only.ts).
  */
@@ -9,17 +10,17 @@ import qwikCityPlan from "@qwik-city-plan"
 import { createServer } from "node:http"
 import render from "./entry.ssr"
 import { demoAuthConfig } from "./server/auth-config"
-import { hostProblem, startupProblem } from "./server/local-only"
+import { hostProblem, listenPort, startupProblem } from "./server/local-only"
 
-const port = Number(process.env.PORT ?? 3000)
 const host = process.env.HOST || "127.0.0.1"
 const appUrl = process.env.WEBAUTH_URL || undefined
 
-const problem = startupProblem({ HOST: host, WEBAUTH_URL: appUrl })
+const problem = startupProblem({ HOST: host, WEBAUTH_URL: appUrl, PORT: process.env.PORT })
 if (problem) {
   console.error(`[demo] refusing to start: ${problem}`)
   process.exit(1)
 }
+const port = listenPort(process.env.PORT) ?? 3000
 
 const { router, notFound, staticFile } = createQwikCity({
   render,

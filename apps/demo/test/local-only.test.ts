@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { hostProblem, isLocalRequest, isLoopbackAddress, isLoopbackHost, startupProblem } from "../src/server/local-only.js"
+import { hostProblem, isLocalRequest, isLoopbackAddress, isLoopbackHost, listenPort, startupProblem } from "../src/server/local-only.js"
 import { freePort, rawGet } from "./harness/http.js"
 import { startDemo } from "./harness/server.js"
 
@@ -29,6 +29,18 @@ describe("local-only rules", () => {
     expect(startupProblem({ HOST: "192.168.1.20" })).toContain("Set WEBAUTH_URL")
     expect(startupProblem({ HOST: "0.0.0.0", WEBAUTH_URL: "http://192.168.1.20:3000" })).toBeUndefined()
     expect(startupProblem({ HOST: "0.0.0.0", WEBAUTH_URL: "not a url" })).toContain("not a URL")
+  })
+
+  it("listens on PORT (3000 when unset or empty); a PORT that is no port number is a reason not to start", () => {
+    expect(listenPort(undefined)).toBe(3000)
+    expect(listenPort("")).toBe(3000)
+    expect(listenPort("8080")).toBe(8080)
+    expect(listenPort("0")).toBe(0)
+    for (const bad of ["abc", "80a", "-1", "65536", "3000.5", "1e3"]) {
+      expect(listenPort(bad), bad).toBeUndefined()
+      expect(startupProblem({ PORT: bad }), bad).toBe(`PORT must be a port number (1 to 65535), not "${bad}"`)
+    }
+    expect(startupProblem({ PORT: "8080" })).toBeUndefined()
   })
 
   it("without WEBAUTH_URL, answers only loopback Host names and no forwarded host or protocol", () => {
@@ -64,6 +76,12 @@ describe("the built server", () => {
     const attempt = startDemo({ AUTH_SESSION_STRATEGY: "sql" }, 30_000)
     const err = await attempt.then(() => undefined, (e: unknown) => e as Error)
     expect(err?.message).toMatch(/exited with 1[\s\S]*refusing to start: AUTH_SESSION_STRATEGY must be "jwt" \(the default\) or "database", not "sql"/)
+    expect(err?.message).not.toMatch(/\n\s+at /)
+  })
+
+  it("exits with one line, no stack, for a PORT that is no port number", async () => {
+    const err = await startDemo({ PORT: "80a" }, 20_000).then(() => undefined, (e: unknown) => e as Error)
+    expect(err?.message).toMatch(/exited with 1[\s\S]*refusing to start: PORT must be a port number \(1 to 65535\), not "80a"/)
     expect(err?.message).not.toMatch(/\n\s+at /)
   })
 

@@ -2,9 +2,11 @@
  * JWT sessions (nothing stored) can still be ended: the account page says there is no list, and
  * "Sign out everywhere else" moves the user's session epoch on, so another device's cookie is
  * refused on its next request (the demo checks every request) while this browser, re-issued under
- * the new epoch, stays signed in; "Sign out everywhere" ends this one too.
+ * the new epoch, stays signed in; "Sign out everywhere" ends this one too. Another browser signed
+ * out that way is told so on the next page it loads, once; a made-up cookie reads the same.
  */
 import { describe, expect, it } from "vitest"
+import { launchBrowser } from "./harness/browser.js"
 import { otherDevice, sessionOf, signInWithPassword } from "./harness/devices.js"
 import { useDemo } from "./harness/use-demo.js"
 
@@ -14,28 +16,49 @@ describe("the account page's sessions with JWT sessions", () => {
   it("signs the other device out at once and keeps this browser; then signs out everywhere", async () => {
     const origin = demo.server.origin
     const device = await otherDevice(origin)
-    const page = await demo.browser.newPage()
-    await signInWithPassword(page, origin)
-    await page.goto(`${origin}/account/`)
-    const region = page.getByRole("region", { name: "Where you are signed in" })
-    expect(await region.textContent()).toContain("nothing is stored, so there is no list")
-    expect(await sessionOf(origin, device)).toMatchObject({ user: { email: "ada@example.com" } })
+    const other = await launchBrowser()
+    try {
+      const otherPage = await other.newPage()
+      await signInWithPassword(otherPage, origin)
+      const page = await demo.browser.newPage()
+      await signInWithPassword(page, origin)
+      await page.goto(`${origin}/account/`)
+      const region = page.getByRole("region", { name: "Where you are signed in" })
+      expect(await region.textContent()).toContain("nothing is stored, so there is no list")
+      expect(await sessionOf(origin, device)).toMatchObject({ user: { email: "ada@example.com" } })
 
-    await region.getByRole("button", { name: "Sign out everywhere else" }).click()
-    await region.getByText("Your other sessions are signed out.").waitFor()
-    expect(await sessionOf(origin, device)).toBeNull()
-    await page.reload({ timeout: 30_000 })
-    // Still on the account page (a refused token would have gone to the sign-in page); a loaded CI
-    // machine has taken more than the default 10 s to render it.
-    expect(new URL(page.url()).pathname).toBe("/account/")
-    expect(await page.locator(".facts").textContent({ timeout: 30_000 })).toContain("ada@example.com")
+      await region.getByRole("button", { name: "Sign out everywhere else" }).click()
+      await region.getByText("Your other sessions are signed out.").waitFor()
+      expect(await sessionOf(origin, device)).toBeNull()
+      await page.reload({ timeout: 30_000 })
+      // Still on the account page (a refused token would have gone to the sign-in page); a loaded CI
+      // machine has taken more than the default 10 s to render it.
+      expect(new URL(page.url()).pathname).toBe("/account/")
+      expect(await page.locator(".facts").textContent({ timeout: 30_000 })).toContain("ada@example.com")
+      expect(await page.locator(".session-ended").count()).toBe(0)
 
-    const again = await otherDevice(origin)
-    await region.getByRole("button", { name: "Sign out everywhere", exact: true }).click()
-    await page.waitForURL(`${origin}/sign-in/?signedOut=everywhere`)
-    expect(await sessionOf(origin, again)).toBeNull()
-    await page.goto(`${origin}/account/`)
-    await page.waitForURL(/\/sign-in\//)
-    await page.close()
+      // The other browser's next page (the home page, open to anyone) says it was signed out, once.
+      await otherPage.goto(`${origin}/`)
+      expect(await otherPage.locator(".session-ended").textContent()).toBe(ENDED)
+      expect(await otherPage.locator(".site-header").getByRole("link", { name: "Sign in", exact: true }).count()).toBe(1)
+      await otherPage.reload()
+      expect(await otherPage.locator(".session-ended").count()).toBe(0)
+      // A cookie that never was a session gets the same words, and nothing more.
+      await other.context.addCookies([{ name: "authlib.session-token", value: "a-guessed-value", url: origin }])
+      await otherPage.reload()
+      expect(await otherPage.locator(".session-ended").textContent()).toBe(ENDED)
+
+      const again = await otherDevice(origin)
+      await region.getByRole("button", { name: "Sign out everywhere", exact: true }).click()
+      await page.waitForURL(`${origin}/sign-in/?signedOut=everywhere`)
+      expect(await sessionOf(origin, again)).toBeNull()
+      await page.goto(`${origin}/account/`)
+      await page.waitForURL(/\/sign-in\//)
+      await page.close()
+    } finally {
+      await other.close()
+    }
   })
 })
+
+const ENDED = "You were signed out: your session on this browser ended (signed out on another device, or it expired). Sign in again to continue."

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest"
 import type { Page } from "playwright-core"
-import { screenshot } from "./harness/browser.js"
+import { launchBrowser, screenshot } from "./harness/browser.js"
+import { clickConfirming } from "./harness/confirm.js"
 import { otherDevice, sessionOf, signInWithPassword } from "./harness/devices.js"
 import { useDemo } from "./harness/use-demo.js"
 
@@ -58,28 +59,56 @@ describe("the account page's sessions", () => {
     expect(await page.locator(".facts").textContent()).toContain("ada@example.com")
     expect(await page.getByRole("region", { name: "Calling the Demo IdP's API" }).locator(".idp-answer").textContent()).toBe("The IdP says you are Grace Hopper (grace.hopper@idp.demo).")
     await screenshot(page, "account-linked")
-    await methods.locator(".linked-account", { hasText: "Demo IdP" }).getByRole("button", { name: "Unlink" }).click()
+    // "Unlink ...?" first: "Cancel" keeps it; yes unlinks it, and the page says so.
+    const unlinkIdp = methods.locator(".linked-account", { hasText: "Demo IdP" }).getByRole("button", { name: "Unlink" })
+    const question = "Unlink Demo IdP? It will no longer sign you in to this account."
+    expect(await clickConfirming(page, unlinkIdp, "dismiss")).toBe(question)
+    expect(await methods.locator(".linked-account").allTextContents()).toEqual([password, expect.stringContaining("Demo IdP"), emailLink])
+    expect(await clickConfirming(page, unlinkIdp)).toBe(question)
     await expect.poll(() => methods.locator(".linked-account").allTextContents()).toEqual([password, emailLink])
+    expect(await methods.getByRole("status").textContent()).toBe("Unlinked: it no longer signs in to this account.")
     expect(await page.getByRole("region", { name: "Calling the Demo IdP's API" }).textContent()).toContain("Sign in with the Demo IdP to call its API")
     await page.close()
   })
 
-  it("signs out everywhere: this browser lands on the sign-in page, the other device is signed out too", async () => {
+  it("signs out everywhere: this browser lands on the sign-in page, the other devices are signed out too, and another browser is told so", async () => {
     const origin = demo.server.origin
     await demo.browser.context.clearCookies()
     const device = await otherDevice(origin)
-    const page = await demo.browser.newPage()
-    await signInWithPassword(page, origin)
-    await page.goto(`${origin}/account/`)
-    await page.getByRole("region", { name: "Where you are signed in" }).getByRole("button", { name: "Sign out everywhere", exact: true }).click()
-    await page.waitForURL(`${origin}/sign-in/?signedOut=everywhere`)
-    expect(await page.getByRole("status").textContent()).toBe("You are signed out on every device.")
-    expect(await sessionOf(origin, device)).toBeNull()
-    await page.goto(`${origin}/account/`)
-    await page.waitForURL(/\/sign-in\//)
-    await page.close()
+    // Another browser, signed in on its own.
+    const other = await launchBrowser()
+    try {
+      const otherPage = await other.newPage()
+      await signInWithPassword(otherPage, origin)
+      const page = await demo.browser.newPage()
+      await signInWithPassword(page, origin)
+      await page.goto(`${origin}/account/`)
+      await page.getByRole("region", { name: "Where you are signed in" }).getByRole("button", { name: "Sign out everywhere", exact: true }).click()
+      await page.waitForURL(`${origin}/sign-in/?signedOut=everywhere`)
+      expect(await page.getByRole("status").textContent()).toBe("You are signed out on every device.")
+      expect(await sessionOf(origin, device)).toBeNull()
+      await page.goto(`${origin}/account/`)
+      await page.waitForURL(/\/sign-in\//)
+      // This browser signed itself out: nothing to tell it.
+      expect(await page.getByRole("status").count()).toBe(0)
+      await page.close()
+
+      // The other browser's next page (its account page) sends it to sign in, saying why, once.
+      await otherPage.goto(`${origin}/account/`)
+      await otherPage.waitForURL(`${origin}/sign-in/?signedOut=ended&callbackUrl=%2Faccount%2F`)
+      expect(await otherPage.getByRole("status").textContent()).toBe(ENDED)
+      expect((await other.context.cookies(origin)).some((c) => c.name.startsWith("authlib.session-token"))).toBe(false)
+      await screenshot(otherPage, "session-ended")
+      await otherPage.goto(`${origin}/`)
+      expect(await otherPage.getByRole("status").count()).toBe(0)
+    } finally {
+      await other.close()
+    }
   })
 })
+
+/** What a browser whose session ended elsewhere is told. */
+const ENDED = "You were signed out: your session on this browser ended (signed out on another device, or it expired). Sign in again to continue."
 
 /** The Demo IdP's login and consent pages. */
 async function loginAtIdp(page: Page, user: string) {

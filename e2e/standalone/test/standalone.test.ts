@@ -220,13 +220,13 @@ function startNode(dir: string, args: string[], env: Record<string, string>) {
 }
 
 /**
- * A quick start's project: the README's server block (port 3000 replaced by `port`) and its
- * `tsconfig.json` (the Node quick start's; the Express one says "the same"), installed,
- * type-checked under `tsconfigs`, then compiled as the README says (`npx tsc`).
+ * A quick start's project: the README's server block as written (it listens on `PORT`, which the
+ * test sets) and its `tsconfig.json` (the Node quick start's; the Express one says "the same"),
+ * installed, type-checked under `tsconfigs`, then compiled as the README says (`npx tsc`).
  */
-async function quickstartProject(name: string, port: number, dependencies: Record<string, string>, devDependencies: Record<string, string>, tsconfigs: Record<string, string>) {
+async function quickstartProject(name: string, dependencies: Record<string, string>, devDependencies: Record<string, string>, tsconfigs: Record<string, string>) {
   const dir = scratch(name, { dependencies, devDependencies: { "@types/node": "20.19.43", ...devDependencies } }, {
-    "src/server.ts": block(`${name}/src/server.ts`).replaceAll("3000", String(port)),
+    "src/server.ts": block(`${name}/src/server.ts`),
     "tsconfig.json": block("node-oidc/tsconfig.json"),
     ...tsconfigs,
   })
@@ -252,14 +252,15 @@ describe("the root README's environment notes", () => {
 })
 
 describe("the root README's Node quick start (node:http, OpenID Connect)", () => {
-  it("runs as written (port 3000 replaced by a free one): installs, type-checks, prints its line, and signs in at an OpenID provider over https", async () => {
+  it("runs as written (on a free port, as PORT): installs, type-checks, prints its line, and signs in at an OpenID provider over https", async () => {
     const port = await freePort()
     const origin = `http://127.0.0.1:${port}`
-    const dir = await quickstartProject("node-oidc", port, { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0" }, {}, TSCONFIGS)
+    const dir = await quickstartProject("node-oidc", { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0" }, {}, TSCONFIGS)
     const op = await startHttpsOP(dir, `${origin}/auth/callback/oidc`)
     // The README's variables, with this test's values.
     expect(exportedNames(block("node-oidc/env"))).toEqual(["AUTH_SECRET", "WEBAUTH_URL", "AUTH_OIDC_ID", "AUTH_OIDC_SECRET", "AUTH_OIDC_ISSUER"])
     const server = startNode(dir, ["dist/server.js"], {
+      PORT: String(port),
       AUTH_SECRET: "quickstart-secret-0123456789abcdefghijklmnop",
       WEBAUTH_URL: origin,
       AUTH_OIDC_ID: "quickstart",
@@ -283,7 +284,7 @@ describe("the root README's Node quick start (node:http, OpenID Connect)", () =>
       const session = JSON.parse(page.body) as Record<string, unknown>
       expect(Object.keys(session).sort()).toEqual(["expires", "user"])
       expect(session).toMatchObject({ user: { email: "ada@example.com", name: "Ada Lovelace" } })
-      // What a first run prints, as the README says.
+      // What a first run prints, as the README says (on the port it was given).
       expect(server.output()).toBe(block("node-oidc/output").replaceAll("3000", String(port)))
     } finally {
       server.stop()
@@ -298,12 +299,13 @@ describe("the root README's Express + GitHub quick start", () => {
     const origin = `http://127.0.0.1:${port}`
     const bundler = JSON.parse(TSCONFIGS["tsconfig.bundler.json"]) as { compilerOptions: object }
     const tsconfigs = { ...TSCONFIGS, "tsconfig.bundler.json": JSON.stringify({ ...bundler, compilerOptions: { ...bundler.compilerOptions, esModuleInterop: true } }) }
-    const dir = await quickstartProject("express-github", port, { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0", express: "5.2.1" }, { "@types/express": "5.0.6" }, tsconfigs)
+    const dir = await quickstartProject("express-github", { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0", express: "5.2.1" }, { "@types/express": "5.0.6" }, tsconfigs)
     expect(exportedNames(block("express-github/env"))).toEqual(["AUTH_SECRET", "WEBAUTH_URL", "AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"])
     const app = { clientId: "Ov23liQuickStart", clientSecret: "quickstart-github-secret-0123456789" }
     const github = await startGitHubStandIn(app)
     writeFileSync(join(dir, "github-fetch-route.mjs"), GITHUB_FETCH_ROUTE)
     const server = startNode(dir, ["--import", "./github-fetch-route.mjs", "dist/server.js"], {
+      PORT: String(port),
       AUTH_SECRET: "quickstart-secret-0123456789abcdefghijklmnop",
       WEBAUTH_URL: origin,
       AUTH_GITHUB_ID: app.clientId,

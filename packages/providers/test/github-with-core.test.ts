@@ -33,10 +33,19 @@ beforeAll(async () => {
 })
 afterAll(() => github.close())
 
+/** What core logged in these tests, kept here instead of printed (the forged state below is logged on purpose). */
+const logged: Array<{ level: string; code: string; message: unknown[] }> = []
+const logger = {
+  error: (code: string, ...message: unknown[]) => void logged.push({ level: "error", code, message }),
+  warn: (code: string, ...message: unknown[]) => void logged.push({ level: "warn", code, message }),
+  debug: () => {},
+}
+
 function config() {
   return {
     secret: SECRET,
     trustHost: true,
+    logger,
     providers: [GitHub({ enterprise: { baseUrl: github.url }, clientId: "client-1", clientSecret: "secret-1", [insecure]: true })],
   }
 }
@@ -67,10 +76,13 @@ describe("GitHub preset through core's Auth", () => {
   it("refuses a callback whose state was not minted for this browser", async () => {
     const client = new Client(config())
     await client.post("/auth/signin/github")
+    logged.length = 0
     const query = new URLSearchParams({ code: "code-123", state: "forged-state", iss: `${github.url}/login/oauth` })
     const callback = await client.request(`/auth/callback/github?${query}`)
     expect(callback.status).toBe(302)
     expect(callback.headers.get("location")).toContain("/auth/error?error=")
+    // The server log says why, in full.
+    expect(logged.filter((l) => l.level === "error").map((l) => [l.code, (l.message[0] as { code?: string }).code])).toEqual([["InvalidCheck", "CHECK_STATE_MISMATCH"]])
     expect(await (await client.request("/auth/session")).json()).toBeNull()
   })
 })

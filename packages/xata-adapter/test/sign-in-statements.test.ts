@@ -18,6 +18,10 @@ const SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
 const COOKIE = "authlib.session-token"
 const url = inject("databaseUrl")
 
+/** Core's `warn` and `debug` lines (the refusals these tests provoke: used and expired links), kept, not printed; `error` stays on the console. */
+const logged: Array<{ code: string; message: unknown[] }> = []
+const logger = { warn: (code: string, ...message: unknown[]) => void logged.push({ code, message }), debug: () => {} }
+
 describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
   let schema: PgSchema
   const statements: string[] = []
@@ -45,6 +49,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     adapter: XataAdapter(client),
     secret: SECRET,
     trustHost: true,
+    logger,
     session: { strategy: "database" },
     providers: [{ id: "credentials", name: "Credentials", type: "credentials", credentials: { username: {} }, authorize: async () => ({ id: login, name: "Ada" }) }],
   })
@@ -136,6 +141,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     adapter: XataAdapter(client),
     secret: SECRET,
     trustHost: true,
+    logger,
     session: { strategy: "database" },
     providers: [{ id: "email", name: "Email", type: "email", sendVerificationRequest: async () => {} } as never],
     ...extra,
@@ -267,9 +273,12 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
   test("16 parallel completions of one link: exactly one signs in, one session is stored; an expired link signs nobody in", async () => {
     const { user, email } = await emailUser()
     const { token } = await link(email)
+    logged.length = 0
     const answers = await Promise.all(Array.from({ length: 16 }, () => complete(emailConfig(), email, token)))
     expect(answers.filter((res) => sessionCookieOf(res) !== undefined)).toHaveLength(1)
     expect(answers.filter((res) => res.headers.get("location")?.includes("error=Verification"))).toHaveLength(15)
+    // Each refused completion is logged once, as a refusal.
+    expect(logged.filter((l) => l.code === "Verification" && (l.message[0] as { code?: string }).code === "TOKEN_INVALID")).toHaveLength(15)
     expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 1 }])
     const stale = await link(email, -1000)
     const res = await complete(emailConfig(), email, stale.token)

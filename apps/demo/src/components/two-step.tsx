@@ -2,6 +2,7 @@
  * The account page's "Two-step verification": turn it on with an authenticator app (a QR code and
  * the secret to type, then a first code), the 10 backup codes shown once, the status, new backup
  * codes, turning it off. Every change needs a current code; core checks it (and counts the tries).
+ * Each change that went through says so; turning it off asks first.
  * The loader and actions are re-exported by the route (Qwik City runs them from there).
  */
 import { $, component$, useSignal, type Signal } from "@builder.io/qwik"
@@ -17,6 +18,7 @@ import {
   regenerateTwoFactorBackupCodes,
   startTotpEnrollment,
 } from "@authlib/qwik"
+import { confirmFirst } from "./confirm"
 
 /** Whether two-step verification is on, and how many backup codes are left. */
 export const useTwoFactorStatus = routeLoader$((ev) => getTwoFactorStatus(ev))
@@ -48,7 +50,8 @@ export const useStartTwoFactor = routeAction$(async (_form, ev) => {
 
 export const useConfirmTwoFactor = routeAction$(async (form, ev) => {
   try {
-    return { backupCodes: (await confirmTotpEnrollment(ev, { code: form.code })).backupCodes }
+    const { backupCodes } = await confirmTotpEnrollment(ev, { code: form.code })
+    return { backupCodes, message: "Two-step verification is on: sign-in now also asks for a code from your app. Save your backup codes below." }
   } catch (err) {
     return ev.fail(400, { message: refusal(err) })
   }
@@ -56,7 +59,8 @@ export const useConfirmTwoFactor = routeAction$(async (form, ev) => {
 
 export const useNewBackupCodes = routeAction$(async (form, ev) => {
   try {
-    return { backupCodes: (await regenerateTwoFactorBackupCodes(ev, { code: form.code })).backupCodes }
+    const { backupCodes } = await regenerateTwoFactorBackupCodes(ev, { code: form.code })
+    return { backupCodes, message: "New backup codes: the old ones no longer work. Save these below." }
   } catch (err) {
     return ev.fail(400, { message: refusal(err) })
   }
@@ -65,7 +69,7 @@ export const useNewBackupCodes = routeAction$(async (form, ev) => {
 export const useDisableTwoFactor = routeAction$(async (form, ev) => {
   try {
     await disableTwoFactorSignIn(ev, { code: form.code })
-    return { disabled: true }
+    return { disabled: true, message: "Two-step verification is off: sign-in no longer asks for a code, and your backup codes no longer work." }
   } catch (err) {
     return ev.fail(400, { message: refusal(err) })
   }
@@ -98,7 +102,7 @@ const BackupCodes = component$((props: { codes: Signal<string[]> }) => (
   </div>
 ))
 
-/** What an action answered: codes to show (once), a refusal to say, or neither. */
+/** What an action answered: codes to show (once), what happened or a refusal to say, or neither. */
 type Answer = { backupCodes?: string[]; failed?: boolean; message?: string } | undefined
 
 export const TwoStep = component$(() => {
@@ -111,8 +115,10 @@ export const TwoStep = component$(() => {
   const enrolling = useSignal(false)
   const codes = useSignal<string[]>([])
   const failure = useSignal("")
+  const notice = useSignal("")
   const done = $((answer: Answer) => {
     failure.value = answer?.failed ? (answer.message ?? "") : ""
+    notice.value = answer && !answer.failed ? (answer.message ?? "") : ""
     if (answer?.backupCodes) codes.value = answer.backupCodes
   })
   const enrollment = enrolling.value && !status.value.enabled && start.value && !start.value.failed ? start.value : undefined
@@ -126,6 +132,11 @@ export const TwoStep = component$(() => {
       {failure.value && (
         <p class="alert" role="alert">
           {failure.value}
+        </p>
+      )}
+      {notice.value && (
+        <p class="notice" role="status">
+          {notice.value}
         </p>
       )}
       {codes.value.length > 0 && <BackupCodes codes={codes} />}
@@ -150,7 +161,12 @@ export const TwoStep = component$(() => {
               }}
             >
               <CodeField id="disable-code" label="Current code, to turn it off" />
-              <button type="submit" class="button small">
+              <button
+                type="submit"
+                class="button small"
+                data-confirm="Turn off two-step verification? Sign-in will no longer ask for a code, and your backup codes will stop working."
+                onClick$={confirmFirst}
+              >
                 Turn off two-step verification
               </button>
             </Form>

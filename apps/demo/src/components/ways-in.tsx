@@ -9,6 +9,7 @@ import { AccountManagementError, listSignInMethods, unlinkLinkedAccount } from "
 import { useSignIn } from "../routes/plugin@auth"
 import { idpIssuer } from "../server/idp-issuer"
 import { askedStepUp, needsStepUp, StepUp } from "./step-up"
+import { confirmFirst } from "./confirm"
 
 /** The ways the user can sign in (core's one list, the one its last-way-in rule counts), and whether the Demo IdP can be linked. */
 export const useLinkedAccounts = routeLoader$(async (ev) => {
@@ -78,7 +79,7 @@ export const LinkedAccounts = component$(() => {
             {m.removal === "unlink" && (
               <Form action={unlink} onSubmitCompleted$={(e) => void (askedStepUp(e.detail.value) && (stepUp.value = true))}>
                 <input type="hidden" name="provider" value={m.provider} />
-                <button type="submit" class="button small">
+                <button type="submit" class="button small" data-confirm={`Unlink ${m.name}? It will no longer sign you in to this account.`} onClick$={confirmFirst}>
                   Unlink
                 </button>
               </Form>

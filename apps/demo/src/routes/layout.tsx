@@ -1,6 +1,15 @@
 import { component$, Slot } from "@builder.io/qwik"
-import { Form, Link, useLocation } from "@builder.io/qwik-city"
+import { Form, Link, routeLoader$, useLocation, type RequestHandler } from "@builder.io/qwik-city"
 import { useSession, useSignOut } from "./plugin@auth"
+import { endedNotice, noteEndedSession } from "../server/session-ended"
+
+/** Before any page or action: did this browser come with a session that ended elsewhere? */
+export const onRequest: RequestHandler = async (ev) => {
+  await noteEndedSession(ev)
+}
+
+/** "You were signed out", once, on the page a browser whose session ended loads (see server/session-ended.ts). */
+export const useSessionEndedNotice = routeLoader$((ev) => endedNotice(ev))
 
 /** Pages in the main navigation. */
 const nav = [
@@ -36,6 +45,7 @@ const AccountMenu = component$(() => {
 
 export default component$(() => {
   const loc = useLocation()
+  const ended = useSessionEndedNotice()
   return (
     <>
       <a class="skip-link" href="#main">
@@ -64,6 +74,11 @@ export default component$(() => {
         </div>
       </header>
       <main id="main" class="wrap" tabIndex={-1}>
+        {ended.value && (
+          <p class="notice session-ended" role="status">
+            {ended.value}
+          </p>
+        )}
         <Slot />
       </main>
       <footer class="site-footer">

@@ -39,11 +39,19 @@ export function hostNameOf(hostHeader: string | null): string | undefined {
   }
 }
 
+/** The port `PORT` names (3000 when unset or empty; 0 picks a free one), or undefined when it names none. */
+export function listenPort(value: string | undefined): number | undefined {
+  if (value === undefined || value === "") return 3000
+  return /^\d{1,5}$/.test(value) && Number(value) <= 65535 ? Number(value) : undefined
+}
+
 /**
- * Why the demo must not start with this environment, or undefined when it may. `WEBAUTH_URL`
- * unset means origins come from the Host header: acceptable only when nobody else can connect.
+ * Why the demo must not start with this environment, or undefined when it may: a `PORT` that is no
+ * port number, or `WEBAUTH_URL` unset (origins then come from the Host header: acceptable only
+ * when nobody else can connect) on a non-loopback `HOST`.
  */
-export function startupProblem(env: { HOST?: string | undefined; WEBAUTH_URL?: string | undefined }): string | undefined {
+export function startupProblem(env: { HOST?: string | undefined; WEBAUTH_URL?: string | undefined; PORT?: string | undefined }): string | undefined {
+  if (listenPort(env.PORT) === undefined) return `PORT must be a port number (1 to 65535), not "${env.PORT}"`
   const host = env.HOST || "127.0.0.1"
   if (env.WEBAUTH_URL) {
     try {

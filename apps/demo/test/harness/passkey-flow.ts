@@ -9,6 +9,7 @@ import { expect } from "vitest"
 import type { Page } from "playwright-core"
 import { screenshot } from "./browser.js"
 import { statusText, turnOff, turnOn } from "./two-factor-flow.js"
+import { clickConfirming } from "./confirm.js"
 import type { DemoFixture } from "./use-demo.js"
 
 async function withAuthenticator(demo: DemoFixture): Promise<Page> {
@@ -85,9 +86,15 @@ export async function passkeyJourney(demo: DemoFixture, label: string): Promise<
   await turnOff(page, backupCodes[0]!)
   await expect.poll(() => statusText(page)).toBe("Off.")
 
-  // Ada has an e-mail address and the demo offers e-mail links: deleting her only passkey is allowed.
-  await page.getByRole("button", { name: "Delete" }).click()
+  // Ada has an e-mail address and the demo offers e-mail links: deleting her only passkey is allowed,
+  // once she says yes to "Delete ...?" ("Cancel" keeps it); the page then says it is gone.
+  const name = await page.locator(".passkey").getByLabel("Name").inputValue()
+  const question = `Delete the passkey "${name || "Unnamed passkey"}"? It will no longer sign you in.`
+  expect(await clickConfirming(page, page.getByRole("button", { name: "Delete" }), "dismiss")).toBe(question)
+  expect(await page.locator(".passkey").count()).toBe(1)
+  expect(await clickConfirming(page, page.getByRole("button", { name: "Delete" }))).toBe(question)
   await expect.poll(() => page.locator(".passkey").count()).toBe(0)
+  expect(await page.getByRole("status").filter({ hasText: "Passkey deleted" }).textContent()).toBe("Passkey deleted: it no longer signs in here.")
   expect(errors, errors.join("\n")).toEqual([])
   await page.close()
 }

@@ -10,6 +10,7 @@ import { expect } from "vitest"
 import type { Page } from "playwright-core"
 import { screenshot } from "./browser.js"
 import { submitPassword, turnOn } from "./two-factor-flow.js"
+import { clickConfirming } from "./confirm.js"
 import { pageWithAuthenticator, watchPasskeyOptions } from "./two-factor-passkey-flow.js"
 import { stepAt, totp } from "@authlib/e2e-kit/totp"
 import type { DemoFixture } from "./use-demo.js"
@@ -58,8 +59,9 @@ export async function stepUpJourney(demo: DemoFixture, freshAge: number, label: 
   await expect.poll(() => page.getByRole("status").filter({ hasText: "Passkey renamed." }).count()).toBe(1)
   expect(await stepUpForm(page).count()).toBe(0)
 
-  // Deleting does ask: a backup code, and the first device's passkey is deleted.
-  await passkeys(page).first().getByRole("button", { name: "Delete" }).click()
+  // Deleting does ask: "Delete ...?" first, then a backup code (asked once: the retry is not asked
+  // again), and the first device's passkey is deleted.
+  await clickConfirming(page, passkeys(page).first().getByRole("button", { name: "Delete" }))
   await stepUpForm(page).waitFor()
   await stepUpForm(page).getByLabel("Code from your authenticator app, or a backup code").fill(backupCodes[0]!)
   await stepUpForm(page).getByRole("button", { name: "Verify and continue" }).click()
@@ -71,7 +73,7 @@ export async function stepUpJourney(demo: DemoFixture, freshAge: number, label: 
   // Stale again: deleting the other one asks again; "Use a passkey" (that device's, verified by the
   // authenticator), and it is deleted too (her e-mail address still signs her in).
   await staleAfter(freshAge)
-  await passkeys(page).first().getByRole("button", { name: "Delete" }).click()
+  await clickConfirming(page, passkeys(page).first().getByRole("button", { name: "Delete" }))
   await stepUpForm(page).waitFor()
   await stepUpForm(page).getByRole("button", { name: "Use a passkey" }).click()
   await expect.poll(() => page.getByRole("status").filter({ hasText: "Passkey deleted" }).count()).toBe(1)

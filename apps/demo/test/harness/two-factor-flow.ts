@@ -10,6 +10,7 @@ import { expect } from "vitest"
 import type { Page } from "playwright-core"
 import { DEMO_LOGIN, IDP_ACCOUNTS, IDP_PASSWORD } from "../../src/lib/demo-login.js"
 import { screenshot } from "./browser.js"
+import { clickConfirming } from "./confirm.js"
 import { stepAt, totp } from "@authlib/e2e-kit/totp"
 import type { DemoFixture } from "./use-demo.js"
 
@@ -55,6 +56,7 @@ export async function turnOn(page: Page, label: string): Promise<{ secret: strin
   const backupCodes = await shownCodes(page)
   expect(backupCodes.every((c) => /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/.test(c))).toBe(true)
   await expect.poll(() => statusText(page)).toBe("On · 10 backup codes left")
+  expect(await twoStepNotice(page)).toBe(TURNED_ON)
   await screenshot(page, `two-factor-codes-${label}`)
   return { secret, step, backupCodes }
 }
@@ -111,10 +113,21 @@ export async function signedInAs(demo: DemoFixture, page: Page, email: string): 
   expect(await hasSessionCookie(demo)).toBe(true)
 }
 
-/** Turns it off with `code` (the page says so, or shows a refusal). */
+const TURN_OFF_QUESTION = "Turn off two-step verification? Sign-in will no longer ask for a code, and your backup codes will stop working."
+export const TURNED_OFF = "Two-step verification is off: sign-in no longer asks for a code, and your backup codes no longer work."
+export const TURNED_ON = "Two-step verification is on: sign-in now also asks for a code from your app. Save your backup codes below."
+const NEW_CODES = "New backup codes: the old ones no longer work. Save these below."
+
+/** What the two-step section says happened (its `status` line), if anything. */
+export const twoStepNotice = async (page: Page) => {
+  const notice = twoStep(page).getByRole("status")
+  return (await notice.count()) === 0 ? undefined : (await notice.textContent())?.trim()
+}
+
+/** Turns it off with `code` after saying yes to "Turn off ...?" (the page says so, or shows a refusal). */
 export async function turnOff(page: Page, code: string): Promise<void> {
   await page.getByLabel("Current code, to turn it off").fill(code)
-  await page.getByRole("button", { name: "Turn off two-step verification" }).click()
+  expect(await clickConfirming(page, page.getByRole("button", { name: "Turn off two-step verification" }))).toBe(TURN_OFF_QUESTION)
 }
 
 const refusal = (page: Page) => twoStep(page).getByRole("alert")
@@ -151,8 +164,13 @@ export async function twoFactorJourney(demo: DemoFixture, label: string): Promis
   await enterCode(demo, page, ada.backupCodes[0]!)
   await signedInAs(demo, page, DEMO_LOGIN.email)
   expect(await statusText(page)).toBe("On · 9 backup codes left")
+  // "Cancel" keeps it on and spends nothing; yes turns it off, and the page says what that means.
+  await page.getByLabel("Current code, to turn it off").fill(ada.backupCodes[1]!)
+  await clickConfirming(page, page.getByRole("button", { name: "Turn off two-step verification" }), "dismiss")
+  expect(await statusText(page)).toBe("On · 9 backup codes left")
   await turnOff(page, ada.backupCodes[1]!)
   await expect.poll(() => statusText(page)).toBe("Off.")
+  expect(await twoStepNotice(page)).toBe(TURNED_OFF)
   await signOut(page)
   await submitPassword(page, origin)
   await signedInAs(demo, page, DEMO_LOGIN.email)
@@ -166,13 +184,17 @@ export async function twoFactorJourney(demo: DemoFixture, label: string): Promis
   await page.getByRole("button", { name: "New backup codes" }).click()
   await expect.poll(async () => (await shownCodes(page)).filter((c) => codes.includes(c))).toEqual([])
   expect(await statusText(page)).toBe("On · 10 backup codes left")
+  expect(await twoStepNotice(page)).toBe(NEW_CODES)
   const fresh = await shownCodes(page)
   await turnOff(page, codes[1]!)
   await expect.poll(() => refusal(page).textContent()).toBe(WRONG)
   expect(await statusText(page)).toBe("On · 10 backup codes left")
+  // A refusal is no news: the last change's notice is gone.
+  expect(await twoStepNotice(page)).toBeUndefined()
   await turnOff(page, fresh[0]!)
   await expect.poll(() => statusText(page)).toBe("Off.")
   expect(await refusal(page).count()).toBe(0)
+  expect(await twoStepNotice(page)).toBe(TURNED_OFF)
 
   await idpSignIn(demo, page, "alan")
   await signedInAs(demo, page, IDP_ACCOUNTS.alan!.email)

@@ -5,7 +5,7 @@
  * 500 there (no stack in the body), log the clear line the routes log, and leave the process up.
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -42,8 +42,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "authlib-quickstart-"))
   script = join(dir, "server.mjs")
   await build({
-    // Port 3000 becomes a placeholder, filled with a free port per run.
-    stdin: { contents: readmeBlock("node-oidc/src/server.ts").replaceAll("3000", "__PORT__"), loader: "ts", resolveDir: core },
+    // As written: it listens on PORT, which each run sets to a free port.
+    stdin: { contents: readmeBlock("node-oidc/src/server.ts"), loader: "ts", resolveDir: core },
     bundle: true,
     platform: "node",
     format: "esm",
@@ -73,18 +73,16 @@ async function freePort(): Promise<number> {
   return port
 }
 
-/** Starts the quick start on a free port with exactly `env` (and PATH), once it prints its line. */
+/** Starts the quick start on a free port (`PORT`) with exactly `env` (and PATH), once it prints its line. */
 async function start(env: Record<string, string>) {
   const port = await freePort()
-  const file = join(dir, `server-${port}.mjs`)
-  writeFileSync(file, readFileSync(script, "utf8").replaceAll("__PORT__", String(port)))
-  const child: ChildProcess = spawn("node", [file], { cwd: dir, env: { PATH: process.env.PATH!, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const child: ChildProcess = spawn("node", [script], { cwd: dir, env: { PATH: process.env.PATH!, PORT: String(port), ...env }, stdio: ["ignore", "pipe", "pipe"] })
   const output: string[] = []
   child.stdout!.on("data", (c: Buffer) => output.push(c.toString()))
   child.stderr!.on("data", (c: Buffer) => output.push(c.toString()))
   let exited: number | null | undefined
   child.once("exit", (code) => (exited = code))
-  await expect.poll(() => output.join(""), { timeout: 20_000 }).toContain("listening")
+  await expect.poll(() => output.join(""), { timeout: 20_000 }).toContain(`listening on http://127.0.0.1:${port}/`)
   return { child, origin: `http://127.0.0.1:${port}`, output: () => output.join(""), exited: () => exited }
 }
 

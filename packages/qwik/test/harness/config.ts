@@ -1,5 +1,5 @@
 /** The configuration the binding's tests run core with: a credentials provider and an OAuth one. */
-import { CredentialsSignin, MemoryRateLimitStore } from "@authlib/core"
+import { CredentialsSignin, MemoryRateLimitStore, type LoggerInstance } from "@authlib/core"
 import type { QwikAuthConfig } from "../../src/index.js"
 
 export const ORIGIN = "http://app.test"
@@ -14,7 +14,18 @@ export class WrongPassword extends CredentialsSignin {
 
 export const ada = { id: "user-ada", name: "Ada Lovelace", email: "ada@example.test" }
 
-/** A test's config: its own rate-limit counters (core's default store is one per process). */
+/**
+ * What core logged at `warn` and `debug` in these tests (the refusals they provoke on purpose, notes
+ * such as "no client address"): recorded here, not printed. `error` stays core's console logger,
+ * so a real fault still shows; a test that expects one passes its own `logger.error`.
+ */
+export const logged: Array<{ level: "warn" | "debug"; code: string; message: unknown[] }> = []
+const testLogger: Partial<LoggerInstance> = {
+  warn: (code, ...message) => void logged.push({ level: "warn", code, message }),
+  debug: (code, ...message) => void logged.push({ level: "debug", code, message }),
+}
+
+/** A test's config: its own rate-limit counters (core's default store is one per process) and the quiet logger above. */
 export function testConfig(overrides: Partial<QwikAuthConfig> = {}): QwikAuthConfig {
   return {
     secret: SECRET,
@@ -44,5 +55,6 @@ export function testConfig(overrides: Partial<QwikAuthConfig> = {}): QwikAuthCon
       },
     ],
     ...overrides,
+    logger: { ...testLogger, ...overrides.logger },
   }
 }

@@ -1,5 +1,5 @@
 import { $, component$, useSignal } from "@builder.io/qwik"
-import { Form, routeAction$, routeLoader$, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
+import { Form, routeAction$, routeLoader$, z, zod$, type DocumentHead, type RequestHandler } from "@builder.io/qwik-city"
 import {
   AuthError,
   deletePasskey,
@@ -19,7 +19,9 @@ import { useSession } from "../plugin@auth"
 import { LinkedAccounts } from "../../components/ways-in"
 import { TwoStep } from "../../components/two-step"
 import { askedStepUp, needsStepUp, StepUp } from "../../components/step-up"
+import { confirmFirst } from "../../components/confirm"
 import { idpIssuer } from "../../server/idp-issuer"
+import { ENDED_SIGN_IN_PAGE, sessionEnded } from "../../server/session-ended"
 
 export { useLinkedAccounts, useUnlink } from "../../components/ways-in"
 export { useConfirmTwoFactor, useDisableTwoFactor, useNewBackupCodes, useStartTwoFactor, useTwoFactorStatus } from "../../components/two-step"
@@ -28,8 +30,13 @@ export { useStepUp } from "../../components/step-up"
 /** A date as the page shows it ("never" for none). */
 const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "never")
 
-/** Signed-out visitors go to the sign-in page and come back here afterwards. */
-export const onRequest = protectRoute({ signInPage: "/sign-in/" })
+/**
+ * Signed-out visitors go to the sign-in page and come back here afterwards; a browser whose session
+ * ended elsewhere is told so there.
+ */
+const protect = protectRoute({ signInPage: "/sign-in/" })
+const protectEnded = protectRoute({ signInPage: ENDED_SIGN_IN_PAGE })
+export const onRequest: RequestHandler = (ev) => (sessionEnded(ev) ? protectEnded(ev) : protect(ev))
 
 /** The signed-in user's passkeys (names, dates, synced or not; never a key). */
 export const usePasskeys = routeLoader$(async (ev) => {
@@ -315,7 +322,7 @@ const Passkeys = component$(() => {
               </p>
               <Form action={remove} onSubmitCompleted$={(e) => settle("delete", e.detail.value)}>
                 <input type="hidden" name="id" value={p.id} />
-                <button type="submit" class="button small">
+                <button type="submit" class="button small" data-confirm={`Delete the passkey "${p.name ?? "Unnamed passkey"}"? It will no longer sign you in.`} onClick$={confirmFirst}>
                   Delete
                 </button>
               </Form>

@@ -2,9 +2,15 @@
  * The logger of spec 2.1: `error`, `warn` and `debug`, each `(code, ...message)`. Levels the user
  * leaves out fall back to the built-in console logger. The built-in `debug` prints only with
  * `debug: true` and no custom `logger`; a custom `logger.debug` is always called.
+ *
+ * What a request ends with is logged by one rule (`publicType` in `http/error-response.ts`, for
+ * routes and server functions alike): an expected refusal (a client-safe error: a wrong password, a
+ * wrong code, a refused passkey) once at `warn`, which the built-in console prints as one line,
+ * `Type: message (CODE)`, without a stack; a fault at `error`, in full with its stack and causes.
  */
 import type { LoggerInstance } from "@authlib/jwt"
 import { AuthError } from "./errors.js"
+import { isClientSafe } from "./catalogued.js"
 
 const prefix = "[authlib]"
 
@@ -12,7 +18,7 @@ function consoleLevel(level: "error" | "warn" | "debug"): LoggerInstance["error"
   return (code, ...message) => {
     const line = `${prefix}[${level}][${code}]`
     if (level === "error") console.error(line, ...message.map(describe))
-    else if (level === "warn") console.warn(line, ...message)
+    else if (level === "warn") console.warn(line, ...message.map(brief))
     else console.debug(line, ...message)
   }
 }
@@ -26,14 +32,34 @@ function describe(part: unknown): unknown {
   return part.stack ?? part.message
 }
 
+/** A refusal in one line: its type, message and code; its stack says nothing an operator needs. */
+function brief(part: unknown): unknown {
+  if (!isClientSafe(part) || (part.cause as { err?: unknown } | undefined)?.err !== undefined) return part
+  return `${part.type}: ${part.message}${part.code ? ` (${part.code})` : ""}`
+}
+
 const silent = (): void => {}
+
+/**
+ * The effective `warn`: an error object reaches it once, however many layers saw it on its way out
+ * (a refusal a server function logged is not logged again by the kernel's rule).
+ */
+function warnedOnce(warn: LoggerInstance["warn"]): LoggerInstance["warn"] {
+  const seen = new WeakSet<object>()
+  return (code, ...message) => {
+    const errors = message.filter((part): part is Error => part instanceof Error)
+    if (errors.length > 0 && errors.every((err) => seen.has(err))) return
+    for (const err of errors) seen.add(err)
+    warn(code, ...message)
+  }
+}
 
 /** Builds the effective logger once per configuration. */
 export function createLogger(custom: Partial<LoggerInstance> | undefined, debug: boolean | undefined): LoggerInstance {
   const useBuiltinDebug = !custom && debug === true
   return {
     error: custom?.error ?? consoleLevel("error"),
-    warn: custom?.warn ?? consoleLevel("warn"),
+    warn: warnedOnce(custom?.warn ?? consoleLevel("warn")),
     debug: custom?.debug ?? (useBuiltinDebug ? consoleLevel("debug") : silent),
   }
 }

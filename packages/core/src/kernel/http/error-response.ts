@@ -124,11 +124,21 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
 }
 
 /**
- * What a server-side caller (`raw` mode, server functions) receives for `err`: a client-safe error
- * itself; any other error is logged in full first, and a non-`AuthError` becomes `Configuration`.
+ * What a server-side caller (`raw` mode, server functions) receives for `err`, logged by the same
+ * rule as a route's error: a client-safe error itself (a refusal: one `warn` line); any other
+ * error is logged in full first, and a non-`AuthError` becomes `Configuration`.
  */
 export function rawError(err: unknown, ctx: Context): AuthError {
-  if (isClientSafe(err)) return err
+  // Logged as a route logs them: the request errors and too many attempts (the limiter said so) at
+  // `debug`, every other refusal at `warn` by the one rule of `publicType`.
+  if (err instanceof InvalidRequest || err instanceof MethodNotAllowed || err instanceof UnknownAction || err instanceof RateLimited) {
+    ctx.config.logger.debug(err.type, err)
+    return err
+  }
+  if (isClientSafe(err)) {
+    publicType(err, ctx.config.logger)
+    return err
+  }
   // An outcome the caller asked about (no linked account) is no fault: logged at its own level.
   if (err instanceof RefreshTokenError && err.logLevel !== "error") {
     ctx.config.logger[err.logLevel](err.type, err)
