@@ -20,6 +20,8 @@ const ENTRIES: Record<string, (line: string) => boolean> = {
   // The Auth.js-shaped subpaths re-export the root's names: the capability's on lines of their own.
   [join(src, "errors.ts")]: (line) => /two-?factor/i.test(line),
   [join(src, "adapters.ts")]: (line) => /two-?factor/i.test(line),
+  // The Node entry's twins of the root's server functions: the capability's on lines of their own.
+  [join(src, "node", "index.ts")]: (line) => /two-?factor|totp|RecentAuthentication/i.test(line),
 }
 
 const hidden = (path: string) => path === folder || path.startsWith(folder + sep)

@@ -11,7 +11,6 @@
  * call them from endpoints that are themselves protected (same-origin POST actions).
  */
 import { serializeCookie, type Cookie } from "../../kernel/cookies/serialize.js"
-import { isClientSafe } from "../../kernel/errors/errors.js"
 import { TwoFactorError } from "./errors.js"
 import { serverCall } from "../../kernel/run/server-call.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
@@ -39,19 +38,9 @@ export interface TwoFactorPasskeyInput {
   provider?: string
 }
 
-/**
- * `run` as a server function; a refusal is logged (`warn`) as the route logs it, since no route
- * sees it (faults are logged by `serverCall` itself).
- */
+/** `run` as a server function (a refusal is logged by `serverCall`, as every server function's is). */
 function call<T>(request: Request, config: AuthConfig, run: (req: AuthRequest, ctx: Context) => Promise<T>): Promise<T> {
-  return serverCall(request, config, "two-factor", async (req, ctx) => {
-    try {
-      return await run(req, ctx)
-    } catch (err) {
-      if (isClientSafe(err)) ctx.config.logger.warn(err.type, err)
-      throw err
-    }
-  })
+  return serverCall(request, config, "two-factor", run)
 }
 
 function signInResult(done: AuthResponse): TwoFactorSignInResult {

@@ -84,7 +84,7 @@ function absoluteMaxAgeProblems(resolved: ResolvedConfig): AuthError[] {
 /** Why an environment variable did not reach a config that `setEnvDefaults` never completed. */
 const NOT_FROM_ENV =
   "and was not completed from the environment: core reads AUTH_SECRET, AUTH_TRUST_HOST, WEBAUTH_URL and the other variables only through setEnvDefaults(env, config). " +
-  "Pass the value in the config, call setEnvDefaults on it, or on a Node server use the functions of @authlib/core/node (toNodeHandler, getSession, getTwoFactorStatus, ...), which complete it from the environment"
+  "Pass the value in the config, call setEnvDefaults on it, or on a Node server use the functions of @authlib/core/node (toNodeHandler, getSession and every server function), which complete it from the environment"
 
 function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
   const problems: AuthError[] = []
