@@ -5,82 +5,25 @@
  * `createdAt`, see `lifetime.ts`); an expired session is deleted and reads as no session. Signing in
  * again ends the session the browser held (OWASP ASVS 5.0 7.2.4).
  */
-import { optionalPort, port } from "../ports/ports.js"
+import { port } from "../ports/ports.js"
 import type { JWT } from "@authlib/jwt"
-import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, SessionMetadata } from "../types/adapters.js"
+import type { AdapterAccount, AdapterSession, AdapterUser } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import { SESSION_METHODS } from "../ports/adapter.js"
-import { SessionTokenError } from "../errors/errors.js"
 import { emitEvent } from "../user-code/events.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { logError } from "../errors/logger.js"
 import { sha256 } from "../security/random.js"
 import type { Session } from "../types/config.js"
 import { runUserCode } from "../user-code/run.js"
-import { clientNetworkOf, describeClient } from "./client-description.js"
 import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
 import { authenticationFacts } from "./authentication.js"
-import { linkCheck, unlinkedMeanwhile, type LinkCheck } from "./account-link.js"
+import { linkCheck } from "./account-link.js"
+import { createLinkedSession, createSession, keepsSessionMetadata, newRecord, sessionCookie, storedSessions } from "./database-record.js"
 import { isSessionStart, sessionEnd } from "./lifetime.js"
 import type { Authentication, LinkUse, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
-
-const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
-
-/** The session record's methods (checked at start-up for this strategy, see `adapterMethods`). */
-const storedSessions = (ctx: Context) => port(ctx.config.adapter, "storedSessions", "Database sessions")
-
-function sessionCookie(token: string, expires: Date, ctx: Context): Cookie {
-  const option = ctx.cookies.sessionToken
-  return { name: option.name, value: token, options: { ...option.options, expires } }
-}
-
-/**
- * Whether the adapter keeps session metadata: the session-listing port's contract (see `PORTS` in
- * `ports/ports.ts`) is that its sessions store `createdAt`, `clientDescription`, `clientNetwork`,
- * `error`, `authTime` and `amr` (adapter-test's session-listing suite holds it to that); an Auth.js adapter, which lacks
- * the port, may refuse keys it does not know.
- */
-export function keepsSessionMetadata(ctx: Context): boolean {
-  return optionalPort(ctx.config.adapter, "sessionListing") !== undefined
-}
-
-type NewRecord = { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">
-
-/**
- * A new session's token (for the cookie) and its record, metadata included where kept. `startedAt`
- * (ms): when the session started, for a session that replaces one of the same sign-in (step-up);
- * a sign-in starts now. `expires` is cut at the absolute end (`session.absoluteMaxAge`).
- */
-function newRecord(req: AuthRequest, ctx: Context, authentication: Authentication | undefined, startedAt?: number): { token: string; record: NewRecord } {
-  const { config } = ctx
-  const token = config.session.generateSessionToken()
-  if (typeof token !== "string" || token.length < MIN_TOKEN_LENGTH)
-    throw new SessionTokenError("generateSessionToken must return a string of at least 128 bits", { code: "SESSION_TOKEN_WEAK" })
-  const now = Date.now()
-  const start = startedAt ?? now
-  const end = sessionEnd(config, Math.floor(start / 1000))
-  const expires = now + config.session.maxAge * 1000
-  const record: NewRecord = { sessionToken: sha256(token), expires: new Date(end === undefined ? expires : Math.min(expires, end * 1000)) }
-  if (keepsSessionMetadata(ctx)) {
-    record.createdAt = new Date(start)
-    record.clientDescription = describeClient(req.headers.get("user-agent"))
-    record.clientNetwork = clientNetworkOf(req, ctx)
-    if (authentication) {
-      record.authTime = authentication.time
-      record.amr = [...authentication.amr]
-    }
-  }
-  return { token, record }
-}
-
-/** Stores a new session for `userId`, with its metadata when the adapter keeps it; returns its cookie. */
-async function createSession(req: AuthRequest, userId: string, ctx: Context, authentication: Authentication | undefined, startedAt?: number): Promise<Cookie> {
-  const { token, record } = newRecord(req, ctx, authentication, startedAt)
-  await storedSessions(ctx).createSession({ ...record, userId })
-  return sessionCookie(token, record.expires, ctx)
-}
 
 /**
  * The account's owner found and the session stored in one adapter call (`createSessionForAccount`),
@@ -241,30 +184,6 @@ async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promis
   const link = linkCheck(ctx, signIn)
   if (link) return endPrevious(req, ctx, await createLinkedSession(req, ctx, signIn, link))
   return replaceSession(req, ctx, signIn.user.id!, signIn.authentication)
-}
-
-/**
- * A session for an OAuth/OIDC sign-in, written only while its account is still linked to its user
- * (see `account-link.ts`): in the statement that checks the link where the adapter has
- * `createSessionForAccount`, else checked after the write and deleted again.
- */
-async function createLinkedSession(req: AuthRequest, ctx: Context, signIn: NewSession, link: LinkCheck): Promise<Cookie> {
-  const create = ctx.config.adapter?.createSessionForAccount
-  const { token, record } = newRecord(req, ctx, signIn.authentication)
-  const { provider, providerAccountId } = signIn.account
-  let linked: boolean
-  if (create) {
-    const stored = await create({ provider, providerAccountId }, record)
-    linked = stored?.user.id === link.userId
-    // Linked meanwhile to someone else: the session the adapter stored is not this sign-in's.
-    if (stored && !linked) await storedSessions(ctx).deleteSession(record.sessionToken)
-  } else {
-    await storedSessions(ctx).createSession({ ...record, userId: link.userId })
-    linked = await link.stillLinked()
-    if (!linked) await storedSessions(ctx).deleteSession(record.sessionToken)
-  }
-  if (!linked) throw unlinkedMeanwhile(signIn)
-  return sessionCookie(token, record.expires, ctx)
 }
 
 /** A new session for `userId` (started at `startedAt`, ms, when it replaces one of the same sign-in), then the end of the one the browser held (see `issue`). */
