@@ -40,26 +40,12 @@ function brief(part: unknown): unknown {
 
 const silent = (): void => {}
 
-/**
- * The effective `warn`: an error object reaches it once, however many layers saw it on its way out
- * (a refusal a server function logged is not logged again by the kernel's rule).
- */
-function warnedOnce(warn: LoggerInstance["warn"]): LoggerInstance["warn"] {
-  const seen = new WeakSet<object>()
-  return (code, ...message) => {
-    const errors = message.filter((part): part is Error => part instanceof Error)
-    if (errors.length > 0 && errors.every((err) => seen.has(err))) return
-    for (const err of errors) seen.add(err)
-    warn(code, ...message)
-  }
-}
-
 /** Builds the effective logger once per configuration. */
 export function createLogger(custom: Partial<LoggerInstance> | undefined, debug: boolean | undefined): LoggerInstance {
   const useBuiltinDebug = !custom && debug === true
   return {
     error: custom?.error ?? consoleLevel("error"),
-    warn: warnedOnce(custom?.warn ?? consoleLevel("warn")),
+    warn: custom?.warn ?? consoleLevel("warn"),
     debug: custom?.debug ?? (useBuiltinDebug ? consoleLevel("debug") : silent),
   }
 }
