@@ -8,7 +8,8 @@
  * before (`consumeTokenForAccount`) and the usual path stores the user, then the session.
  */
 import { mayIssueWithFirstFactor } from "../../kernel/sign-in/issue.js"
-import { firstFactorAmr, nowSeconds } from "../../kernel/sign-in/amr.js"
+import { nowSeconds } from "../../kernel/sessions/lifetime.js"
+import { firstFactorAmr } from "../../kernel/sign-in/amr.js"
 import { sessionStrategy } from "../../kernel/sessions/strategy.js"
 import type { AdapterAccount, AdapterUser, VerificationToken } from "../../kernel/types/adapters.js"
 import type { Cookie } from "../../kernel/types/http.js"

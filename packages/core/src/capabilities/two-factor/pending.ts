@@ -10,6 +10,7 @@ import { decode, encode, type JWT } from "@authlib/jwt"
 import { clearChunked, readChunked, writeChunked } from "../../kernel/cookies/chunks.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
 import { randomToken } from "../../kernel/security/random.js"
+import { nowSeconds } from "../../kernel/sessions/lifetime.js"
 import type { CookieOption } from "../../kernel/types/config.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import type { ResumableSignIn } from "../../kernel/types/sign-in.js"
@@ -47,7 +48,6 @@ function pendingCookie(ctx: Context, maxAge: number): CookieOption {
   return { name, options: { httpOnly: true, sameSite: "lax", path: "/", secure: ctx.secure, maxAge } }
 }
 
-const nowSeconds = () => Math.floor(Date.now() / 1000)
 
 async function write(req: AuthRequest, ctx: Context, pending: PendingTwoFactor): Promise<Cookie[]> {
   const maxAge = Math.max(1, pending.expiresAt - nowSeconds())

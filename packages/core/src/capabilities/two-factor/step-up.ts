@@ -15,7 +15,8 @@
  * every cause); the session is replaced, never extended in place: a new JWT, or a new stored
  * session with a new token (the privilege changed, so the token does too).
  */
-import { nowSeconds, unionAmr } from "../../kernel/sign-in/amr.js"
+import { nowSeconds } from "../../kernel/sessions/lifetime.js"
+import { unionAmr } from "../../kernel/sign-in/amr.js"
 import { requirePrincipal, type Principal } from "../../kernel/sessions/principal.js"
 import { sessionStrategy } from "../../kernel/sessions/strategy.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"

@@ -18,10 +18,7 @@ import type { ResolvedConfig } from "../types/resolved-config.js"
 /** Seconds a recorded sign-in time may lie ahead of this instance's clock (another instance's clock). */
 export const CLOCK_SKEW = 300
 
-/**
- * Seconds since the epoch, as `iat`, `exp` and `auth_time` count. (`sign-in/amr.ts` has the same
- * one-liner for the sign-in side; sessions cannot import sign-in, which imports them.)
- */
+/** Seconds since the epoch, as `iat`, `exp` and `auth_time` count: the one clock of sessions and sign-ins. */
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000)
 
 /** Whether `value` is a sign-in time authlib could have recorded by `now` (seconds). */

@@ -16,11 +16,10 @@
  * their methods and `mfa`, only when independent of the first (`independentOf`); see `recordVerifiedFactor`.
  */
 import { registry } from "../registry/installed.js"
+import { nowSeconds } from "../sessions/lifetime.js"
 import type { Context } from "../types/http.js"
 import type { Authentication, SignInResult } from "../types/sign-in.js"
 
-/** Seconds since the epoch, as JWT `auth_time` counts. */
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000)
 
 /** The methods of a first factor, from the flow's result. */
 export function firstFactorAmr(ctx: Context, result: SignInResult): string[] {

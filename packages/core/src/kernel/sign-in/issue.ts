@@ -32,7 +32,8 @@ async function planIfNeeded(req: AuthRequest, ctx: Context, result: SignInResult
   // WebAuthn names its user itself: a passkey's owner, or the signed-in user who added it.
   const linkTo = type === "webauthn" ? result.knownUserId : type === "credentials" || type === "email" ? undefined : (await principalOf(req, ctx))?.userId
   const plan = await planUser(ctx, result, linkTo)
-  if (type !== "webauthn" && addsWayIn(plan, linkTo)) await requireFreshSecondFactor(req, ctx, "Sign in to link an account")
+  // A passkey's callback asked the same gate already (before its ceremony); asking again reads nothing new but the freshness hook.
+  if (addsWayIn(plan, linkTo)) await requireFreshSecondFactor(req, ctx, "Sign in to add a way in")
   return { plan, linkTo }
 }
 

@@ -6,7 +6,8 @@ import type { AdapterAccount, AdapterUser } from "../types/adapters.js"
 import type { EventCallbacks } from "../types/config.js"
 import type { Context } from "../types/http.js"
 import type { Authentication, NewSession, SignInResult } from "../types/sign-in.js"
-import { firstFactorAmr, nowSeconds } from "./amr.js"
+import { nowSeconds } from "../sessions/lifetime.js"
+import { firstFactorAmr } from "./amr.js"
 import type { PersistedUser } from "./link-user.js"
 
 /** When and how the first factor authenticated the user. */
