@@ -216,7 +216,23 @@ function startNode(dir: string, args: string[], env: Record<string, string>) {
   const output: string[] = []
   child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()))
   child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()))
-  return { output: () => output.join(""), stop: () => child.kill() }
+  return { output: () => output.join(""), stop: () => void child.kill() }
+}
+
+/**
+ * Runs `start(port)` on a free port until its output says "listening". A port found free can be
+ * taken by another suite's server before the child binds it (EADDRINUSE); then it starts again on
+ * another one, at most three times.
+ */
+async function listeningOnFreePort<T extends { output(): string; stop(): void | Promise<void> }>(start: (port: number) => Promise<T>) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const started = await start(port)
+    await expect.poll(() => /listening|EADDRINUSE/.test(started.output()), { timeout: 20_000 }).toBe(true)
+    if (!started.output().includes("EADDRINUSE")) return { port, origin: `http://127.0.0.1:${port}`, ...started }
+    await started.stop()
+    if (attempt === 3) throw new Error(`no free port after three tries:\n${started.output()}`)
+  }
 }
 
 /**
@@ -253,23 +269,24 @@ describe("the root README's environment notes", () => {
 
 describe("the root README's Node quick start (node:http, OpenID Connect)", () => {
   it("runs as written (on a free port, as PORT): installs, type-checks, prints its line, and signs in at an OpenID provider over https", async () => {
-    const port = await freePort()
-    const origin = `http://127.0.0.1:${port}`
     const dir = await quickstartProject("node-oidc", { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0" }, {}, TSCONFIGS)
-    const op = await startHttpsOP(dir, `${origin}/auth/callback/oidc`)
     // The README's variables, with this test's values.
     expect(exportedNames(block("node-oidc/env"))).toEqual(["AUTH_SECRET", "WEBAUTH_URL", "AUTH_OIDC_ID", "AUTH_OIDC_SECRET", "AUTH_OIDC_ISSUER"])
-    const server = startNode(dir, ["dist/server.js"], {
-      PORT: String(port),
-      AUTH_SECRET: "quickstart-secret-0123456789abcdefghijklmnop",
-      WEBAUTH_URL: origin,
-      AUTH_OIDC_ID: "quickstart",
-      AUTH_OIDC_SECRET: "quickstart-secret-0123456789",
-      AUTH_OIDC_ISSUER: op.issuer,
-      NODE_EXTRA_CA_CERTS: op.certFile,
+    const { port, origin, op, output, stop } = await listeningOnFreePort(async (port) => {
+      const origin = `http://127.0.0.1:${port}`
+      const op = await startHttpsOP(dir, `${origin}/auth/callback/oidc`)
+      const node = startNode(dir, ["dist/server.js"], {
+        PORT: String(port),
+        AUTH_SECRET: "quickstart-secret-0123456789abcdefghijklmnop",
+        WEBAUTH_URL: origin,
+        AUTH_OIDC_ID: "quickstart",
+        AUTH_OIDC_SECRET: "quickstart-secret-0123456789",
+        AUTH_OIDC_ISSUER: op.issuer,
+        NODE_EXTRA_CA_CERTS: op.certFile,
+      })
+      return { op, output: node.output, stop: async () => (node.stop(), await op.close()) }
     })
     try {
-      await expect.poll(server.output, { timeout: 20_000 }).toContain("listening")
       const browser = new Walker(op.ca)
       expect(JSON.parse((await browser.follow(`${origin}/`)).body)).toEqual({ signIn: "/auth/signin" })
       const { csrfToken } = JSON.parse((await browser.fetch(`${origin}/auth/csrf`)).body) as { csrfToken: string }
@@ -285,18 +302,15 @@ describe("the root README's Node quick start (node:http, OpenID Connect)", () =>
       expect(Object.keys(session).sort()).toEqual(["expires", "user"])
       expect(session).toMatchObject({ user: { email: "ada@example.com", name: "Ada Lovelace" } })
       // What a first run prints, as the README says (on the port it was given).
-      expect(server.output()).toBe(block("node-oidc/output").replaceAll("3000", String(port)))
+      expect(output()).toBe(block("node-oidc/output").replaceAll("3000", String(port)))
     } finally {
-      server.stop()
-      await op.close()
+      await stop()
     }
   })
 })
 
 describe("the root README's Express + GitHub quick start", () => {
   it("runs as written: installs with express, type-checks, prints its line, and signs in through GitHub's OAuth flow (github.com stood in for)", async () => {
-    const port = await freePort()
-    const origin = `http://127.0.0.1:${port}`
     const bundler = JSON.parse(TSCONFIGS["tsconfig.bundler.json"]) as { compilerOptions: object }
     const tsconfigs = { ...TSCONFIGS, "tsconfig.bundler.json": JSON.stringify({ ...bundler, compilerOptions: { ...bundler.compilerOptions, esModuleInterop: true } }) }
     const dir = await quickstartProject("express-github", { "@authlib/core": "0.0.0", "@authlib/providers": "0.0.0", express: "5.2.1" }, { "@types/express": "5.0.6" }, tsconfigs)
@@ -304,16 +318,15 @@ describe("the root README's Express + GitHub quick start", () => {
     const app = { clientId: "Ov23liQuickStart", clientSecret: "quickstart-github-secret-0123456789" }
     const github = await startGitHubStandIn(app)
     writeFileSync(join(dir, "github-fetch-route.mjs"), GITHUB_FETCH_ROUTE)
-    const server = startNode(dir, ["--import", "./github-fetch-route.mjs", "dist/server.js"], {
+    const { port, origin, output, stop } = await listeningOnFreePort(async (port) => startNode(dir, ["--import", "./github-fetch-route.mjs", "dist/server.js"], {
       PORT: String(port),
       AUTH_SECRET: "quickstart-secret-0123456789abcdefghijklmnop",
-      WEBAUTH_URL: origin,
+      WEBAUTH_URL: `http://127.0.0.1:${port}`,
       AUTH_GITHUB_ID: app.clientId,
       AUTH_GITHUB_SECRET: app.clientSecret,
       GITHUB_STAND_IN: github.url,
-    })
+    }))
     try {
-      await expect.poll(server.output, { timeout: 20_000 }).toContain("listening")
       const browser = new Walker()
       expect(JSON.parse((await browser.follow(`${origin}/`)).body)).toEqual({ signIn: "/auth/signin" })
       // The built-in sign-in page's GitHub button, pressed.
@@ -333,9 +346,9 @@ describe("the root README's Express + GitHub quick start", () => {
       expect(page.url).toBe(`${origin}/`)
       expect(JSON.parse(page.body)).toMatchObject({ user: { name: "The Octocat", email: "octocat@github.com" } })
       expect(github.calls.map((c) => c.url)).toEqual(["https://github.com/login/oauth/access_token", "https://api.github.com/user", "https://api.github.com/user/emails"])
-      expect(server.output()).toBe(block("express-github/output").replaceAll("3000", String(port)))
+      expect(output()).toBe(block("express-github/output").replaceAll("3000", String(port)))
     } finally {
-      server.stop()
+      await stop()
       await github.close()
     }
   })
