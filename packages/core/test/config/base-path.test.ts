@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { Auth } from "../../src/index.js"
 import { toNodeHandler } from "../../src/node/index.js"
-import { isAuthPath, normalizeBasePath } from "../../src/kernel/config/base-path.js"
+import { normalizeBasePath } from "../../src/kernel/config/base-path.js"
+import { isAuthPath } from "../../src/registry.js"
 import { config } from "../helpers/harness.js"
 
 const CASES: Array<[string, string]> = [["/", ""], ["auth", "/auth"], ["/auth/", "/auth"], ["/a/b", "/a/b"]]

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { setEnvDefaults } from "../../src/index.js"
 import type { AuthConfig, OAuth2Config } from "../../src/index.js"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
+import { configured } from "../../src/registry.js"
 import { Client, config, recordingLogger, SECRET } from "../helpers/harness.js"
 
 const oauth = (id: string, over: Partial<OAuth2Config> = {}): OAuth2Config => ({ id, name: id, type: "oauth", ...over })
@@ -118,13 +119,13 @@ describe("a missing secret, as the error says it", () => {
   it("on a config completed from an environment without AUTH_SECRET: set AUTH_SECRET", () => {
     const cfg: AuthConfig = { providers: [], trustHost: true, logger: recordingLogger().logger }
     setEnvDefaults({}, cfg)
-    expect(resolveConfig(cfg).error).toMatchObject({ code: "SECRET_MISSING", message: expect.stringContaining("set AUTH_SECRET") })
+    expect(resolveConfig(configured(cfg)).error).toMatchObject({ code: "SECRET_MISSING", message: expect.stringContaining("set AUTH_SECRET") })
     // A binding's copy of the completed config (Qwik's `{ ...config, raw }`) says the same.
-    expect(resolveConfig({ ...cfg }).error).toMatchObject({ code: "SECRET_MISSING", message: expect.stringContaining("set AUTH_SECRET") })
+    expect(resolveConfig(configured({ ...cfg })).error).toMatchObject({ code: "SECRET_MISSING", message: expect.stringContaining("set AUTH_SECRET") })
   })
 
   it("on a config never completed from the environment: never that AUTH_SECRET is unset (it may be set, just not read), but how to have it read", () => {
-    const err = resolveConfig({ providers: [], trustHost: true, logger: recordingLogger().logger }).error
+    const err = resolveConfig(configured({ providers: [], trustHost: true, logger: recordingLogger().logger })).error
     expect(err).toMatchObject({ code: "SECRET_MISSING" })
     expect(err!.message).not.toMatch(/set AUTH_SECRET/)
     expect(err!.message).toContain("not completed from the environment")

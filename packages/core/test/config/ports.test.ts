@@ -7,6 +7,7 @@ import { join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 import { adapterMethods, optionalPort, port, PORTS } from "../../src/kernel/ports/ports.js"
 import { MissingAdapterMethods } from "../../src/index.js"
+import { REGISTRY } from "../../src/registry.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 
 const src = join(import.meta.dirname, "../../src")
@@ -19,7 +20,7 @@ const files = (dir: string): string[] =>
 describe("adapter ports", () => {
   it("hands out the adapter's methods when all are there, else refuses naming the missing ones (and what else would do)", () => {
     const adapter = memoryAdapter()
-    const handle = port(adapter, "sessionEpochs", "Ending sessions")
+    const handle = port({ adapter, registry: REGISTRY }, "sessionEpochs", "Ending sessions")
     expect(typeof handle.incrementUserSessionEpoch).toBe("function")
     const { getAccount: _g, updateAccount: _u, ...rest } = adapter
     const without = { ...rest, listAccountsByUserId: () => [] }
@@ -32,8 +33,8 @@ describe("adapter ports", () => {
     })()
     expect(err).toBeInstanceOf(MissingAdapterMethods)
     expect(err).toMatchObject({ code: "ADAPTER_METHODS_MISSING", cause: { missing: ["updateAccount", "getAccount"] }, message: "getAccessToken needs an adapter with updateAccount, getAccount, or JWT sessions with session.providerTokens" })
-    expect(optionalPort(without, "accountTokens")).toBeUndefined()
-    expect(optionalPort(undefined, "sessionEpochs")).toBeUndefined()
+    expect(optionalPort({ adapter: without, registry: REGISTRY }, "accountTokens")).toBeUndefined()
+    expect(optionalPort({ adapter: undefined, registry: REGISTRY }, "sessionEpochs")).toBeUndefined()
   })
 
   it("no source asserts that an adapter or one of its methods exists (a non-null assertion on it)", () => {

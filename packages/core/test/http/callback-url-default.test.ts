@@ -11,12 +11,13 @@ import { resolveCallbackUrl } from "../../src/kernel/http/callback-url.js"
 import type { AuthRequest } from "../../src/kernel/types/http.js"
 import type { AuthConfig } from "../../src/index.js"
 import { config } from "../helpers/harness.js"
+import { configured, REGISTRY } from "../../src/registry.js"
 
 /** A GET on `origin` (no configured `url`: the origin comes from the request, `trustHost`). */
 async function resolve(origin: string, callbackUrl: string | undefined, over: Partial<AuthConfig> = {}): Promise<string> {
-  const cfg = resolveConfig({ ...config(over), url: undefined } as AuthConfig)
+  const cfg = resolveConfig(configured({ ...config(over), url: undefined } as AuthConfig))
   const query = callbackUrl === undefined ? "" : `?callbackUrl=${encodeURIComponent(callbackUrl)}`
-  const req = (await parseRequest(new Request(`${origin}/auth/signout${query}`), "/auth", () => ["GET"])) as AuthRequest
+  const req = (await parseRequest(new Request(`${origin}/auth/signout${query}`), "/auth", REGISTRY)) as AuthRequest
   return resolveCallbackUrl(req, contextOf(req, cfg), false)
 }
 

@@ -15,8 +15,9 @@ const folder = join(src, "capabilities", "two-factor")
 /** The lines of the registry and the entries that name the capability (its import, its list entry, its exports). */
 const ENTRIES: Record<string, (line: string) => boolean> = {
   [join(src, "registry.ts")]: (line) => line.includes("/two-factor/") || line.trim() === "twoFactor,",
-  [join(src, "index.ts")]: (line) => line.includes("./capabilities/two-factor/"),
-  [join(src, "internal.ts")]: (line) => line.includes("./capabilities/two-factor/"),
+  // The entries' imports of the capability's modules, and the names they export from them (bound to the registry).
+  [join(src, "index.ts")]: (line) => line.includes("./capabilities/two-factor/") || /\btwoFactor[A-Z]\w*\)$/.test(line),
+  [join(src, "internal.ts")]: (line) => line.includes("./capabilities/two-factor/") || /\btwoFactor[A-Z]\w*\)$/.test(line),
   // The Auth.js-shaped subpaths re-export the root's names: the capability's on lines of their own.
   [join(src, "errors.ts")]: (line) => /two-?factor/i.test(line),
   [join(src, "adapters.ts")]: (line) => /two-?factor/i.test(line),

@@ -11,13 +11,14 @@ import { issueSession } from "../../src/kernel/sign-in/issue.js"
 import type { SignInResult } from "../../src/kernel/types/sign-in.js"
 import type { AuthConfig } from "../../src/index.js"
 import { config, ORIGIN } from "../helpers/harness.js"
+import { configured, REGISTRY } from "../../src/registry.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 import { accountListingAdapter } from "../helpers/account-listing-adapter.js"
 import type { MemoryAdapter } from "../helpers/memory-adapter.js"
 
 async function setup(over: Partial<AuthConfig> = {}, cookie?: string) {
-  const cfg = resolveConfig(config(over))
-  const req = (await parseRequest(new Request(`${ORIGIN}/auth/callback/github`, cookie ? { headers: { cookie } } : {}), "/auth", () => ["GET"])) as AuthRequest
+  const cfg = resolveConfig(configured(config(over)))
+  const req = (await parseRequest(new Request(`${ORIGIN}/auth/callback/github`, cookie ? { headers: { cookie } } : {}), "/auth", REGISTRY)) as AuthRequest
   return { req, ctx: contextOf(req, cfg) }
 }
 

@@ -5,7 +5,6 @@
  */
 import { CredentialsSignin } from "../../kernel/errors/errors.js"
 import { userCodeError } from "../../kernel/user-code/run.js"
-import { registry } from "../../kernel/registry/installed.js"
 import { credentialsAttempt } from "./limit.js"
 import { normalizeIdentifier } from "../../kernel/rate-limit/limiter.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
@@ -26,9 +25,8 @@ const refused = (why: string, provider: string) => new CredentialsSignin(why, { 
  * sends it: a JSON array or object (`"email": ["victim"]`) would be counted as one thing by the
  * limits and read as another by `authorize`, so it never reaches it.
  */
-function credentialsOf(body: Readonly<Record<string, unknown>>, provider: string): Record<string, string> {
+function credentialsOf(body: Readonly<Record<string, unknown>>, provider: string, capabilities: ReadonlySet<string>): Record<string, string> {
   const out: Record<string, string> = {}
-  const capabilities = registry().bodyFields
   for (const key of Object.keys(body)) {
     if (RESERVED.has(key) || capabilities.has(key)) continue
     const value = body[key]
@@ -101,7 +99,7 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
   callbackMethods: ["POST"],
   callbackCsrf: true,
   async callback(req: AuthRequest, ctx: FlowContext<CredentialsConfig>): Promise<FlowOutcome> {
-    const credentials = credentialsOf(req.body, ctx.provider.id)
+    const credentials = credentialsOf(req.body, ctx.provider.id, ctx.config.registry.bodyFields)
     const limits = ctx.config.rateLimit
     // Synchronous with the memory store: no await on the common path (see rate-limit/limiter.ts).
     let attempt = credentialsAttempt(req, ctx, limits ? identifierOf(ctx.provider, credentials, limits.identifierOf) : undefined)

@@ -57,7 +57,7 @@ export interface GetAccessTokenOptions {
 
 /** Provider tokens on account rows (checked when `getAccessToken` is called, see `accessTokenResult`). */
 const PURPOSE = { what: "getAccessToken", otherwise: "or JWT sessions with session.providerTokens" }
-const accounts = (ctx: Context) => port(ctx.config.adapter, "accountTokens", PURPOSE)
+const accounts = (ctx: Context) => port(ctx.config, "accountTokens", PURPOSE)
 
 /** Refreshes in flight in this process, by account: concurrent callers share one. */
 const inFlight = new Map<string, Promise<AdapterAccount>>()
@@ -251,7 +251,7 @@ export function accessTokenResult(request: Request, config: AuthConfig, provider
       throw new InvalidProvider(`"${providerId}" is not an OAuth or OIDC provider of this configuration`, { code: "UNKNOWN_PROVIDER", cause: { provider: providerId } })
     const minValidity = options.minValidity ?? 60
     const strategy = sessionStrategy(ctx.config)
-    if (!optionalPort(ctx.config.adapter, "accountTokens") && ctx.config.session.providerTokens && strategy.providerTokens.kept)
+    if (!optionalPort(ctx.config, "accountTokens") && ctx.config.session.providerTokens && strategy.providerTokens.kept)
       return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, options)
     accounts(ctx) // refused here (MissingAdapterMethods) before the session is read
     const { userId } = await requirePrincipal(req, ctx, "Sign in to use a provider's access token")

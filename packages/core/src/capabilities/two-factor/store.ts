@@ -14,10 +14,10 @@ type HasConfig = Pick<Context, "config">
 
 /** The two-factor port of the configured adapter, or `MissingAdapterMethods` ("Two-factor sign-in needs an adapter with ..."). */
 export function twoFactorStore(ctx: HasConfig): TwoFactorStore {
-  return port(ctx.config.adapter, "twoFactor", "Two-factor sign-in")
+  return port(ctx.config, "twoFactor", "Two-factor sign-in")
 }
 
 /** The two-factor port when the adapter has it, else undefined (a user of such an adapter has no second factor). */
 export function optionalTwoFactorStore(ctx: HasConfig): TwoFactorStore | undefined {
-  return optionalPort(ctx.config.adapter, "twoFactor")
+  return optionalPort(ctx.config, "twoFactor")
 }

@@ -37,7 +37,7 @@ export const ERROR_POLICY: Readonly<Partial<Record<ErrorType, ErrorPolicy>>> = {
 
 /**
  * The policy of a kernel `type` (undefined for types without an entry). Capabilities declare the
- * rows of their own types (`Capability.errors`); the registry merges both (`registry().policyOf`).
+ * rows of their own types (`Capability.errors`); the registry merges both (`Registry.policyOf`).
  */
 export function policyOf(type: string): ErrorPolicy | undefined {
   return ERROR_POLICY[type as ErrorType]

@@ -10,46 +10,10 @@ import { policyOf, type ErrorPolicy } from "../errors/policy.js"
 import { KERNEL_RATE_LIMITS, type RateLimitDefaults } from "../rate-limit/options.js"
 import type { ProviderType } from "../types/model.js"
 import type { ResolvedConfig } from "../types/resolved-config.js"
-import type {
-  AnyOptionsDeclaration, BeforeIssueHook, Capability, FlowDeclaration, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SignOutHook,
-} from "../types/capability.js"
+import type { AnyOptionsDeclaration, Capability, FlowDeclaration, RouteDeclaration } from "../types/capability.js"
+import type { Registry } from "../types/registry.js"
 
-/** The merged declarations. */
-export interface Registry {
-  readonly capabilities: readonly Capability[]
-  /** Every action under `basePath`. */
-  readonly actions: ReadonlySet<string>
-  route(action: string): RouteDeclaration | undefined
-  /** The methods an action accepts (for `Allow` and 405). */
-  methods(action: string): readonly ("GET" | "POST")[]
-  flow(type: ProviderType): FlowDeclaration | undefined
-  /** The action of the route that is the built-in page `key` of `pages` (a capability's page). */
-  page(key: string): string | undefined
-  readonly signOutRedirects: readonly SignOutHook[]
-  readonly beforeIssue: readonly BeforeIssueHook[]
-  readonly heldSignIn: readonly HeldSignInHook[]
-  /** Sign-in body fields that belong to a capability (`BeforeIssueHook.bodyFields`), not to the app. */
-  readonly bodyFields: ReadonlySet<string>
-  readonly freshness: readonly FreshnessHook[]
-  /** What the pre-hijacking clean-up asks each capability to remove (`removeFootholds`). */
-  readonly footholds: readonly FootholdHook[]
-  /** Whether a passkey sign-in with user verification counts as two factors (yes unless a capability says no). */
-  passkeyIsMultiFactor(config: ResolvedConfig): boolean
-  /** Seconds a session's second factor counts after it was verified, the strictest capability's; null when none limits it. */
-  secondFactorLifetime(config: ResolvedConfig): number | null
-  /** The capabilities' own options, resolved with the config. */
-  readonly options: readonly AnyOptionsDeclaration[]
-  /** Every rate-limit group with its default rules: the kernel's, then the capabilities'. */
-  readonly rateLimits: RateLimitDefaults
-  /** Every error type with its codes: the kernel's catalogue, then the capabilities' (`ERROR_CODES`). */
-  readonly errorCodes: ErrorCodes
-  /** What `type` does in an answer (an empty policy for types without a row). */
-  policyOf(type: string): ErrorPolicy
-  /** The ports capabilities declare: name -> methods. */
-  readonly ports: Readonly<Record<string, readonly string[]>>
-  /** Every method of those ports (what `wrapAdapter` wraps besides the kernel's). */
-  readonly portMethods: readonly string[]
-}
+export type { Registry } from "../types/registry.js"
 
 /** `into[key] = value`, refusing a key another capability (or the kernel) has. */
 function claim<V>(into: Map<string, V>, key: string, value: V, what: string, capability: Capability): void {

@@ -4,7 +4,6 @@
  * Providers without a start step (credentials) send the user to the sign-in page.
  */
 import { InvalidProvider } from "../errors/errors.js"
-import { registry } from "../registry/installed.js"
 import { callbackUrlCookie, resolveCallbackUrl } from "../http/callback-url.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { routeUrl } from "../http/urls.js"
@@ -47,7 +46,7 @@ export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthRe
 
 export async function signinProvider(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const provider = providerOf(req.action, req.providerId, ctx.config)
-  const declared = registry().flow(provider.type)
+  const declared = ctx.config.registry.flow(provider.type)
   if (!declared) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
   const { flow } = declared
   if (declared.limits?.signin) await limitClient(req, ctx, declared.limits.signin)

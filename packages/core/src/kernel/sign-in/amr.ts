@@ -15,9 +15,9 @@
  * Second factors (TOTP or a backup code: `otp`; a passkey after another first factor: `hwk`) add
  * their methods and `mfa`, only when independent of the first (`independentOf`); see `recordVerifiedFactor`.
  */
-import { registry } from "../registry/installed.js"
 import { nowSeconds } from "../sessions/lifetime.js"
 import type { Context } from "../types/http.js"
+import type { VerifiedFactor } from "../types/request-memo.js"
 import type { Authentication, SignInResult } from "../types/sign-in.js"
 
 
@@ -32,7 +32,7 @@ export function firstFactorAmr(ctx: Context, result: SignInResult): string[] {
     case "oidc":
       return ["fed"]
     case "webauthn":
-      return result.userVerified && registry().passkeyIsMultiFactor(ctx.config) ? ["hwk", "user", "mfa"] : ["hwk", "user"]
+      return result.userVerified && ctx.config.registry.passkeyIsMultiFactor(ctx.config) ? ["hwk", "user", "mfa"] : ["hwk", "user"]
     default:
       return []
   }
@@ -43,15 +43,7 @@ export function unionAmr(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])]
 }
 
-/**
- * A second factor as a capability verified it: `kind` names the kind of credential in the terms of
- * a first factor's account type (a passkey is `"webauthn"`, a TOTP or backup code `"otp"`, which no
- * first factor is), `amr` its RFC 8176 methods.
- */
-export interface VerifiedFactor {
-  readonly kind: string
-  readonly amr: readonly string[]
-}
+export type { VerifiedFactor } from "../types/request-memo.js"
 
 /**
  * THE rule of two factors: a second factor counts only when it is independent of the first, i.e. of
@@ -62,15 +54,12 @@ export function independentOf(firstFactorType: string, factor: VerifiedFactor): 
   return factor.kind !== firstFactorType
 }
 
-/** Factors a capability verified during this request (one context per request). */
-const verified = new WeakMap<Context, VerifiedFactor[]>()
-
 /**
  * Records that a second factor was verified in this request: a sign-in it completes
  * (`completeSignIn`) then carries that factor and `mfa`, authenticated now.
  */
 export function recordVerifiedFactor(ctx: Context, factor: VerifiedFactor): void {
-  verified.set(ctx, [...(verified.get(ctx) ?? []), factor])
+  ctx.memo.verifiedFactors.push(factor)
 }
 
 /**
@@ -80,8 +69,8 @@ export function recordVerifiedFactor(ctx: Context, factor: VerifiedFactor): void
  * so that no session is issued on one credential counted twice.
  */
 export function withVerifiedFactors(ctx: Context, firstFactorType: string, first: Authentication | undefined): Authentication | undefined {
-  const second = verified.get(ctx)
-  if (!second?.length) return first
+  const second = ctx.memo.verifiedFactors
+  if (!second.length) return first
   if (!second.every((factor) => independentOf(firstFactorType, factor))) throw new Error(`a second factor of the first factor's own kind ("${firstFactorType}") was recorded: refused`)
   const amr = second.reduce<string[]>((all, factor) => unionAmr(all, factor.amr), [...(first?.amr ?? [])])
   return { time: nowSeconds(), amr: unionAmr(amr, ["mfa"]) }

@@ -10,7 +10,6 @@ import type { AuthRequest, AuthResponse, Context, Cookie } from "../types/http.j
 import type { CallbacksOptions } from "../types/config.js"
 import { runSignInCallback } from "../user-code/callbacks.js"
 import { sessionStrategy } from "../sessions/strategy.js"
-import { registry } from "../registry/installed.js"
 import { applyPlan, planUser, type UserPlan } from "./link-user.js"
 import { principalOf } from "../sessions/principal.js"
 import { requireFreshSecondFactor } from "../sessions/freshness.js"
@@ -57,7 +56,7 @@ function signInParams(result: SignInResult): SignInParams {
  * stored user first, i.e. no `signIn` callback and no capability that may hold the sign-in back.
  */
 export function mayIssueWithFirstFactor(ctx: Context): boolean {
-  return !ctx.config.hasSignInCallback && !registry().beforeIssue.some((b) => b.active(ctx.config))
+  return !ctx.config.hasSignInCallback && !ctx.config.registry.beforeIssue.some((b) => b.active(ctx.config))
 }
 
 /** Turns a successful flow into session cookies and the redirect that follows sign-in. */
@@ -72,7 +71,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   const decision = ctx.config.hasSignInCallback ? await runSignInCallback(signInParams(result), ctx) : {}
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
   const strategy = sessionStrategy(ctx.config)
-  const holds = registry().beforeIssue.filter((b) => b.active(ctx.config))
+  const holds = ctx.config.registry.beforeIssue.filter((b) => b.active(ctx.config))
   // A returning credentials user under database sessions: owner and session in one adapter call,
   // unless a capability may hold the sign-in back (it must see the user before any session exists).
   if (result.account.type === "credentials" && ctx.config.adapter && holds.length === 0) {

@@ -17,7 +17,6 @@ import type { AdapterUser } from "../types/adapters.js"
 import { missingError, missingMethods } from "../ports/ports.js"
 import type { MissingAdapterMethods } from "../errors/errors.js"
 import type { Context } from "../types/http.js"
-import { registry } from "../registry/installed.js"
 import { bumpEpoch } from "../sessions/revocation.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 
@@ -50,7 +49,7 @@ export async function removeUnverifiedLinks(ctx: Context, user: AdapterUser, ema
   for (const authenticator of authenticators) await deleteAuthenticator?.(authenticator.credentialID)
   for (const { provider, providerAccountId } of accounts) await unlinkAccount({ provider, providerAccountId })
   const removed: Record<string, unknown> = {}
-  for (const remove of registry().footholds) Object.assign(removed, await remove(ctx, user.id))
+  for (const remove of ctx.config.registry.footholds) Object.assign(removed, await remove(ctx, user.id))
   if (deleteSessionsByUserId) await deleteSessionsByUserId(user.id)
   await bumpEpoch(ctx, user.id)
   if (accounts.length || authenticators.length || Object.keys(removed).length)

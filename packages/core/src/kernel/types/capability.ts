@@ -15,6 +15,9 @@ import type { ResolvedCapabilityOptions, ResolvedConfig } from "./resolved-confi
 import type { ProviderType } from "./model.js"
 import type { RateLimitGroup, RateLimitRule } from "./rate-limit.js"
 import type { Flow, PendingSignIn } from "./sign-in.js"
+import type { HeldSignIn } from "./request-memo.js"
+
+export type { HeldSignIn } from "./request-memo.js"
 
 /** A route handler: the parsed request and its context in, the internal response out. */
 export type RouteHandler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
@@ -76,16 +79,6 @@ export interface BeforeIssueHook {
    */
   readonly bodyFields?: readonly string[]
   hold(req: AuthRequest, ctx: Context, pending: PendingSignIn): Promise<AuthResponse | undefined>
-}
-
-/**
- * A sign-in that a capability holds back (the first factor done, a second factor pending): its
- * random id and its user. Routes of other capabilities that help finish it (passkey options for a
- * second factor) ask for it through the kernel (`sign-in/held.ts`) without importing the holder.
- */
-export interface HeldSignIn {
-  readonly id: string
-  readonly userId: string
 }
 
 /** Reads the request's held sign-in, if the capability holds one for it. */
