@@ -61,21 +61,30 @@ export function withCapabilities<C extends AuthConfig>(config: C, keep: (name: s
   return withRegistry(config, assembleRegistry(REGISTRY.capabilities.filter((c) => c === kernelRoutes || keep(c.name))))
 }
 
-/** `fns` with each function handed `configured(config)` for the config it takes at argument `at`. */
+type AnyFunction = (...args: unknown[]) => unknown
+
+/**
+ * `fn` handed `configured(config)` for the config it takes at argument `at`. A method the function
+ * carries (another shape of the same work, taking the same arguments) is bound the same way.
+ */
+function bind(fn: AnyFunction, at: 0 | 1, methods = true): AnyFunction {
+  const call: AnyFunction = (...args) => fn(...args.map((arg, i) => (i === at ? configured(arg as AuthConfig) : arg)))
+  const own = call as unknown as Record<string, unknown>
+  for (const [key, value] of methods ? Object.entries(fn) : []) own[key] = typeof value === "function" ? bind(value as AnyFunction, at, false) : value
+  return Object.defineProperty(call, "name", { value: fn.name })
+}
+
+/** The functions of `fns`, each bound (`bind`); what is not a function is left out. */
 function bindAll<T extends object>(fns: T, at: 0 | 1): T {
   const bound: Record<string, unknown> = {}
-  for (const [name, fn] of Object.entries(fns)) {
-    if (typeof fn !== "function") continue
-    const call = (...args: unknown[]) => (fn as (...args: unknown[]) => unknown)(...args.map((arg, i) => (i === at ? configured(arg as AuthConfig) : arg)))
-    bound[name] = Object.defineProperty(call, "name", { value: name })
-  }
+  for (const [name, fn] of Object.entries(fns)) if (typeof fn === "function") bound[name] = bind(fn as AnyFunction, at)
   return bound as T
 }
 
 /**
  * The server functions of a module as the entries export them, each reaching `REGISTRY` (or the
  * config's own) through its config, the argument after the request. Typed as the module, so the
- * names destructured from it keep their signatures and TSDoc.
+ * names destructured from it keep their signatures (and, read from the sources, their TSDoc).
  */
 export const forRequests = <T extends object>(fns: T): T => bindAll(fns, 1)
 

@@ -7,7 +7,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 import { resolveConfig } from "../../src/kernel/config/resolve.js"
-import { configured, REGISTRY, withCapabilities } from "../../src/registry.js"
+import { configured, forApp, forRequests, REGISTRY, withCapabilities } from "../../src/registry.js"
+import { carriedRegistry } from "../../src/kernel/registry/carried.js"
+import type { AuthConfig } from "../../src/index.js"
 import { config } from "../helpers/harness.js"
 
 const core = join(import.meta.dirname, "../..")
@@ -45,5 +47,17 @@ describe("the registry the config carries", () => {
     expect(configured(own)).toBe(own)
     expect(resolveConfig(own).registry.capabilities.map((c) => c.name)).toEqual(REGISTRY.capabilities.map((c) => c.name).filter((name) => name !== "two-factor"))
     expect(resolveConfig(own).registry.actions.has("two-factor")).toBe(false)
+  })
+
+  it("the entries' server functions hand on the config with its registry, in the place each takes it (methods they carry too)", async () => {
+    const app = config()
+    const seen = async (_request: Request, config: AuthConfig) => config
+    const { request } = forRequests({ request: Object.assign(seen, { result: seen }) })
+    const { forApp: appFn } = forApp({ forApp: async (config: AuthConfig, userId: string) => [config, userId] as const })
+    expect(request.name).toBe("seen")
+    expect(carriedRegistry(await request(new Request("http://localhost/"), app))).toBe(REGISTRY)
+    expect(carriedRegistry(await request.result(new Request("http://localhost/"), app))).toBe(REGISTRY)
+    const [given, userId] = await appFn(app, "user-1")
+    expect([carriedRegistry(given), userId]).toEqual([REGISTRY, "user-1"])
   })
 })
