@@ -30,6 +30,6 @@ function originOf(req: AuthRequest, config: ResolvedConfig): string {
 export function contextOf(req: AuthRequest, config: ResolvedConfig): Context {
   const origin = originOf(req, config)
   const secure = config.useSecureCookies ?? origin.startsWith("https:")
-  return { config, origin, actionBase: `${origin}${config.basePath}`, secure, cookies: config.cookies(secure), memo: { verifiedFactors: [] } }
+  return { config, origin, actionBase: `${origin}${config.basePath}`, secure, cookies: config.cookies(secure), memo: {} }
 }
 

@@ -59,7 +59,7 @@ export function independentOf(firstFactorType: string, factor: VerifiedFactor): 
  * (`completeSignIn`) then carries that factor and `mfa`, authenticated now.
  */
 export function recordVerifiedFactor(ctx: Context, factor: VerifiedFactor): void {
-  ctx.memo.verifiedFactors.push(factor)
+  ctx.memo.verifiedFactors = [...(ctx.memo.verifiedFactors ?? []), factor]
 }
 
 /**
@@ -70,7 +70,7 @@ export function recordVerifiedFactor(ctx: Context, factor: VerifiedFactor): void
  */
 export function withVerifiedFactors(ctx: Context, firstFactorType: string, first: Authentication | undefined): Authentication | undefined {
   const second = ctx.memo.verifiedFactors
-  if (!second.length) return first
+  if (!second?.length) return first
   if (!second.every((factor) => independentOf(firstFactorType, factor))) throw new Error(`a second factor of the first factor's own kind ("${firstFactorType}") was recorded: refused`)
   const amr = second.reduce<string[]>((all, factor) => unionAmr(all, factor.amr), [...(first?.amr ?? [])])
   return { time: nowSeconds(), amr: unionAmr(amr, ["mfa"]) }

@@ -1,8 +1,8 @@
 /**
  * The request's held sign-in: a first factor done, a session not yet issued because a capability
  * (a second-factor step) holds it back. Asked of the capabilities' `heldSignIn` hooks in registry
- * order, once per request (the answer kept in `ctx.memo`), so a route of another capability (the passkey options of a second
- * factor) can help finish it without importing the capability that holds it.
+ * order, once per request (the answer kept in `ctx.memo`), so a route of another capability (the
+ * passkey options of a second factor) can help finish it without importing the capability that holds it.
  */
 import type { HeldSignIn } from "../types/capability.js"
 import type { AuthRequest, Context } from "../types/http.js"

@@ -1,7 +1,7 @@
 /**
  * What one request works out at most once and then reuses: slots of its context (`Context.memo`),
- * created empty by `contextOf` and filled by the module that owns each slot. A route and the issuer
- * asking the same question in one request get one answer for one look-up.
+ * created empty by `contextOf` and filled, when first asked, by the module that owns each slot. A
+ * route and the issuer asking the same question in one request get one answer for one look-up.
  */
 import type { Principal } from "./principal.js"
 
@@ -31,5 +31,5 @@ export interface RequestMemo {
   /** The request's principal (`sessions/principal.ts`). */
   principal?: Promise<Principal | null>
   /** Second factors a capability verified during this request (`sign-in/amr.ts`). */
-  verifiedFactors: VerifiedFactor[]
+  verifiedFactors?: VerifiedFactor[]
 }
