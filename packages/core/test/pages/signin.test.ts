@@ -1,9 +1,29 @@
 import { describe, expect, it } from "vitest"
-import { renderSignInPage } from "../../src/kernel/pages/index.js"
+import { buttonPart, renderSignInPage } from "../../src/kernel/pages/index.js"
 import type { SignInPageParams, SignInPageProvider } from "../../src/kernel/pages/index.js"
+import type { CredentialInput, OAuthProviderButtonStyles } from "../../src/kernel/types/providers.js"
+import { REGISTRY } from "../../src/registry.js"
 import { bodyText, documentProblems, forms, hidden, skeleton, styleOf, tags, theme, XSS } from "./helpers.js"
 
-const github: SignInPageProvider = {
+/** A provider as these tests describe it: its config and the URLs the page links to. */
+interface TestProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+  style?: OAuthProviderButtonStyles
+  credentials?: Record<string, CredentialInput>
+}
+
+/** The provider as the sign-in route lists it: its sign-in type's part (a type without one: a plain button). */
+function listed(p: TestProvider): SignInPageProvider {
+  const declared = REGISTRY.signInType(p.type as never)
+  const part = declared ? declared.page(p, { signinUrl: p.signinUrl, callbackUrl: p.callbackUrl, actionBase: "/auth" }) : buttonPart(p, p.signinUrl, false)
+  return p.style ? { style: p.style, part } : { part }
+}
+
+const github: TestProvider = {
   id: "github",
   name: "GitHub",
   type: "oauth",
@@ -11,14 +31,14 @@ const github: SignInPageProvider = {
   callbackUrl: "https://app.example/auth/callback/github",
   style: { brandColor: "#24292f", logo: "https://cdn.example/github.svg" },
 }
-const email: SignInPageProvider = {
+const email: TestProvider = {
   id: "nodemailer",
   name: "Email",
   type: "email",
   signinUrl: "/auth/signin/nodemailer",
   callbackUrl: "/auth/callback/nodemailer",
 }
-const credentials: SignInPageProvider = {
+const credentials: TestProvider = {
   id: "credentials",
   name: "Password",
   type: "credentials",
@@ -30,9 +50,9 @@ const credentials: SignInPageProvider = {
   },
 }
 
-function page(overrides: Partial<SignInPageParams> = {}): string {
+function page({ providers = [github, email, credentials], ...overrides }: Partial<Omit<SignInPageParams, "providers">> & { providers?: TestProvider[] } = {}): string {
   return renderSignInPage({
-    providers: [github, email, credentials],
+    providers: providers.map(listed),
     csrfToken: "csrf-123",
     callbackUrl: "https://app.example/dashboard",
     theme,
@@ -92,11 +112,20 @@ describe("renderSignInPage forms", () => {
     expect(form.inputs.find((i) => i.name === "otp")).toMatchObject({ type: "text" })
   })
 
-  it("renders a webauthn provider as a plain POST button to its signinUrl", () => {
-    const passkey: SignInPageProvider = { id: "passkey", name: "Passkey", type: "webauthn", signinUrl: "/auth/signin/passkey", callbackUrl: "/auth/callback/passkey" }
-    const [form] = forms(page({ providers: [passkey] }))
-    expect(form!.attrs).toMatchObject({ method: "POST", action: "/auth/signin/passkey" })
+  it("renders a provider whose type has no sign-in type in this version as a plain POST button to its signinUrl", () => {
+    const unknown: TestProvider = { id: "corp", name: "Corp", type: "saml", signinUrl: "/auth/signin/corp", callbackUrl: "/auth/callback/corp" }
+    const [form] = forms(page({ providers: [unknown] }))
+    expect(form!.attrs).toMatchObject({ method: "POST", action: "/auth/signin/corp" })
+    expect(form!.buttons).toEqual(["Sign in with Corp"])
+  })
+
+  it("renders a passkey provider as its sign-in type's form: posts to its callbackUrl, options from its options route, with the page's script", () => {
+    const passkey: TestProvider = { id: "passkey", name: "Passkey", type: "webauthn", signinUrl: "/auth/signin/passkey", callbackUrl: "/auth/callback/passkey" }
+    const html = page({ providers: [passkey] })
+    const [form] = forms(html)
+    expect(form!.attrs).toMatchObject({ method: "POST", action: "/auth/callback/passkey", "data-passkey-options": "/auth/webauthn-options/passkey" })
     expect(form!.buttons).toEqual(["Sign in with Passkey"])
+    expect(tags(html, "script")).toHaveLength(1)
   })
 
   it("says so when no provider is configured", () => {
@@ -155,7 +184,7 @@ describe("renderSignInPage errors", () => {
 describe("renderSignInPage escaping", () => {
   const baseline = skeleton(page())
 
-  const withField = (v: string): SignInPageProvider => ({
+  const withField = (v: string): TestProvider => ({
     ...credentials,
     name: v,
     credentials: { [v]: { label: v, placeholder: v, value: v, autocomplete: v, type: v } },

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { REGISTRY } from "../../src/registry.js"
 import { assembleRegistry } from "../../src/kernel/registry/assemble.js"
-import type { Capability } from "../../src/kernel/types/capability.js"
+import type { Capability, SignInTypeDeclaration } from "../../src/kernel/types/capability.js"
+import { buttonPart } from "../../src/kernel/pages/index.js"
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
 
@@ -49,8 +50,13 @@ describe("the registry", () => {
     const handler = async () => ({})
     const a: Capability = { name: "a", routes: [{ action: "x", answers: "json", GET: { handler, csrf: false } }] }
     expect(() => assembleRegistry([a, { ...a, name: "b" }])).toThrow(/action "x"/)
-    const flow = { flow: { callback: async () => ({ response: {} }), callbackMethods: ["GET"] as const, callbackCsrf: false } }
-    expect(() => assembleRegistry([{ name: "c", flows: { email: flow } }, { name: "d", flows: { email: flow } }])).toThrow(/flow for "email"/)
+    const type: SignInTypeDeclaration = {
+      flow: { callback: async () => ({ response: {} }), callbackMethods: ["GET"] as const, callbackCsrf: false },
+      firstFactor: () => ({ amr: [], factors: 1 }),
+      users: { owner: "adapter", joins: "none" },
+      page: (provider, urls) => buttonPart(provider, urls.signinUrl, false),
+    }
+    expect(() => assembleRegistry([{ name: "c", signInTypes: { email: type } }, { name: "d", signInTypes: { email: type } }])).toThrow(/sign-in type "email"/)
     expect(() => assembleRegistry([{ name: "e", routes: [{ action: "y", answers: "json", POST: { handler, csrf: false } }] }])).toThrow(/CSRF/)
   })
 })

@@ -48,12 +48,12 @@ describe("issueSession with an OAuth-shaped result", () => {
     const { req, ctx } = await setup({ adapter })
     const verified = { id: "gh-42", name: "Octo", email: "octo@example.com", image: null, emailVerified: new Date() }
     await expect(issueSession(req, ctx, github({ user: verified }), ORIGIN)).rejects.toMatchObject({ type: "OAuthAccountNotLinked", code: "EMAIL_ALREADY_LINKED" })
-    await expect(issueSession(req, ctx, github({ allowEmailLinking: true }), ORIGIN)).rejects.toMatchObject({ type: "OAuthAccountNotLinked", code: "EMAIL_ALREADY_LINKED" })
+    await expect(issueSession(req, ctx, github({ own: { allowEmailLinking: true } }), ORIGIN)).rejects.toMatchObject({ type: "OAuthAccountNotLinked", code: "EMAIL_ALREADY_LINKED" })
     adapter.users.set("u-1", { id: "u-1", email: "octo@example.com", emailVerified: null })
-    await expect(issueSession(req, ctx, github({ user: verified, allowEmailLinking: true }), ORIGIN)).rejects.toMatchObject({ type: "OAuthAccountNotLinked", code: "EMAIL_ALREADY_LINKED" })
+    await expect(issueSession(req, ctx, github({ user: verified, own: { allowEmailLinking: true } }), ORIGIN)).rejects.toMatchObject({ type: "OAuthAccountNotLinked", code: "EMAIL_ALREADY_LINKED" })
     expect(adapter.writes()).toEqual([])
     adapter.users.set("u-1", { id: "u-1", email: "octo@example.com", emailVerified: new Date() })
-    await issueSession(req, ctx, github({ user: verified, allowEmailLinking: true }), ORIGIN)
+    await issueSession(req, ctx, github({ user: verified, own: { allowEmailLinking: true } }), ORIGIN)
     expect(adapter.accounts[0]).toMatchObject({ userId: "u-1" })
   })
 

@@ -8,7 +8,6 @@
  *   `useVerificationToken`, which hands a token to exactly one caller. An unknown, used, expired or
  *   other-address token is a `Verification` error and nothing is issued.
  */
-import { findEmailUser } from "../../kernel/sign-in/email-user.js"
 import { adapterMethods, type AdapterMethods } from "../../kernel/ports/ports.js"
 import { Verification, type ErrorCode } from "../../kernel/errors/errors.js"
 import type { AuthRequest } from "../../kernel/types/http.js"
@@ -17,10 +16,16 @@ import type { EmailConfig } from "../../kernel/types/providers.js"
 import { csrfTokenFor } from "../../kernel/security/csrf.js"
 import type { Adapter } from "../../kernel/types/adapters.js"
 import type { Account } from "../../kernel/types/config.js"
-import type { EmailUserLookup, FlowContext, FlowOutcome } from "../../kernel/types/sign-in.js"
+import type { FlowContext, FlowOutcome } from "../../kernel/types/sign-in.js"
+import { findEmailUser, type EmailUserLookup } from "./email-user.js"
 import { identifierOf } from "./normalize-identifier.js"
 import { peekToken, tokenSecrets } from "./token.js"
 import { useLink } from "./use-link.js"
+
+/** What an e-mail sign-in carries of its own (`SignInResult.own`): who holds the address, as the flow found them. */
+export interface EmailSignIn {
+  readonly lookup?: EmailUserLookup
+}
 
 /**
  * The confirm page gets the headers of every built-in page (`pageHeaders`): it must not be framed
@@ -85,11 +90,11 @@ async function complete(req: AuthRequest, ctx: FlowContext<EmailConfig>): Promis
   // The adapter matched on both; an adapter that ignored the identifier must not widen the link.
   if (record.identifier !== email) throw invalidLink(ctx, "IDENTIFIER_MISMATCH", "The sign-in link belongs to another address")
   // A returning user's session was stored with the link's use, which checked the expiry (`use-link.ts`).
-  if (used.issued) return { signIn: { user: { ...used.issued.user }, account, emailUser: { user: used.issued.user, accountOwner: used.issued.user }, issued: used.issued } }
+  if (used.issued) return { signIn: { user: { ...used.issued.user }, account, own: { lookup: { user: used.issued.user, accountOwner: used.issued.user } } satisfies EmailSignIn, issued: used.issued } }
   if (new Date(record.expires).getTime() <= Date.now()) throw invalidLink(ctx, "TOKEN_EXPIRED", "The sign-in link has expired")
   const emailUser = await findEmailUser(adapterMethods(ctx.config.adapter, ["getUserByAccount", "getUserByEmail"], "E-mail sign-in"), account, email, used.owner)
   // A copy for the `signIn` callback: what it does to its argument does not reach the stored user.
-  return { signIn: { user: emailUser.user ? { ...emailUser.user } : { email }, account, emailUser } }
+  return { signIn: { user: emailUser.user ? { ...emailUser.user } : { email }, account, own: { lookup: emailUser } satisfies EmailSignIn } }
 }
 
 /** GET shows the confirm page; POST completes the sign-in. */

@@ -9,27 +9,18 @@
  *   e-mail, or new) to `issueSession`, which creates or verifies the user, links the `email`
  *   account and issues the session.
  *
+ * Its rules as a sign-in type (first factor, users, page part, environment): `sign-in-type.ts`.
+ *
  * Needs an adapter with `createVerificationToken`, `useVerificationToken` and `getUserByEmail`
  * (plus `createUser`, `updateUser`, `getUserByAccount`, `linkAccount` to store the user).
  */
-import type { EmailConfig } from "../../kernel/types/providers.js"
-import type { Flow } from "../../kernel/types/sign-in.js"
-import { emailCallback } from "./callback.js"
-import { emailSignin } from "./signin.js"
-import { checkEmailProvider } from "./check.js"
 import { verifyRequest } from "./verify-request-route.js"
 import type { Capability } from "../../kernel/types/capability.js"
-
-const emailFlow: Flow<EmailConfig> = {
-  callbackMethods: ["GET", "POST"],
-  callbackCsrf: true,
-  signin: emailSignin,
-  callback: emailCallback,
-}
+import { emailSignInType } from "./sign-in-type.js"
 
 export const email: Capability = {
   name: "email",
-  flows: { email: { flow: emailFlow, check: checkEmailProvider } },
+  signInTypes: { email: emailSignInType },
   routes: [{ action: "verify-request", answers: "page", GET: { handler: verifyRequest, csrf: false } }],
 }
 

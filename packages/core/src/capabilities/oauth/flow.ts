@@ -68,8 +68,14 @@ async function callback(req: AuthRequest, ctx: FlowContext<OAuthConfig>): Promis
   const claims = await verifyIdToken(flow, tokens)
   const profile = await loadProfile(flow, tokens.server, tokens.tokens, claims)
   const result = await buildSignIn(flow.provider, withResponseUser(profile, params), tokens.tokens)
-  const allowEmailLinking = flow.provider.allowDangerousEmailAccountLinking === true
-  return { signIn: { ...result, cookies: clearCheckCookies(flow, checks), allowEmailLinking } }
+  const own: OAuthSignIn = { allowEmailLinking: flow.provider.allowDangerousEmailAccountLinking === true }
+  return { signIn: { ...result, cookies: clearCheckCookies(flow, checks), own } }
+}
+
+/** What an OAuth/OIDC sign-in keeps of its own (`SignInResult.own`). */
+export interface OAuthSignIn {
+  /** The provider allows joining a user who exists with the same address (`allowDangerousEmailAccountLinking`). */
+  readonly allowEmailLinking: boolean
 }
 
 /** The flow of `oauth` and `oidc` providers. */

@@ -39,7 +39,7 @@ export const twoFactor: Capability = {
   ports: { twoFactor: TWO_FACTOR_PORT },
   freshness: twoFactorFreshness,
   removeFootholds: removeSecondFactors,
-  passkeyIsMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
+  oneStepMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
   secondFactorLifetime: (config) => config.twoFactor?.reauthenticateAfter ?? null,
   check(config) {
     if (!config.twoFactor) return undefined

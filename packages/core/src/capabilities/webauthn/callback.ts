@@ -32,6 +32,17 @@ type Code = ErrorCode<"WebAuthnVerificationError">
 const refuse = (ctx: FlowContext<WebAuthnConfig>, code: Code, message: string, facts: Record<string, unknown> = {}) =>
   new WebAuthnVerificationError(message, { code, cause: { provider: ctx.provider.id, ...facts } })
 
+/**
+ * What a passkey sign-in carries of its own (`SignInResult.own`): the stored user the flow
+ * identified (the passkey's owner, or the signed-in user adding one), whether the assertion
+ * verified the person too, and a new credential to store when its account is linked.
+ */
+export interface PasskeySignIn {
+  readonly knownUserId?: string
+  readonly userVerified?: boolean
+  readonly authenticator?: Omit<AdapterAuthenticator, "userId">
+}
+
 /** The credential JSON of the body: an object with a string `id` and a `response` object. */
 export function credentialOf(ctx: FlowContext<WebAuthnConfig>, data: unknown): { id: string; response: Record<string, unknown> } & Record<string, unknown> {
   let value = data
@@ -85,7 +96,7 @@ export interface Ceremony {
   requireUserVerification: boolean
 }
 
-export async function authenticate({ ctx, credential, challenge, server, rp, requireUserVerification }: Ceremony): Promise<SignInResult> {
+export async function authenticate({ ctx, credential, challenge, server, rp, requireUserVerification }: Ceremony): Promise<SignInResult<PasskeySignIn>> {
   const adapter = passkeyStore(ctx)
   const credentialID = credentialIdToStored(credential.id)
   const stored = credentialID ? await adapter.getAuthenticator(credentialID) : null
@@ -117,9 +128,8 @@ export async function authenticate({ ctx, credential, challenge, server, rp, req
   return {
     user,
     account: { provider: ctx.provider.id, providerAccountId: stored.providerAccountId, type: "webauthn", userId: user.id },
-    knownUserId: user.id,
     // The assertion verified with user verification required: the passkey proved the person too.
-    ...(requireUserVerification ? { userVerified: true } : {}),
+    own: { knownUserId: user.id, ...(requireUserVerification ? { userVerified: true } : {}) },
   }
 }
 
@@ -135,7 +145,7 @@ async function registrant(ctx: FlowContext<WebAuthnConfig>, challenge: Challenge
   return { name: challenge.name ?? "Passkey user" }
 }
 
-async function register({ ctx, credential, challenge, server, rp, requireUserVerification }: Ceremony): Promise<SignInResult> {
+async function register({ ctx, credential, challenge, server, rp, requireUserVerification }: Ceremony): Promise<SignInResult<PasskeySignIn>> {
   const owner = await registrant(ctx, challenge)
   if (!credentialIdToStored(credential.id)) throw refuse(ctx, "RESPONSE_INVALID", "The passkey response has a malformed id")
   const result = await verified(ctx, () =>
@@ -158,9 +168,9 @@ async function register({ ctx, credential, challenge, server, rp, requireUserVer
     transports: info.credential.transports?.join(",") ?? null,
   }
   const account = { provider: ctx.provider.id, providerAccountId: id, type: "webauthn" as const }
-  if ("id" in owner) return { user: owner, account, authenticator, knownUserId: owner.id }
+  if ("id" in owner) return { user: owner, account, own: { authenticator, knownUserId: owner.id } }
   // A new account: no e-mail (nothing proved one), the display name it was created with.
-  return { user: { name: owner.name, email: null }, account, authenticator }
+  return { user: { name: owner.name, email: null }, account, own: { authenticator } }
 }
 
 /**
@@ -169,10 +179,11 @@ async function register({ ctx, credential, challenge, server, rp, requireUserVer
  * that keep names (those with the authlib-only `updateAuthenticator`: an Auth.js adapter may refuse
  * a key it does not know). Its owner can rename it.
  */
-function withDefaultName(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, signIn: SignInResult): SignInResult {
+function withDefaultName(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, signIn: SignInResult<PasskeySignIn>): SignInResult<PasskeySignIn> {
   const name = describeClient(req.headers.get("user-agent"))
-  if (!signIn.authenticator || !name || typeof ctx.config.adapter?.updateAuthenticator !== "function") return signIn
-  return { ...signIn, authenticator: { ...signIn.authenticator, name } }
+  const authenticator = signIn.own?.authenticator
+  if (!authenticator || !name || typeof ctx.config.adapter?.updateAuthenticator !== "function") return signIn
+  return { ...signIn, own: { ...signIn.own, authenticator: { ...authenticator, name } } }
 }
 
 async function callback(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Promise<FlowOutcome> {

@@ -1,15 +1,14 @@
 /**
- * Passkeys (WebAuthn): the callback flow of `webauthn` providers, the options route
- * (`GET webauthn-options/:provider`), their start-up checks and per-client limits.
+ * Passkeys (WebAuthn): the sign-in type of `webauthn` providers (flow, start-up checks, per-client
+ * limits, user rules, page part: `sign-in-type.ts`) and the options route (`GET webauthn-options/:provider`).
  */
 import type { Capability } from "../../kernel/types/capability.js"
-import { webauthnFlow } from "./callback.js"
-import { checkWebAuthnProvider } from "./check.js"
 import { webauthnOptionsRoute } from "./options-route.js"
+import { webauthnSignInType } from "./sign-in-type.js"
 
 export const webauthn: Capability = {
   name: "webauthn",
-  flows: { webauthn: { flow: webauthnFlow, limits: { callback: "passkey.perClient" }, check: checkWebAuthnProvider } },
+  signInTypes: { webauthn: webauthnSignInType },
   routes: [{ action: "webauthn-options", answers: "json", withProvider: true, GET: { handler: webauthnOptionsRoute, csrf: false, rateLimit: "passkey.perClient" } }],
 }
 

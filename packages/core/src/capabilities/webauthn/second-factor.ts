@@ -56,7 +56,7 @@ export async function verifyHeldSignInPasskey(req: AuthRequest, ctx: Context, ch
   const requireUserVerification = (provider.userVerification ?? "required") === "required"
   // Checks the credential belongs to `challenge.userId`, the held sign-in's user.
   const verified = await authenticate({ ctx: flowCtx, credential, challenge, server, rp, requireUserVerification })
-  return { cookies: [cookie], userVerified: verified.userVerified === true }
+  return { cookies: [cookie], userVerified: verified.own?.userVerified === true }
 }
 
 /**

@@ -26,7 +26,7 @@ type Provider = ResolvedConfig["providers"][number]
 
 /** A provider's own start-up check, declared by the capability that signs in with its type. */
 function checkProvider(resolved: ResolvedConfig, p: Provider): AuthError | undefined {
-  return registry().flow(p.type)?.check?.(p, resolved)
+  return registry().signInType(p.type)?.check?.(p, resolved)
 }
 
 function checkProviders(resolved: ResolvedConfig): AuthError[] {
@@ -126,8 +126,8 @@ function proxyUrls(resolved: ResolvedConfig): string[] {
   const urls = new Set<string>()
   if (resolved.redirectProxyUrl) urls.add(resolved.redirectProxyUrl)
   for (const p of resolved.providers) {
-    const own = (p as { redirectProxyUrl?: unknown }).redirectProxyUrl
-    if ((p.type === "oauth" || p.type === "oidc") && typeof own === "string" && own !== "") urls.add(own)
+    const own = registry().signInType(p.type)?.redirectProxyUrl?.(p)
+    if (typeof own === "string" && own !== "") urls.add(own)
   }
   return [...urls]
 }
@@ -172,7 +172,7 @@ function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
   if (csrf.name.startsWith("__Host-") && (csrf.options.domain || (csrf.options.path ?? "/") !== "/"))
     warnOnce(logger, "csrf-cookie-host-prefix", `the CSRF cookie "${csrf.name}" cannot carry Domain or a Path other than "/" (browsers drop such __Host- cookies): rename it or drop those options`)
   for (const p of resolved.providers)
-    if (!registry().flow(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
+    if (!registry().signInType(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
 }
 
 /** Every fatal problem of the configuration, after printing its warnings. */

@@ -1,6 +1,6 @@
 /**
  * The registry: every capability's declarations merged once into look-up tables (action -> route,
- * provider type -> flow, page -> route, error type -> policy, port -> methods) and the complete
+ * provider type -> sign-in type, page -> route, error type -> policy, port -> methods) and the complete
  * catalogues (rate-limit defaults, error codes) the kernel's own tables start. Two capabilities
  * claiming one action, provider type, page, rate-limit group, error type or port is a programming
  * error, thrown when the registry is assembled (at module load, so a test catches it).
@@ -11,7 +11,7 @@ import { KERNEL_RATE_LIMITS, type RateLimitDefaults } from "../rate-limit/option
 import type { ProviderType } from "../types/model.js"
 import type { ResolvedConfig } from "../types/resolved-config.js"
 import type {
-  AnyOptionsDeclaration, BeforeIssueHook, Capability, FlowDeclaration, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SignOutHook,
+  AnyOptionsDeclaration, BeforeIssueHook, Capability, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SignInTypeDeclaration, SignOutHook,
 } from "../types/capability.js"
 
 /** The merged declarations. */
@@ -22,7 +22,8 @@ export interface Registry {
   route(action: string): RouteDeclaration | undefined
   /** The methods an action accepts (for `Allow` and 405). */
   methods(action: string): readonly ("GET" | "POST")[]
-  flow(type: ProviderType): FlowDeclaration | undefined
+  /** The sign-in type of providers of `type` (its flow and rules). */
+  signInType(type: ProviderType): SignInTypeDeclaration | undefined
   /** The action of the route that is the built-in page `key` of `pages` (a capability's page). */
   page(key: string): string | undefined
   readonly signOutRedirects: readonly SignOutHook[]
@@ -33,8 +34,8 @@ export interface Registry {
   readonly freshness: readonly FreshnessHook[]
   /** What the pre-hijacking clean-up asks each capability to remove (`removeFootholds`). */
   readonly footholds: readonly FootholdHook[]
-  /** Whether a passkey sign-in with user verification counts as two factors (yes unless a capability says no). */
-  passkeyIsMultiFactor(config: ResolvedConfig): boolean
+  /** Whether a first factor that proves two factors in one step counts as two (yes unless a capability says no). */
+  oneStepMultiFactor(config: ResolvedConfig): boolean
   /** Seconds a session's second factor counts after it was verified, the strictest capability's; null when none limits it. */
   secondFactorLifetime(config: ResolvedConfig): number | null
   /** The capabilities' own options, resolved with the config. */
@@ -74,7 +75,7 @@ function catalogueOrder(codes: ReadonlyMap<string, readonly string[]>, before: R
 
 export function assembleRegistry(capabilities: readonly Capability[]): Registry {
   const routes = new Map<string, RouteDeclaration>()
-  const flows = new Map<string, FlowDeclaration>()
+  const signInTypes = new Map<string, SignInTypeDeclaration>()
   const pages = new Map<string, string>()
   const limits = new Map<string, RateLimitDefaults[keyof RateLimitDefaults]>(Object.entries(KERNEL_RATE_LIMITS))
   const codes = new Map<string, readonly string[]>(Object.entries(KERNEL_ERROR_CODES))
@@ -87,7 +88,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
       claim(routes, route.action, route, "action", capability)
       if (route.page) claim(pages, route.page, route.action, "page", capability)
     }
-    for (const [type, flow] of Object.entries(capability.flows ?? {})) claim(flows, type, flow, "a flow for", capability)
+    for (const [type, declared] of Object.entries(capability.signInTypes ?? {})) claim(signInTypes, type, declared, "the sign-in type", capability)
     for (const [group, rules] of Object.entries(capability.rateLimits ?? {})) claim(limits, group, Object.freeze([...rules]), "rate-limit group", capability)
     for (const { type, codes: own, policy, before } of capability.errors ?? []) {
       // A kernel type may gain codes (the capability's own causes); a new type is the capability's.
@@ -101,7 +102,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     for (const [name, methods] of Object.entries(capability.ports ?? {}) as [string, readonly string[]][]) claim(ports, name, Object.freeze([...methods]), "adapter port", capability)
   }
   const methods = new Map([...routes].map(([action, r]) => [action, (["GET", "POST"] as const).filter((m) => r[m] !== undefined)]))
-  const passkeyHooks = capabilities.flatMap((c) => (c.passkeyIsMultiFactor ? [c.passkeyIsMultiFactor.bind(c)] : []))
+  const oneStepHooks = capabilities.flatMap((c) => (c.oneStepMultiFactor ? [c.oneStepMultiFactor.bind(c)] : []))
   const lifetimeHooks = capabilities.flatMap((c) => (c.secondFactorLifetime ? [c.secondFactorLifetime.bind(c)] : []))
   const every = <K extends keyof Capability>(key: K) => Object.freeze(capabilities.flatMap((c) => (c[key] ? [c[key] as NonNullable<Capability[K]>] : [])))
   return Object.freeze({
@@ -109,14 +110,14 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     actions: new Set(routes.keys()),
     route: (action: string) => routes.get(action),
     methods: (action: string) => methods.get(action) ?? [],
-    flow: (type: ProviderType) => flows.get(type),
+    signInType: (type: ProviderType) => signInTypes.get(type),
     page: (key: string) => pages.get(key),
     signOutRedirects: every("signOutRedirect"),
     beforeIssue: every("beforeIssue"),
     heldSignIn: every("heldSignIn"),
     freshness: every("freshness"),
     footholds: every("removeFootholds"),
-    passkeyIsMultiFactor: (config: ResolvedConfig) => passkeyHooks.every((hook) => hook(config)),
+    oneStepMultiFactor: (config: ResolvedConfig) => oneStepHooks.every((hook) => hook(config)),
     secondFactorLifetime: (config: ResolvedConfig) =>
       lifetimeHooks.reduce<number | null>((strictest, hook) => {
         const seconds = hook(config)

@@ -115,3 +115,14 @@ export interface Theme {
   brandColor?: string
   buttonText?: string
 }
+
+/** Provider tokens as a session keeps them (the token fields of an account). */
+export interface StoredProviderTokens {
+  access_token?: string
+  refresh_token?: string
+  expires_at?: number
+  token_type?: string
+  scope?: string
+  /** Set when the provider refused the refresh token; the session then carries `error: "RefreshTokenError"`. */
+  error?: "RefreshTokenError"
+}

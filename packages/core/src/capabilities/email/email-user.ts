@@ -1,8 +1,13 @@
-/** Who holds an e-mail address, as both the e-mail flow and account linking ask it. */
-import type { AdapterMethods } from "../ports/ports.js"
-import type { Account } from "../types/config.js"
-import type { AdapterUser } from "../types/adapters.js"
-import type { EmailUserLookup } from "../types/sign-in.js"
+/** Who holds an e-mail address, as both the e-mail flow and its user plan ask it. */
+import type { AdapterMethods } from "../../kernel/ports/ports.js"
+import type { Account } from "../../kernel/types/config.js"
+import type { AdapterUser } from "../../kernel/types/adapters.js"
+
+/** Who holds an e-mail address: the user with it, and the owner of its `email` account (`null`: none). */
+export interface EmailUserLookup {
+  user: AdapterUser | null
+  accountOwner: AdapterUser | null
+}
 
 /**
  * The user with `email` and the owner of its `email` account. The owner is asked first: a returning
