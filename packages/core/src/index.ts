@@ -93,9 +93,10 @@ export {
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, RateLimited, ReauthenticationRequired, RefreshTokenError,
   SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
-  Verification, WebAuthnVerificationError, isClientSafe
+  Verification, isClientSafe
 } from "./kernel/errors/errors.js"
 export { TwoFactorError } from "./capabilities/two-factor/errors.js"
+export { WebAuthnVerificationError } from "./capabilities/webauthn/errors.js"
 export { PasskeyManagementError } from "./capabilities/passkey-management/errors.js"
 export { AccountManagementError } from "./capabilities/linked-accounts/errors.js"
 export { ADAPTER_PORTS, DEFAULT_RATE_LIMITS, ERROR_CODES } from "./registry.js"

@@ -14,7 +14,8 @@
  */
 import { passkeyStore } from "./store.js"
 import type { AdapterAuthenticator, AdapterUser } from "../../kernel/types/adapters.js"
-import { WebAuthnVerificationError, type ErrorCode } from "../../kernel/errors/errors.js"
+import type { ErrorCode } from "../../kernel/errors/errors.js"
+import { WebAuthnVerificationError } from "./errors.js"
 import type { AuthRequest } from "../../kernel/types/http.js"
 import type { SimpleWebAuthnServer, WebAuthnConfig, WebAuthnRelyingParty } from "../../kernel/types/providers.js"
 import type { Flow, FlowContext, FlowOutcome, SignInResult } from "../../kernel/types/sign-in.js"

@@ -5,7 +5,8 @@
  * `callback.ts`: the single-use challenge, origin, RP ID, signature, counter, the credential's
  * owner), and then that the challenge was made for this held sign-in and no other.
  */
-import { InvalidProvider, WebAuthnVerificationError } from "../../kernel/errors/errors.js"
+import { InvalidProvider } from "../../kernel/errors/errors.js"
+import { WebAuthnVerificationError } from "./errors.js"
 import type { Cookie } from "../../kernel/types/http.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import type { HeldSignIn } from "../../kernel/types/capability.js"

@@ -6,7 +6,8 @@
  */
 import { verifySignature, type SignatureAlgorithm } from "@authlib/jwt"
 import { sha256 } from "@noble/hashes/sha2.js"
-import { WebAuthnVerificationError, type ErrorCode } from "../../kernel/errors/errors.js"
+import type { ErrorCode } from "../../kernel/errors/errors.js"
+import { WebAuthnVerificationError } from "./errors.js"
 import { decodeBase64 } from "./encoding.js"
 
 export interface AssertionCheck {

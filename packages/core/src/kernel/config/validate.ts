@@ -162,8 +162,7 @@ function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
   const { logger } = resolved
   if (config.rateLimit === false && looksLikeProduction(resolved))
     warnOnce(logger, "rate-limit-off", '"rateLimit: false": sign-in attempts and e-mails are not limited; remove it (or set your own limits) in production')
-  if (resolved.experimental.enableWebAuthn)
-    warnOnce(logger, "experimental-webauthn", "WebAuthn is an experimental feature. It may change or be removed without notice. Do not use it in production.")
+  for (const capability of registry().capabilities) for (const { key, message } of capability.warnings?.(resolved) ?? []) warnOnce(logger, key, message)
   if (envReadingOf(config)?.authUrlIgnored)
     warnOnce(logger, "auth-url-ignored", "AUTH_URL is set but WEBAUTH_URL is not: authlib reads only WEBAUTH_URL (what Auth.js calls AUTH_URL), so AUTH_URL is ignored; rename it to WEBAUTH_URL")
   if (resolved.secret.some((s) => s.length < 32)) warnOnce(logger, "weak-secret", "a secret is shorter than 32 characters; use 32 random bytes or more")

@@ -8,7 +8,7 @@ import type { Theme } from "../types/config.js"
 import type { SignInPageContext, SignInPagePart } from "../types/capability.js"
 import { ANY_FORM_TARGET, type FormTargets } from "./headers.js"
 import { actionUrl, hiddenInputs, html, layout, safeUrl, type SafeHtml } from "./html.js"
-import { errorText } from "./messages.js"
+import { errorText, type CapabilityTexts } from "./messages.js"
 import { providerCss } from "./theme.js"
 
 /** A provider as the sign-in page lists it: its button style and its sign-in type's form. */
@@ -32,6 +32,8 @@ export interface SignInPageParams {
   /** Pre-fills the e-mail field. */
   email?: string
   theme: Theme
+  /** The texts of the capabilities' error types (else they get the default text). */
+  texts?: CapabilityTexts
 }
 
 /** What a form's button shows of its provider. */
@@ -90,10 +92,10 @@ ${items}</div>`
  * The reason of a failed attempt, in words. The code (`?code=`) stays in the URL and the server
  * log, where support reads it; on the page it would be jargon ("credentials") to the user.
  */
-function errorAlert(error: string | undefined, code: string | undefined): SafeHtml | undefined {
+function errorAlert(error: string | undefined, code: string | undefined, texts: CapabilityTexts | undefined): SafeHtml | undefined {
   if (!error) return undefined
   return html`<div class="alert" role="alert">
-<p>${errorText(error, code).message}</p>
+<p>${errorText(error, code, texts).message}</p>
 </div>
 `
 }
@@ -112,7 +114,7 @@ export function renderSignInPage(p: SignInPageParams): string {
   const autofill = providers.some(({ part }) => part.offersAutofill) && providers.some(({ part }) => part.userField)
   const page: SignInPageContext = { csrfToken: p.csrfToken, callbackUrl: p.callbackUrl, ...(p.email !== undefined ? { email: p.email } : {}), autofill }
   const body = html`<h1>Sign in</h1>
-${errorAlert(p.error, p.code)}${providerList(providers, page)}`
+${errorAlert(p.error, p.code, p.texts)}${providerList(providers, page)}`
   const css = providers.map((x, i) => providerCss(i, x.style))
   // One script per kind of form that needs one (every passkey form shares the same).
   const script = [...new Set(providers.flatMap(({ part }) => (part.script ? [part.script] : [])))].join("\n")

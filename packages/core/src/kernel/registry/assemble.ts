@@ -11,7 +11,7 @@ import { KERNEL_RATE_LIMITS, type RateLimitDefaults } from "../rate-limit/option
 import type { ProviderType } from "../types/model.js"
 import type { ResolvedConfig } from "../types/resolved-config.js"
 import type {
-  AnyOptionsDeclaration, BeforeIssueHook, Capability, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SignInTypeDeclaration, SignOutHook,
+  AnyOptionsDeclaration, BeforeIssueHook, ErrorText, Capability, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SignInTypeDeclaration, SignOutHook,
 } from "../types/capability.js"
 
 /** The merged declarations. */
@@ -44,6 +44,8 @@ export interface Registry {
   readonly rateLimits: RateLimitDefaults
   /** Every error type with its codes: the kernel's catalogue, then the capabilities' (`ERROR_CODES`). */
   readonly errorCodes: ErrorCodes
+  /** What the built-in pages say about a capability's error type (`ErrorDeclaration.text`), if it says. */
+  errorText(type: string): ErrorText | undefined
   /** What `type` does in an answer (an empty policy for types without a row). */
   policyOf(type: string): ErrorPolicy
   /** The ports capabilities declare: name -> methods. */
@@ -82,6 +84,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
   const policies = new Map<string, ErrorPolicy>()
   const placed = new Map<string, string>()
   const ports = new Map<string, readonly string[]>()
+  const texts = new Map<string, ErrorText>()
   for (const capability of capabilities) {
     for (const route of capability.routes ?? []) {
       if (route.POST && !route.POST.csrf && !route.POST.csrfBy) throw new Error(`capability "${capability.name}": POST ${route.action} needs the kernel's CSRF check or "csrfBy"`)
@@ -90,13 +93,14 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     }
     for (const [type, declared] of Object.entries(capability.signInTypes ?? {})) claim(signInTypes, type, declared, "the sign-in type", capability)
     for (const [group, rules] of Object.entries(capability.rateLimits ?? {})) claim(limits, group, Object.freeze([...rules]), "rate-limit group", capability)
-    for (const { type, codes: own, policy, before } of capability.errors ?? []) {
+    for (const { type, codes: own, policy, before, text } of capability.errors ?? []) {
       // A kernel type may gain codes (the capability's own causes); a new type is the capability's.
       if (type in KERNEL_ERROR_CODES) codes.set(type, [...(codes.get(type) ?? []), ...own])
       else claim(codes, type, own, "error type", capability)
       // A kernel type's policy is the kernel's: a capability cannot change what it answers.
       if (policy && type in KERNEL_ERROR_CODES) throw new Error(`capability "${capability.name}" declares the error policy of "${type}", which the kernel declares`)
       if (policy) claim(policies, type, policy, "the error policy of", capability)
+      if (text) claim(texts, type, text, "the page text of", capability)
       if (before !== undefined) placed.set(type, before)
     }
     for (const [name, methods] of Object.entries(capability.ports ?? {}) as [string, readonly string[]][]) claim(ports, name, Object.freeze([...methods]), "adapter port", capability)
@@ -127,6 +131,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     rateLimits: Object.freeze(Object.fromEntries(limits)) as RateLimitDefaults,
     errorCodes: Object.freeze(Object.fromEntries(catalogueOrder(codes, placed).map((type) => [type, Object.freeze([...(codes.get(type) ?? [])])]))) as unknown as ErrorCodes,
     policyOf: (type: string) => policyOf(type) ?? policies.get(type) ?? {},
+    errorText: (type: string) => texts.get(type),
     ports: Object.freeze(Object.fromEntries(ports)),
     portMethods: Object.freeze([...ports.values()].flat()),
     bodyFields: new Set(capabilities.flatMap((c) => c.beforeIssue?.bodyFields ?? [])),

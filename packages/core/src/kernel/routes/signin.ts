@@ -38,6 +38,7 @@ export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthRe
     ...(code ? { code } : {}),
     ...(email ? { email } : {}),
     theme: ctx.config.theme,
+    texts: registry().errorText,
   })
   const headers = pageHeaders(html, signInFormTargets(providers, formTargets(ctx.origin, ctx.config.pages, callbackUrl)))
   return { html, headers, cookies: cookie ? [cookie] : [] }

@@ -223,15 +223,29 @@ export type OptionsDeclaration = {
   }
 }[CapabilityOptionKey]
 
+/** What the built-in pages say about an error type. */
+export interface ErrorText {
+  /** HTTP status of the error page. */
+  readonly status: number
+  /** Heading of the error page. */
+  readonly title: string
+  /** The sentence shown on the sign-in and error pages. */
+  readonly message: string
+  /** Label of the error page's link to the sign-in page; "Back to sign in" when not set. */
+  readonly link?: string
+}
+
 /**
- * An error type a capability brings (its class lives in the capability folder): its codes, in the
- * catalogue (`ERROR_CODES`), and its row of the error policy. Codes for a kernel type (a
+ * An error type a capability brings (its class lives in the capability folder), in one declaration:
+ * its codes, in the catalogue (`ERROR_CODES`), its row of the error policy and its page text. Codes for a kernel type (a
  * `Configuration` code of the capability's own) are appended to that type's.
  */
 export interface ErrorDeclaration {
   readonly type: CataloguedType
   readonly codes: readonly string[]
   readonly policy?: ErrorPolicy
+  /** What the built-in pages say about the type (the error page's status and title, the sentence on the sign-in and error pages). */
+  readonly text?: ErrorText
   /**
    * The type a new type is listed just before in `ERROR_CODES` (default: the first type that sorts
    * after it), so that moving a type into a capability keeps the catalogue's order.
@@ -258,6 +272,12 @@ export type FreshnessHook = (ctx: Context, userId: string) => Promise<number | n
  */
 export type FootholdHook = (ctx: Context, userId: string) => Promise<Record<string, unknown> | undefined>
 
+/** A warning printed once per process (`key`) at start-up. */
+export interface StartupWarning {
+  readonly key: string
+  readonly message: string
+}
+
 /** One feature of core. */
 export interface Capability {
   readonly name: string
@@ -268,6 +288,8 @@ export interface Capability {
   readonly signOutRedirect?: SignOutHook
   /** A fatal problem of the capability's own options, checked once at start-up. */
   check?(config: ResolvedConfig): AuthError | undefined
+  /** Start-up warnings (each printed once per process under its `key`), checked with the fatal problems. */
+  warnings?(config: ResolvedConfig): readonly StartupWarning[]
   /** Asked before every session is issued, in registry order; the first answer wins. */
   readonly beforeIssue?: BeforeIssueHook
   /** The sign-in this capability holds back for the request (see `HeldSignIn`). */
