@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 import { adapterMethods, optionalPort, port, PORTS } from "../../src/kernel/ports/ports.js"
-import { MissingAdapterMethods } from "../../src/index.js"
+import { ADAPTER_PORTS, MissingAdapterMethods } from "../../src/index.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 
 const src = join(import.meta.dirname, "../../src")
@@ -25,7 +25,7 @@ describe("adapter ports", () => {
     const without = { ...rest, listAccountsByUserId: () => [] }
     const err = (() => {
       try {
-        adapterMethods(without, PORTS.accountTokens, { what: "getAccessToken", otherwise: "or JWT sessions with session.providerTokens" })
+        adapterMethods(without, ADAPTER_PORTS.accountTokens, { what: "getAccessToken", otherwise: "or JWT sessions with session.providerTokens" })
       } catch (e) {
         return e
       }

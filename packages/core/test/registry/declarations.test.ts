@@ -7,6 +7,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 import { REGISTRY } from "../../src/registry.js"
+import { Auth } from "../../src/index.js"
+import { config, ORIGIN } from "../helpers/harness.js"
 import { assembleRegistry } from "../../src/kernel/registry/assemble.js"
 import type { Capability } from "../../src/kernel/types/capability.js"
 
@@ -70,6 +72,19 @@ describe("capability declarations", () => {
     expect(types.slice(types.indexOf("OAuthSignInError"), types.indexOf("OAuthSignInError") + 3)).toEqual(["OAuthSignInError", "PasskeyManagementError", "RateLimited"])
     expect(REGISTRY.policyOf("PasskeyManagementError")).toEqual({ codeInJson: true })
     expect(REGISTRY.policyOf("AccountManagementError")).toEqual({})
+  })
+
+  it("declares a sign-in type's error in its capability (codes, policy and page text in one declaration), where the catalogue listed it, and the pages show its text", async () => {
+    const owner = REGISTRY.capabilities.find((c) => (c.errors ?? []).some((e) => e.type === "WebAuthnVerificationError"))
+    expect(owner?.name).toBe("webauthn")
+    const types = Object.keys(REGISTRY.errorCodes)
+    expect(types.slice(types.indexOf("WebAuthnVerificationError"), types.indexOf("WebAuthnVerificationError") + 2)).toEqual(["WebAuthnVerificationError", "Verification"])
+    expect(REGISTRY.policyOf("WebAuthnVerificationError")).toEqual({ codeInJson: true, codeInRedirect: true })
+    const res = await Auth(new Request(`${ORIGIN}/auth/error?error=WebAuthnVerificationError`), config())
+    expect(res.status).toBe(400)
+    const html = await res.text()
+    expect(html).toContain("Passkey not accepted")
+    expect(html).toContain("The passkey could not be used to sign in.")
   })
 
   it("lists a capability's type just before the type its declaration names", () => {

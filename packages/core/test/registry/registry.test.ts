@@ -59,4 +59,14 @@ describe("the registry", () => {
     expect(() => assembleRegistry([{ name: "c", signInTypes: { email: type } }, { name: "d", signInTypes: { email: type } }])).toThrow(/sign-in type "email"/)
     expect(() => assembleRegistry([{ name: "e", routes: [{ action: "y", answers: "json", POST: { handler, csrf: false } }] }])).toThrow(/CSRF/)
   })
+
+  it("refuses a capability without the capabilities it requires, naming both; the full registry has every one", () => {
+    const byName = new Map(REGISTRY.capabilities.map((c) => [c.name, c]))
+    expect(byName.get("two-factor")?.requires).toEqual(["webauthn"])
+    expect(byName.get("provider-tokens")?.requires).toEqual(["oauth"])
+    const withoutWebauthn = REGISTRY.capabilities.filter((c) => c.name !== "webauthn")
+    expect(() => assembleRegistry(withoutWebauthn)).toThrow(/capability "passkey-management" requires capability "webauthn"/)
+    expect(() => assembleRegistry(REGISTRY.capabilities.filter((c) => c.name !== "oauth"))).toThrow(/"provider-tokens" requires capability "oauth"/)
+    expect(() => assembleRegistry(REGISTRY.capabilities)).not.toThrow()
+  })
 })

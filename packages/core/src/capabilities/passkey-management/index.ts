@@ -9,6 +9,7 @@ import { changePasskeyRoute, listPasskeysRoute } from "./route.js"
 
 export const passkeyManagement: Capability = {
   name: "passkey-management",
+  requires: ["webauthn", "linked-accounts"],
   routes: [{ action: "passkeys", answers: "json", GET: { handler: listPasskeysRoute, csrf: false }, POST: { handler: changePasskeyRoute, csrf: true } }],
   errors: passkeyManagementErrors,
 }

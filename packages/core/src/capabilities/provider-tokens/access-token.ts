@@ -22,6 +22,9 @@ import { InvalidProvider, RefreshTokenError, SessionRequired } from "../../kerne
 import { optionalPort, port } from "../../kernel/ports/ports.js"
 import type { Context } from "../../kernel/types/http.js"
 import { REFRESH_TIMEOUT_MS, refreshTokens } from "./refresh.js"
+// Re-exported so the port's declaration (`accountTokens` in `ADAPTER_PORTS`) is part of every
+// program that loads this module's types, as an application does through `getAccessToken`.
+export { ACCOUNT_TOKENS_PORT } from "./port.js"
 import type { OAuthConfig } from "../../kernel/types/providers.js"
 import { serverCall } from "../../kernel/run/server-call.js"
 import { emitEvent } from "../../kernel/user-code/events.js"

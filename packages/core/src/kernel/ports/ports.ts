@@ -30,8 +30,6 @@ export const PORTS = {
   sessionListing: ["listSessionsByUserId", "deleteSessionsByUserId", "deleteSession"],
   /** The per-user session epoch that ends JWT sessions. */
   sessionEpochs: ["getUserSessionEpoch", "incrementUserSessionEpoch"],
-  /** Provider tokens kept on account rows and refreshed there. */
-  accountTokens: ["listAccountsByUserId", "updateAccount", "getAccount"],
 } as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
 
 /** Every port: the kernel's and those capabilities add. */

@@ -75,7 +75,16 @@ function catalogueOrder(codes: ReadonlyMap<string, readonly string[]>, before: R
   return order
 }
 
+/** Refuses a set of capabilities in which one lacks a capability it builds on (`Capability.requires`). */
+function checkRequirements(capabilities: readonly Capability[]): void {
+  const present = new Set(capabilities.map((c) => c.name))
+  for (const capability of capabilities)
+    for (const needed of capability.requires ?? [])
+      if (!present.has(needed)) throw new Error(`capability "${capability.name}" requires capability "${needed}", which this registry leaves out: add "${needed}" or leave "${capability.name}" out too`)
+}
+
 export function assembleRegistry(capabilities: readonly Capability[]): Registry {
+  checkRequirements(capabilities)
   const routes = new Map<string, RouteDeclaration>()
   const signInTypes = new Map<string, SignInTypeDeclaration>()
   const pages = new Map<string, string>()

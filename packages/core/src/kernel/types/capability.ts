@@ -281,6 +281,11 @@ export interface StartupWarning {
 /** One feature of core. */
 export interface Capability {
   readonly name: string
+  /**
+   * The capabilities it builds on, by name (it imports their public file): assembling a registry
+   * without one of them is refused with an error naming both.
+   */
+  readonly requires?: readonly string[]
   readonly routes?: readonly RouteDeclaration[]
   /** The sign-in types it brings, by provider type. */
   readonly signInTypes?: Partial<Record<ProviderType, SignInTypeDeclaration>>
