@@ -30,6 +30,7 @@ import { twoFactorAction, twoFactorPage } from "./route.js"
 
 export const twoFactor: Capability = {
   name: "two-factor",
+  requires: ["webauthn"],
   routes: [{ action: "two-factor", answers: "json", page: "twoFactor", GET: { handler: twoFactorPage, csrf: false }, POST: { handler: twoFactorAction, csrf: true } }],
   beforeIssue: { active: (config) => config.twoFactor !== undefined, bodyFields: [CODE_FIELD], hold: holdForSecondFactor },
   heldSignIn: heldTwoFactorSignIn,
