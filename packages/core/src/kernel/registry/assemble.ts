@@ -22,6 +22,8 @@ export interface Registry {
   route(action: string): RouteDeclaration | undefined
   /** The methods an action accepts (for `Allow` and 405). */
   methods(action: string): readonly ("GET" | "POST")[]
+  /** The sub-actions (the body's `action` values) a method of an action declares; empty for a plain handler. */
+  actionsOf(action: string, method: "GET" | "POST"): readonly string[]
   /** The sign-in type of providers of `type` (its flow and rules). */
   signInType(type: ProviderType): SignInTypeDeclaration | undefined
   /** The action of the route that is the built-in page `key` of `pages` (a capability's page). */
@@ -97,6 +99,8 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
   for (const capability of capabilities) {
     for (const route of capability.routes ?? []) {
       if (route.POST && !route.POST.csrf && !route.POST.csrfBy) throw new Error(`capability "${capability.name}": POST ${route.action} needs the kernel's CSRF check or "csrfBy"`)
+      for (const method of [route.GET, route.POST])
+        if (method && !method.handler === !method.actions) throw new Error(`capability "${capability.name}": a method of ${route.action} needs a handler or sub-actions, not both`)
       claim(routes, route.action, route, "action", capability)
       if (route.page) claim(pages, route.page, route.action, "page", capability)
     }
@@ -123,6 +127,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     actions: new Set(routes.keys()),
     route: (action: string) => routes.get(action),
     methods: (action: string) => methods.get(action) ?? [],
+    actionsOf: (action: string, method: "GET" | "POST") => Object.keys(routes.get(action)?.[method]?.actions?.handlers ?? {}),
     signInType: (type: ProviderType) => signInTypes.get(type),
     page: (key: string) => pages.get(key),
     signOutRedirects: every("signOutRedirect"),

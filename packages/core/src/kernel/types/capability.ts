@@ -24,9 +24,20 @@ import type { StoredProviderTokens } from "./model.js"
 /** A route handler: the parsed request and its context in, the internal response out. */
 export type RouteHandler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
 
-/** One method of a route. */
+/**
+ * The actions of a POST that does several things, by the body's `action` (`rename`, `delete`...):
+ * each its handler, and the refusal of any other value (the capability's own error and code).
+ * The registry lists them (`Registry.actionsOf`), so the README's route table is checked against them.
+ */
+export interface SubActions {
+  readonly handlers: Readonly<Record<string, RouteHandler>>
+  refuse(given: unknown): AuthError
+}
+
+/** One method of a route: a handler, or sub-actions picked by the body's `action`. */
 export interface RouteMethod {
-  readonly handler: RouteHandler
+  readonly handler?: RouteHandler
+  readonly actions?: SubActions
   /**
    * Whether the kernel checks the CSRF token and Origin before the handler runs. Every POST must say
    * `true`, or name in `csrfBy` where its own check lives (a flow whose response another check binds).
