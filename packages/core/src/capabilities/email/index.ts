@@ -14,10 +14,10 @@
  */
 import type { EmailConfig } from "../../kernel/types/providers.js"
 import type { Flow } from "../../kernel/types/sign-in.js"
-import { emailCallback } from "./callback.js"
-import { emailSignin } from "./signin.js"
+import { emailCallback } from "./flow-callback.js"
+import { emailSignin } from "./flow-signin.js"
 import { checkEmailProvider } from "./check.js"
-import { verifyRequest } from "./verify-request-route.js"
+import { verifyRequest } from "./route.js"
 import type { Capability } from "../../kernel/types/capability.js"
 
 const emailFlow: Flow<EmailConfig> = {

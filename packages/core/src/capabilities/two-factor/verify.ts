@@ -4,7 +4,7 @@
  * (`session-functions.ts`), so the route and the server function check exactly the same things.
  */
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
-import { twoFactorOptions } from "./actions.js"
+import { twoFactorOptions } from "./manage.js"
 import { TwoFactorError } from "./errors.js"
 import { checkCode, codeOf } from "./check-code.js"
 import { finishPending } from "./passkey.js"

@@ -3,9 +3,9 @@
  * (`GET webauthn-options/:provider`), their start-up checks and per-client limits.
  */
 import type { Capability } from "../../kernel/types/capability.js"
-import { webauthnFlow } from "./callback.js"
+import { webauthnFlow } from "./flow.js"
 import { checkWebAuthnProvider } from "./check.js"
-import { webauthnOptionsRoute } from "./options-route.js"
+import { webauthnOptionsRoute } from "./route.js"
 
 export const webauthn: Capability = {
   name: "webauthn",
