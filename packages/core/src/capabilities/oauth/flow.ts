@@ -1,6 +1,6 @@
 /**
- * The OAuth 2 / OpenID Connect flow (`type: "oauth"` and `type: "oidc"`), as registered in
- * `flows/index.ts`:
+ * The OAuth 2 / OpenID Connect flow (`type: "oauth"` and `type: "oidc"`), as declared in
+ * `index.ts`:
  *
  * - `signin`: POST signin/:provider -> redirect to the authorization endpoint with check cookies.
  * - `callback`: GET callback/:provider (and `form_post` POST, re-issued as a GET first) -> the

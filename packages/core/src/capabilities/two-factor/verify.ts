@@ -1,7 +1,7 @@
 /**
  * The second step of a pending sign-in with a code (TOTP or backup): the one path of
  * `POST two-factor` `action=verify` (`route.ts`) and of `completeTwoFactorSignIn`
- * (`session-functions.ts`), so the route and the server function check exactly the same things.
+ * (`functions-session.ts`), so the route and the server function check exactly the same things.
  */
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { twoFactorOptions } from "./manage.js"

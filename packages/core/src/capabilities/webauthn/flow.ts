@@ -10,7 +10,7 @@
  *   is stored; the credential's owner signs in.
  * - register: for the signed-in user the options were made for (still signed in), or a new account
  *   when the provider allows it; a credential id that is already stored is refused. The
- *   authenticator is stored when its account is linked (`sessions/link-user.ts`).
+ *   authenticator is stored when its account is linked (`sign-in/link-user.ts`).
  */
 import { passkeyStore } from "./store.js"
 import type { AdapterAuthenticator, AdapterUser } from "../../kernel/types/adapters.js"

@@ -1,6 +1,6 @@
 /**
  * GET /webauthn-options/:provider: the passkey options and challenge cookie (see
- * `flows/webauthn/options.ts`). The route knows the session; the flow does not. `?purpose=step-up`
+ * `options.ts`). The route knows the session; the flow does not. `?purpose=step-up`
  * from a signed-in user binds authenticate options to a step-up of that user (two-factor's step-up
  * with a passkey); a held sign-in's options are bound to it.
  */

@@ -1,8 +1,8 @@
 /**
  * A passkey asked of a known user as a second factor: the options route made authenticate options
- * for the user of a held sign-in (`options-route.ts`, the challenge bound to that sign-in's id);
+ * for the user of a held sign-in (`route.ts`, the challenge bound to that sign-in's id);
  * this verifies the answer exactly as a passkey sign-in is verified (`authenticate` of
- * `callback.ts`: the single-use challenge, origin, RP ID, signature, counter, the credential's
+ * `flow.ts`: the single-use challenge, origin, RP ID, signature, counter, the credential's
  * owner), and then that the challenge was made for this held sign-in and no other.
  */
 import { InvalidProvider, WebAuthnVerificationError } from "../../kernel/errors/errors.js"

@@ -86,7 +86,7 @@ describe("POST /auth/callback/email with useVerificationTokenAndCreateSession", 
   })
 
   it("an unverified user is verified on the usual path after the one call stored nothing", async () => {
-    // The clean-up before verifying lists the user's accounts (see `unverified-links.ts`).
+    // The clean-up before verifying lists the user's accounts (see `sign-in/unverified-links.ts`).
     const setup = emailSetup(noCooldown(), {}, withLinkSessions(accountListingAdapter()))
     await complete(setup)
     const [user] = [...setup.adapter.users.values()]

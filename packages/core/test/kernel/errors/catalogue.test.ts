@@ -9,7 +9,7 @@ import * as core from "../../../src/index.js"
 import { APP_DEFINED_CODES, AuthError, ERROR_CODES } from "../../../src/index.js"
 
 const README = new URL("../../../README.md", import.meta.url)
-const START = "<!-- error-table:start (tested against ERROR_CODES by test/errors/catalogue.test.ts) -->"
+const START = "<!-- error-table:start (tested against ERROR_CODES by test/kernel/errors/catalogue.test.ts) -->"
 const END = "<!-- error-table:end -->"
 
 const classes = Object.entries(core).filter(

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import { expect, it } from "vitest"
 import { DEFAULT_RATE_LIMITS } from "../../../src/index.js"
 
-const START = "<!-- rate-limit-table:start (tested against DEFAULT_RATE_LIMITS by test/rate-limit/readme.test.ts) -->"
+const START = "<!-- rate-limit-table:start (tested against DEFAULT_RATE_LIMITS by test/kernel/rate-limit/readme.test.ts) -->"
 const END = "<!-- rate-limit-table:end -->"
 
 it("the README's defaults table matches DEFAULT_RATE_LIMITS", () => {
