@@ -3,13 +3,15 @@
  * Every file path named in a comment of the sources exists, so a comment that sends the reader to
  * `kernel/sign-in/issue.ts` or `sessions/principal.ts` cannot outlive a rename. A path counts when
  * it ends in a file extension the repository uses (`.ts`, `.mjs`, `.md`, `.json`, `.sql`, ...) and
- * either has a folder in it or stands alone in backticks (`` `registry.ts` ``). It is found when it
- * exists relative to:
+ * either has a folder in it or stands alone in backticks (`` `check-layers.mjs` ``; "a `layout.tsx`"
+ * names a kind of file, not one file, and is passed by). It is found when it exists relative to:
  *
  * - the commenting file's folder or any folder above it, up to the repository (`./<name>.ts`,
  *   `two-factor/verify.ts` from `capabilities/`, `src/kernel/...` from a package, `packages/...`);
- * - a workspace package's root, its `src/`, or a top-level folder of that (`kernel/`, `capabilities/`),
- *   so `sessions/principal.ts` names `packages/core/src/kernel/sessions/principal.ts`;
+ * - for a path with a folder in it, also a workspace package's root, its `src/`, or a top-level
+ *   folder of that (`kernel/`, `capabilities/`), so `sessions/principal.ts` names
+ *   `packages/core/src/kernel/sessions/principal.ts`; a bare name is the file's neighbour or sits in
+ *   a folder above it (from `scripts/` or `bench/`, also at the top of a package or its `src/`);
  * - with `.js` read as `.ts` (the NodeNext spelling), and a built `dist/<name>.js` or `lib/<name>.js`
  *   as the `src/<name>.ts` it is built from (so a clean clone gives the same answer as a built one).
  *
@@ -92,6 +94,7 @@ export function pathsIn(comment) {
     const quoted = comment.text[m.index - 1] === "`" && comment.text[m.index + path.length] === "`"
     if (!path.includes("/") && !quoted) continue // "Auth.js", "Node.js": a bare name counts only in backticks
     if (!path.includes("/") && /^[A-Z][a-z]/.test(path)) continue // a product, not a kebab-case file
+    if (!path.includes("/") && /\b(an?|any|each|every)\s+`$/i.test(before)) continue // "a `layout.tsx`": a kind of file, not one file
     if (path.startsWith("<app>/")) continue // a file of another project (see the header)
     found.push({ path, line: comment.line + before.split("\n").length - 1 })
   }
@@ -113,6 +116,16 @@ function basesFor(repo, file, shared) {
     if (d === repo || d === dirname(d)) break
   }
   return [...bases, ...shared]
+}
+
+/**
+ * Where a bare name (no folder) may be: beside the file or in a folder above it; for a file outside
+ * the packages (`scripts/`, `bench/`), also at the top of a package or of its `src/`.
+ */
+function bareBases(repo, file, bases, shared) {
+  const own = bases.slice(0, bases.length - shared.length)
+  const inPackage = expand(repo, PACKAGES).some((pkg) => file.startsWith(pkg + sep))
+  return inPackage ? own : [...own, ...shared.filter((b) => PACKAGES.some((p) => new RegExp(`^${p.replace("*", "[^/]+")}(/src)?$`).test(relative(repo, b).split(sep).join("/"))))]
 }
 
 /** The spellings of a path to look for: itself, `.js` as `.ts`/`.tsx`, a built file as its source. */
@@ -154,7 +167,8 @@ export function stalePaths(repo, roots = SOURCE_ROOTS) {
       for (const comment of commentsOf(file)) {
         for (const { path, line } of pathsIn(comment)) {
           checked++
-          if (spellings(path).some((s) => bases.some((b) => existsBelow(b, s)))) continue
+          const where = path.includes("/") ? bases : bareBases(repo, file, bases, shared)
+          if (spellings(path).some((s) => where.some((b) => existsBelow(b, s)))) continue
           problems.push(`${relative(repo, file).split(sep).join("/")}:${line}: "${path}" names no file (looked beside the file, in the folders above it and in each package)`)
         }
       }
@@ -169,6 +183,7 @@ function selfTest() {
   try {
     file("packages/core/src/kernel/sessions/principal.ts", "export const p = 1\n")
     file("packages/core/src/capabilities/two-factor/index.ts", "export {}\n")
+    file("packages/qwik/src/elsewhere.ts", "export {}\n")
     file(
       "packages/core/src/capabilities/two-factor/verify.ts",
       [
@@ -179,22 +194,23 @@ function selfTest() {
         'const url = "kernel/gone.ts" // a string is not a comment; https://example.com/a/b.ts is a URL',
         "/* The old home was `kernel/sign-in/old-issue.ts`. */",
         "export const v = `sessions/missing.ts ${url}`",
-        "// `stale.ts` beside it is gone too.",
+        "// `stale.ts` beside it is gone too; `elsewhere.ts` is another package's, not a neighbour; a `layout.tsx` is a kind of file.",
         "",
       ].join("\n"),
     )
     const { problems: found, checked } = stalePaths(dir, ["packages/*/src"])
-    const expected = ['verify.ts:6: "kernel/sign-in/old-issue.ts"', 'verify.ts:8: "stale.ts"']
+    const expected = ['verify.ts:6: "kernel/sign-in/old-issue.ts"', 'verify.ts:8: "stale.ts"', 'verify.ts:8: "elsewhere.ts"']
     const missing = expected.filter((e) => !found.some((f) => f.includes(e)))
-    if (missing.length || found.length !== expected.length || checked !== 6) throw new Error(`self-test: expected ${JSON.stringify(expected)} of 6 paths, found ${JSON.stringify(found)} of ${checked}`)
-    console.log("comment paths: self-test passed (refuses a stale path and a stale bare name; accepts folder-, src- and kernel-relative paths, placeholders, built paths, app files, URLs and strings)")
+    if (missing.length || found.length !== expected.length || checked !== 7) throw new Error(`self-test: expected ${JSON.stringify(expected)} of 7 paths, found ${JSON.stringify(found)} of ${checked}`)
+    console.log("comment paths: self-test passed (refuses a stale path, a stale bare name and another package's file named as a neighbour; accepts folder-, src- and kernel-relative paths, placeholders, built paths, app files, URLs and strings)")
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
-if (process.argv.includes("--self-test")) selfTest()
-else {
+const main = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)
+if (main && process.argv.includes("--self-test")) selfTest()
+else if (main) {
   const repo = resolve(process.argv[2] ?? root)
   const { problems, checked } = stalePaths(repo)
   if (checked === 0) {
