@@ -1,10 +1,10 @@
 /**
  * E-mail (magic link) sign-in, the flow of providers with `type: "email"`:
  *
- * - POST signin/:provider (`signin.ts`): normalise the address, ask the `signIn` callback with
+ * - POST signin/:provider (`flow-signin.ts`): normalise the address, ask the `signIn` callback with
  *   `email: { verificationRequest: true }`, store the token hashed, send the link, redirect to
  *   verify-request.
- * - GET callback/:provider (`callback.ts`): the confirm page, which consumes nothing.
+ * - GET callback/:provider (`flow-callback.ts`): the confirm page, which consumes nothing.
  * - POST callback/:provider (CSRF checked): consume the token once and hand the user (found by
  *   e-mail, or new) to `issueSession`, which creates or verifies the user, links the `email`
  *   account and issues the session.
@@ -14,7 +14,7 @@
  * Needs an adapter with `createVerificationToken`, `useVerificationToken` and `getUserByEmail`
  * (plus `createUser`, `updateUser`, `getUserByAccount`, `linkAccount` to store the user).
  */
-import { verifyRequest } from "./verify-request-route.js"
+import { verifyRequest } from "./route.js"
 import type { Capability } from "../../kernel/types/capability.js"
 import { emailSignInType } from "./sign-in-type.js"
 

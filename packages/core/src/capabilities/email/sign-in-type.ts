@@ -13,10 +13,10 @@ import type { SignInTypeDeclaration } from "../../kernel/types/capability.js"
 import type { EmailConfig, ProviderConfig } from "../../kernel/types/providers.js"
 import type { SignInResult, UserPlan } from "../../kernel/types/sign-in.js"
 import type { Context } from "../../kernel/types/http.js"
-import { emailCallback, type EmailSignIn } from "./callback.js"
+import { emailCallback, type EmailSignIn } from "./flow-callback.js"
 import { checkEmailProvider } from "./check.js"
 import { findEmailUser } from "./email-user.js"
-import { emailSignin } from "./signin.js"
+import { emailSignin } from "./flow-signin.js"
 import { emailPagePart } from "./sign-in-page.js"
 
 /** The address the link proved. */

@@ -2,7 +2,7 @@
  * GET /passkeys: the signed-in user's passkeys, `{ passkeys: [...] }`.
  * POST /passkeys (CSRF token and Origin checked by the kernel, like every POST): `action` = `rename` (with `id`
  * and `name`) or `delete` (with `id`), `csrfToken`; answers `{ passkey }`, the passkey as renamed
- * or as it was before its deletion. See `passkeys/manage.ts`.
+ * or as it was before its deletion. See `manage.ts`.
  */
 import { PasskeyManagementError } from "./errors.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"

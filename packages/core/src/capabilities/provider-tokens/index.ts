@@ -1,6 +1,6 @@
 /**
  * Provider tokens: the access token of a linked provider account for the signed-in user, refreshed
- * when it has expired (`getAccessToken`, `access-token.ts`; the refresh grant in `refresh.ts`),
+ * when it has expired (`getAccessToken`, `functions.ts`; the refresh grant in `refresh.ts`),
  * with the adapter port it keeps them through (`accountTokens`). It builds on the OAuth client.
  */
 import type { Capability } from "../../kernel/types/capability.js"

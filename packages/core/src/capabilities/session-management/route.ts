@@ -4,7 +4,7 @@
  * POST /sessions (CSRF token and Origin checked by the kernel, like every POST): `action` = `revoke` (with `id`;
  * database sessions), `revoke-others` or `revoke-all` (sign out everywhere; either strategy),
  * `csrfToken`; answers `{ revoked }` (how many stored sessions ended; `null` for JWT sessions) with
- * the request's own session cookie re-issued or cleared. See `session-functions.ts`.
+ * the request's own session cookie re-issued or cleared. See `functions.ts`.
  */
 import { SessionManagementError } from "../../kernel/errors/errors.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"

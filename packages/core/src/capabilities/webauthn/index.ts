@@ -3,7 +3,7 @@
  * limits, user rules, page part: `sign-in-type.ts`) and the options route (`GET webauthn-options/:provider`).
  */
 import type { Capability } from "../../kernel/types/capability.js"
-import { webauthnOptionsRoute } from "./options-route.js"
+import { webauthnOptionsRoute } from "./route.js"
 import { webauthnSignInType } from "./sign-in-type.js"
 import { webauthnErrors } from "./errors.js"
 

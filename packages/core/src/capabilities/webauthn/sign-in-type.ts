@@ -14,7 +14,7 @@ import type { SignInTypeDeclaration } from "../../kernel/types/capability.js"
 import type { AdapterUser } from "../../kernel/types/adapters.js"
 import type { WebAuthnConfig } from "../../kernel/types/providers.js"
 import { adapterMethods } from "../../kernel/ports/ports.js"
-import { webauthnFlow, type PasskeySignIn } from "./callback.js"
+import { webauthnFlow, type PasskeySignIn } from "./flow.js"
 import { checkWebAuthnProvider } from "./check.js"
 import { passkeyPagePart } from "./sign-in-page.js"
 

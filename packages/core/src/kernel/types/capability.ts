@@ -2,7 +2,7 @@
  * What a capability declares, in one object: its routes (action, methods, how errors answer, CSRF,
  * rate-limit group, page), the sign-in flows it brings, its own option, rate-limit groups, errors
  * and adapter port, and its hooks into configuration checks, sign-in, step-up and sign-out. The
- * kernel reads only these declarations (see `assemble.ts`); it imports no capability. The types of
+ * kernel reads only these declarations (see `registry/assemble.ts`); it imports no capability. The types of
  * what a capability adds (its option, page, groups, codes, port methods) reach the public types by
  * declaration merging: the capability augments the kernel's empty `Capability*` interfaces.
  */

@@ -2,7 +2,7 @@
  * The data model shared by every layer: users, accounts, profiles, sessions and provider kinds
  * (spec 2). A leaf module: it imports nothing of core, so config, adapter and provider types can
  * all build on it without import cycles. Re-exported from the package root by `types.ts` and
- * `providers/types.ts`.
+ * `providers.ts`.
  */
 
 export type OAuthProviderType = "oauth" | "oidc"

@@ -1,7 +1,7 @@
 /**
  * The flow seam. A flow is the provider-type-specific part of signing in (credentials, OAuth/OIDC,
  * e-mail, WebAuthn). Routes pick the flow from the provider's `type`; a flow never touches session
- * cookies: it returns a `SignInResult` and `sessions/issue.ts` turns that into a session (e-mail may
+ * cookies: it returns a `SignInResult` and `sign-in/issue.ts` turns that into a session (e-mail may
  * have the session strategy store it with the link's use: `issued`, which the issuer sends).
  */
 import type { AdapterAccount, AdapterUser } from "./adapters.js"
