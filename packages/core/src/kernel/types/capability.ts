@@ -31,7 +31,8 @@ export type RouteHandler = (req: AuthRequest, ctx: Context) => Promise<AuthRespo
  */
 export interface SubActions {
   readonly handlers: Readonly<Record<string, RouteHandler>>
-  refuse(given: unknown): AuthError
+  /** The error for any other `action` (it may throw a more pressing one itself: the feature is off). */
+  refuse(given: unknown, ctx: Context): AuthError
 }
 
 /** One method of a route: a handler, or sub-actions picked by the body's `action`. */

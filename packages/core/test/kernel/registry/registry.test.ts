@@ -33,6 +33,18 @@ describe("the registry", () => {
     expect(routeTable()).toEqual(fromRegistry)
   })
 
+  it("names in the README's route table every action a POST declares (the body's `action`)", () => {
+    const rows = readme.split("\n").filter((line) => /^\| `[a-z-]+(?:\/:provider)?` \| POST/.test(line))
+    const declared = [...REGISTRY.actions].filter((action) => REGISTRY.actionsOf(action, "POST").length > 0)
+    expect(declared.sort()).toEqual(["passkeys", "sessions", "two-factor"])
+    for (const action of declared) {
+      const row = rows.find((line) => line.startsWith(`| \`${action}\` |`))
+      expect(row, action).toBeDefined()
+      const missing = REGISTRY.actionsOf(action, "POST").filter((name) => !row!.includes(`\`${name}\``))
+      expect(missing, action).toEqual([])
+    }
+  })
+
   it("lists in the README exactly the routes that answer errors as JSON", () => {
     const listed = readme.match(/Errors on JSON routes \(([^)]*)\)/)![1]!.match(/`([a-z-]+)`/g)!.map((s) => s.slice(1, -1))
     const json = [...REGISTRY.actions].filter((action) => REGISTRY.route(action)!.answers === "json")
