@@ -34,12 +34,12 @@ import type { raw } from "./kernel/types/raw.js"
 import type { AuthConfig, AuthRequestOptions } from "./kernel/types/config.js"
 import * as linkedAccountFunctions from "./capabilities/linked-accounts/functions.js"
 import * as passkeyManagementFunctions from "./capabilities/passkey-management/functions.js"
-import * as providerTokenFunctions from "./capabilities/provider-tokens/access-token.js"
+import * as providerTokenFunctions from "./capabilities/provider-tokens/functions.js"
 import * as sessionManagementFunctions from "./capabilities/session-management/functions.js"
 import * as twoFactorFunctions from "./capabilities/two-factor/functions.js"
 import * as twoFactorPendingInfo from "./capabilities/two-factor/pending-info.js"
 import * as twoFactorRecentAuthentication from "./capabilities/two-factor/recent-authentication.js"
-import * as twoFactorSessionFunctions from "./capabilities/two-factor/session-functions.js"
+import * as twoFactorSessionFunctions from "./capabilities/two-factor/functions-session.js"
 import * as twoFactorUnlock from "./capabilities/two-factor/unlock.js"
 
 /** What `Auth` resolves to with the `raw` marker: the internal result, cookies not yet serialised. */
@@ -99,9 +99,10 @@ export {
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, RateLimited, ReauthenticationRequired, RefreshTokenError,
   SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
-  Verification, WebAuthnVerificationError, isClientSafe
+  Verification, isClientSafe
 } from "./kernel/errors/errors.js"
 export { TwoFactorError } from "./capabilities/two-factor/errors.js"
+export { WebAuthnVerificationError } from "./capabilities/webauthn/errors.js"
 export { PasskeyManagementError } from "./capabilities/passkey-management/errors.js"
 export { AccountManagementError } from "./capabilities/linked-accounts/errors.js"
 export { ADAPTER_PORTS, DEFAULT_RATE_LIMITS, ERROR_CODES } from "./registry.js"
@@ -117,18 +118,18 @@ export type { SessionInfo, SessionRevocation } from "./capabilities/session-mana
 export const { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } = forRequests(linkedAccountFunctions)
 export type { LinkedAccount } from "./capabilities/linked-accounts/functions.js"
 export type { SignInMethod } from "./capabilities/linked-accounts/ways-in.js"
-export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/access-token.js"
+export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/functions.js"
 export { MAX_PASSKEY_NAME_LENGTH } from "./capabilities/passkey-management/info.js"
 export type { PasskeyInfo } from "./capabilities/passkey-management/info.js"
 export const { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } = forRequests(twoFactorFunctions)
-export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/actions.js"
+export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/manage.js"
 export const { unlockTwoFactor } = forApp(twoFactorUnlock)
 export type { TwoFactorLockedMessage } from "./capabilities/two-factor/events.js"
 export const { requireRecentAuthentication } = forRequests(twoFactorRecentAuthentication)
 export type { AuthenticationInfo, RecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
 export type { StepUpResult } from "./capabilities/two-factor/step-up.js"
 export const { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } = forRequests(twoFactorSessionFunctions)
-export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/session-functions.js"
+export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/functions-session.js"
 export const { getPendingTwoFactor } = forRequests(twoFactorPendingInfo)
 export type { PendingTwoFactorInfo } from "./capabilities/two-factor/pending-info.js"
 export type { RateLimitHit, RateLimitStore } from "./kernel/types/rate-limit-store.js"
@@ -139,7 +140,7 @@ export type { RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules } 
 export type { TrustedProxies } from "./kernel/rate-limit/client-address.js"
 export { skipCSRFCheck } from "./kernel/types/skip-csrf.js"
 export { raw } from "./kernel/types/raw.js"
-export { setEnvDefaults } from "./kernel/config/env.js"
+export { setEnvDefaults } from "./registry.js"
 export type { PortName as AdapterPortName } from "./kernel/ports/ports.js"
 export type { EnvSource } from "./kernel/config/env.js"
 export type { Cookie } from "./kernel/cookies/serialize.js"

@@ -22,6 +22,7 @@ import { PORTS, type AllPorts } from "./kernel/ports/ports.js"
 import type { RateLimitDefaults } from "./kernel/rate-limit/options.js"
 import type { AuthConfig } from "./kernel/types/config.js"
 import { isAuthPath as isAuthPathOf } from "./kernel/config/base-path.js"
+import { setEnvDefaults as fillFromEnv, type EnvSource } from "./kernel/config/env.js"
 
 /** Every capability, kernel routes first. */
 export const REGISTRY: Registry = assembleRegistry([
@@ -90,6 +91,14 @@ export const forRequests = <T extends object>(fns: T): T => bindAll(fns, 1)
 
 /** As `forRequests`, for server functions of the app that take the config first (no request). */
 export const forApp = <T extends object>(fns: T): T => bindAll(fns, 0)
+
+/**
+ * Fills `config` from `env`; returns nothing (spec section 4). Each provider is completed as its
+ * sign-in type reads the environment, in the registry the config carries, else `REGISTRY`.
+ */
+export function setEnvDefaults(env: EnvSource, config: AuthConfig): void {
+  fillFromEnv(env, config, carriedRegistry(config) ?? REGISTRY)
+}
 
 /**
  * Whether a request for `pathname` is authlib's under the normalised `basePath`, with the actions of

@@ -9,7 +9,7 @@ import type { ProviderType } from "./model.js"
 import type { RateLimitGroup, RateLimitRule } from "./rate-limit.js"
 import type { ResolvedConfig } from "./resolved-config.js"
 import type {
-  AnyOptionsDeclaration, BeforeIssueHook, Capability, FlowDeclaration, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SignOutHook,
+  AnyOptionsDeclaration, BeforeIssueHook, Capability, ErrorText, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SignInTypeDeclaration, SignOutHook,
 } from "./capability.js"
 
 /** The merged declarations. */
@@ -20,7 +20,10 @@ export interface Registry {
   route(action: string): RouteDeclaration | undefined
   /** The methods an action accepts (for `Allow` and 405). */
   methods(action: string): readonly ("GET" | "POST")[]
-  flow(type: ProviderType): FlowDeclaration | undefined
+  /** The sub-actions (the body's `action` values) a method of an action declares; empty for a plain handler. */
+  actionsOf(action: string, method: "GET" | "POST"): readonly string[]
+  /** The sign-in type of providers of `type` (its flow and rules). */
+  signInType(type: ProviderType): SignInTypeDeclaration | undefined
   /** The action of the route that is the built-in page `key` of `pages` (a capability's page). */
   page(key: string): string | undefined
   readonly signOutRedirects: readonly SignOutHook[]
@@ -31,8 +34,8 @@ export interface Registry {
   readonly freshness: readonly FreshnessHook[]
   /** What the pre-hijacking clean-up asks each capability to remove (`removeFootholds`). */
   readonly footholds: readonly FootholdHook[]
-  /** Whether a passkey sign-in with user verification counts as two factors (yes unless a capability says no). */
-  passkeyIsMultiFactor(config: ResolvedConfig): boolean
+  /** Whether a first factor that proves two factors in one step counts as two (yes unless a capability says no). */
+  oneStepMultiFactor(config: ResolvedConfig): boolean
   /** Seconds a session's second factor counts after it was verified, the strictest capability's; null when none limits it. */
   secondFactorLifetime(config: ResolvedConfig): number | null
   /** The capabilities' own options, resolved with the config. */
@@ -41,6 +44,8 @@ export interface Registry {
   readonly rateLimits: Readonly<Record<RateLimitGroup, readonly RateLimitRule[]>>
   /** Every error type with its codes: the kernel's catalogue, then the capabilities' (`ERROR_CODES`). */
   readonly errorCodes: ErrorCodes
+  /** What the built-in pages say about a capability's error type (`ErrorDeclaration.text`), if it says. */
+  errorText(type: string): ErrorText | undefined
   /** What `type` does in an answer (an empty policy for types without a row). */
   policyOf(type: string): ErrorPolicy
   /** The ports capabilities declare: name -> methods. */
