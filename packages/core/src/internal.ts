@@ -11,13 +11,10 @@ import { useRegistry } from "./registry.js"
 useRegistry()
 
 export { authResult } from "./kernel/run/auth-result.js"
-export { accessTokenResult, refreshErrorCookies } from "./capabilities/provider-tokens/access-token.js"
-export { revocationResult } from "./capabilities/session-management/functions.js"
-export { twoFactorPasskeySignInResult, twoFactorSignInResult, twoFactorStepUpResult } from "./capabilities/two-factor/session-functions.js"
-export { totpConfirmationResult } from "./capabilities/two-factor/functions.js"
-export type { TwoFactorSignInResult } from "./capabilities/two-factor/session-functions.js"
+// Every server function in one typed map, for the bindings' one generic wrapper each.
+export { serverFunctions, type ServerFunctions } from "./server-functions.js"
+export { callServerFunction, errorCookies, type AnyServerFunction, type ResultSink, type ServerWork } from "./kernel/run/server-function.js"
 export type { Revocation } from "./kernel/sessions/types.js"
-export type { AccessTokenResult } from "./capabilities/provider-tokens/access-token.js"
 export { encodeCookieValue, serializeCookie } from "./kernel/cookies/serialize.js"
 export { parseCookiePairs } from "./kernel/cookies/parse.js"
 export { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"

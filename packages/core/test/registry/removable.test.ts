@@ -17,6 +17,8 @@ const ENTRIES: Record<string, (line: string) => boolean> = {
   [join(src, "registry.ts")]: (line) => line.includes("/two-factor/") || line.trim() === "twoFactor,",
   [join(src, "index.ts")]: (line) => line.includes("./capabilities/two-factor/"),
   [join(src, "internal.ts")]: (line) => line.includes("./capabilities/two-factor/"),
+  // The typed map of server functions: the capability's import and its spread, each on its own line.
+  [join(src, "server-functions.ts")]: (line) => line.includes("./capabilities/two-factor/") || line.trim() === "...twoFactorFunctions,",
   // The Auth.js-shaped subpaths re-export the root's names: the capability's on lines of their own.
   [join(src, "errors.ts")]: (line) => /two-?factor/i.test(line),
   [join(src, "adapters.ts")]: (line) => /two-?factor/i.test(line),

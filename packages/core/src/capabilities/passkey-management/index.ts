@@ -6,9 +6,13 @@
 import type { Capability } from "../../kernel/types/capability.js"
 import { passkeyManagementErrors } from "./errors.js"
 import { changePasskeyRoute, listPasskeysRoute } from "./route.js"
+import { deletePasskey, listPasskeys, renamePasskey } from "./functions.js"
 
 export const passkeyManagement: Capability = {
   name: "passkey-management",
   routes: [{ action: "passkeys", answers: "json", GET: { handler: listPasskeysRoute, csrf: false }, POST: { handler: changePasskeyRoute, csrf: true } }],
   errors: passkeyManagementErrors,
 }
+
+/** Its server functions, by name (core's `serverFunctions` gathers every capability's). */
+export const passkeyManagementFunctions = { listPasskeys, renamePasskey, deletePasskey }

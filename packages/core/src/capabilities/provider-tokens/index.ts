@@ -3,5 +3,9 @@
  * when it has expired (`getAccessToken`, `access-token.ts`; the refresh grant in `refresh.ts`).
  */
 import type { Capability } from "../../kernel/types/capability.js"
+import { getAccessToken } from "./access-token.js"
 
 export const providerTokens: Capability = { name: "provider-tokens" }
+
+/** Its server functions, by name. */
+export const providerTokensFunctions = { getAccessToken }
