@@ -11,7 +11,7 @@ import { sessionManagementFunctions } from "./capabilities/session-management/in
 import { twoFactorFunctions } from "./capabilities/two-factor/index.js"
 
 /** Core's server functions of the one shape (`ServerFunction`), by name. */
-export const serverFunctions = Object.freeze({
+export const serverFunctions = /*#__PURE__*/ Object.freeze({
   ...passkeyManagementFunctions,
   ...providerTokensFunctions,
   ...sessionManagementFunctions,

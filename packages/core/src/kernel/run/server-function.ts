@@ -51,11 +51,14 @@ function callable<A extends unknown[], T, R>(result: ServerWork<A, T>, direct: (
   return Object.assign(direct, { result })
 }
 
+// Both makers are marked free of side effects: a browser build that loads core (a binding's
+// module graph) drops every server function it does not call.
+
 /**
  * A server function whose work answers a value only (no cookie, no redirect): `run` as a route's
  * handler runs for `action` (see `serverCall`); called directly, it resolves the value.
  */
-export function serverFunction<A extends unknown[], T>(action: AuthAction, run: (req: AuthRequest, ctx: Context, ...args: A) => Promise<T>): ServerFunction<A, T> {
+export /*#__NO_SIDE_EFFECTS__*/ function serverFunction<A extends unknown[], T>(action: AuthAction, run: (req: AuthRequest, ctx: Context, ...args: A) => Promise<T>): ServerFunction<A, T> {
   const direct = (request: Request, config: AuthConfig, ...args: A) => serverCall(request, config, action, (req, ctx) => run(req, ctx, ...args))
   return callable(async (request: Request, config: AuthConfig, ...args: A) => ({ value: await direct(request, config, ...args), cookies: [] }), direct)
 }
@@ -64,7 +67,7 @@ export function serverFunction<A extends unknown[], T>(action: AuthAction, run: 
  * A server function whose work also sets cookies (or redirects): `run` answers the whole
  * `ServerResult`; called directly, the function resolves `shape` of it, its cookies serialised.
  */
-export function serverFunctionWithCookies<A extends unknown[], S extends ServerResult<unknown>, R>(
+export /*#__NO_SIDE_EFFECTS__*/ function serverFunctionWithCookies<A extends unknown[], S extends ServerResult<unknown>, R>(
   action: AuthAction,
   run: (req: AuthRequest, ctx: Context, ...args: A) => Promise<S>,
   shape: (done: DirectResult<S>) => R,
