@@ -93,9 +93,10 @@ export {
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, RateLimited, ReauthenticationRequired, RefreshTokenError,
   SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
-  Verification, WebAuthnVerificationError, isClientSafe
+  Verification, isClientSafe
 } from "./kernel/errors/errors.js"
 export { TwoFactorError } from "./capabilities/two-factor/errors.js"
+export { WebAuthnVerificationError } from "./capabilities/webauthn/errors.js"
 export { PasskeyManagementError } from "./capabilities/passkey-management/errors.js"
 export { AccountManagementError } from "./capabilities/linked-accounts/errors.js"
 export { ADAPTER_PORTS, DEFAULT_RATE_LIMITS, ERROR_CODES } from "./registry.js"
@@ -104,24 +105,24 @@ export type {
   ErrorCause, ErrorCode, ErrorType
 } from "./kernel/errors/errors.js"
 export { listPasskeys, renamePasskey, deletePasskey } from "./capabilities/passkey-management/functions.js"
-export { getAccessToken } from "./capabilities/provider-tokens/access-token.js"
+export { getAccessToken } from "./capabilities/provider-tokens/functions.js"
 export { listSessions, revokeSession, revokeOtherSessions, revokeUserSessions, signOutEverywhere } from "./capabilities/session-management/functions.js"
 export type { SessionInfo, SessionRevocation } from "./capabilities/session-management/functions.js"
 export { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } from "./capabilities/linked-accounts/functions.js"
 export type { LinkedAccount } from "./capabilities/linked-accounts/functions.js"
 export type { SignInMethod } from "./capabilities/linked-accounts/ways-in.js"
-export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/access-token.js"
+export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/functions.js"
 export { MAX_PASSKEY_NAME_LENGTH } from "./capabilities/passkey-management/info.js"
 export type { PasskeyInfo } from "./capabilities/passkey-management/info.js"
 export { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./capabilities/two-factor/functions.js"
-export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/actions.js"
+export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/manage.js"
 export { unlockTwoFactor } from "./capabilities/two-factor/unlock.js"
 export type { TwoFactorLockedMessage } from "./capabilities/two-factor/events.js"
 export { requireRecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
 export type { AuthenticationInfo, RecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
 export type { StepUpResult } from "./capabilities/two-factor/step-up.js"
-export { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } from "./capabilities/two-factor/session-functions.js"
-export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/session-functions.js"
+export { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } from "./capabilities/two-factor/functions-session.js"
+export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/functions-session.js"
 export { getPendingTwoFactor } from "./capabilities/two-factor/pending-info.js"
 export type { ServerFunction, ServerResult } from "./kernel/run/server-function.js"
 export type { PendingTwoFactorInfo } from "./capabilities/two-factor/pending-info.js"

@@ -86,13 +86,18 @@ function identifierOf(provider: CredentialsConfig, credentials: Record<string, s
   return found
 }
 
+/** What a credentials sign-in carries of its own (`SignInResult.own`): what the user submitted. */
+export interface CredentialsSignIn {
+  readonly credentials: Record<string, unknown>
+}
+
 /** The signed-in user (an id made up when `authorize` gave none) and its `credentials` account. */
-function signInResult(provider: CredentialsConfig, authorized: User, credentials: Record<string, unknown>, mark: Cookie | undefined): SignInResult {
+function signInResult(provider: CredentialsConfig, authorized: User, credentials: Record<string, unknown>, mark: Cookie | undefined): SignInResult<CredentialsSignIn> {
   const id = authorized.id == null || authorized.id === "" ? crypto.randomUUID() : String(authorized.id)
   return {
     user: { ...authorized, id },
     account: { provider: provider.id, providerAccountId: id, type: "credentials" },
-    credentials,
+    own: { credentials },
     ...(mark ? { cookies: [mark] } : {}),
   }
 }

@@ -4,7 +4,7 @@
  */
 import { serverFunction, serverFunctionWithCookies, splitCookies, type ServerResult } from "../../kernel/run/server-function.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
-import { disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorStatus, type TotpEnrollment, type TwoFactorStatus } from "./actions.js"
+import { disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorStatus, type TotpEnrollment, type TwoFactorStatus } from "./manage.js"
 import { confirmForSession, freshEnrolling } from "./enrolment-gate.js"
 import { qrCodeSvg } from "./qr-svg.js"
 

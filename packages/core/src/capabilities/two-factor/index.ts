@@ -26,15 +26,16 @@ import { TWO_FACTOR_RATE_LIMITS } from "./rate-limits.js"
 import { heldTwoFactorSignIn } from "./passkey.js"
 import { issuerProblem } from "./otpauth-uri.js"
 import { requiredProblem } from "./required.js"
-import { twoFactorAction, twoFactorPage } from "./route.js"
+import { twoFactorActions, twoFactorPage } from "./route.js"
 import { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./functions.js"
-import { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } from "./session-functions.js"
+import { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } from "./functions-session.js"
 import { requireRecentAuthentication } from "./recent-authentication.js"
 import { getPendingTwoFactor } from "./pending-info.js"
 
 export const twoFactor: Capability = {
   name: "two-factor",
-  routes: [{ action: "two-factor", answers: "json", page: "twoFactor", GET: { handler: twoFactorPage, csrf: false }, POST: { handler: twoFactorAction, csrf: true } }],
+  requires: ["webauthn"],
+  routes: [{ action: "two-factor", answers: "json", page: "twoFactor", GET: { handler: twoFactorPage, csrf: false }, POST: { actions: twoFactorActions, csrf: true } }],
   beforeIssue: { active: (config) => config.twoFactor !== undefined, bodyFields: [CODE_FIELD], hold: holdForSecondFactor },
   heldSignIn: heldTwoFactorSignIn,
   options: twoFactorOption,
@@ -43,7 +44,7 @@ export const twoFactor: Capability = {
   ports: { twoFactor: TWO_FACTOR_PORT },
   freshness: twoFactorFreshness,
   removeFootholds: removeSecondFactors,
-  passkeyIsMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
+  oneStepMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
   secondFactorLifetime: (config) => config.twoFactor?.reauthenticateAfter ?? null,
   check(config) {
     if (!config.twoFactor) return undefined

@@ -4,7 +4,7 @@
  * where a passkey may finish the sign-in).
  */
 import { serverFunction } from "../../kernel/run/server-function.js"
-import { twoFactorOptions } from "./actions.js"
+import { twoFactorOptions } from "./manage.js"
 import { passkeyToFinish } from "./passkey.js"
 import { readPending } from "./pending.js"
 

@@ -1,6 +1,6 @@
 /**
  * The adapter's two-factor port as one typed handle: every method present, or `MissingAdapterMethods`
- * naming the missing ones (made in `config/ports.ts`, the one place). The routes and server
+ * naming the missing ones (made in `ports/ports.ts`, the one place). The routes and server
  * functions of two-factor sign-in take their storage from here.
  */
 import { optionalPort, port, type PortMethods } from "../../kernel/ports/ports.js"

@@ -26,7 +26,7 @@ type Provider = ResolvedConfig["providers"][number]
 
 /** A provider's own start-up check, declared by the capability that signs in with its type. */
 function checkProvider(resolved: ResolvedConfig, p: Provider): AuthError | undefined {
-  return registry().flow(p.type)?.check?.(p, resolved)
+  return registry().signInType(p.type)?.check?.(p, resolved)
 }
 
 function checkProviders(resolved: ResolvedConfig): AuthError[] {
@@ -126,8 +126,8 @@ function proxyUrls(resolved: ResolvedConfig): string[] {
   const urls = new Set<string>()
   if (resolved.redirectProxyUrl) urls.add(resolved.redirectProxyUrl)
   for (const p of resolved.providers) {
-    const own = (p as { redirectProxyUrl?: unknown }).redirectProxyUrl
-    if ((p.type === "oauth" || p.type === "oidc") && typeof own === "string" && own !== "") urls.add(own)
+    const own = registry().signInType(p.type)?.redirectProxyUrl?.(p)
+    if (typeof own === "string" && own !== "") urls.add(own)
   }
   return [...urls]
 }
@@ -162,8 +162,7 @@ function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
   const { logger } = resolved
   if (config.rateLimit === false && looksLikeProduction(resolved))
     warnOnce(logger, "rate-limit-off", '"rateLimit: false": sign-in attempts and e-mails are not limited; remove it (or set your own limits) in production')
-  if (resolved.experimental.enableWebAuthn)
-    warnOnce(logger, "experimental-webauthn", "WebAuthn is an experimental feature. It may change or be removed without notice. Do not use it in production.")
+  for (const capability of registry().capabilities) for (const { key, message } of capability.warnings?.(resolved) ?? []) warnOnce(logger, key, message)
   if (envReadingOf(config)?.authUrlIgnored)
     warnOnce(logger, "auth-url-ignored", "AUTH_URL is set but WEBAUTH_URL is not: authlib reads only WEBAUTH_URL (what Auth.js calls AUTH_URL), so AUTH_URL is ignored; rename it to WEBAUTH_URL")
   if (resolved.secret.some((s) => s.length < 32)) warnOnce(logger, "weak-secret", "a secret is shorter than 32 characters; use 32 random bytes or more")
@@ -172,7 +171,7 @@ function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
   if (csrf.name.startsWith("__Host-") && (csrf.options.domain || (csrf.options.path ?? "/") !== "/"))
     warnOnce(logger, "csrf-cookie-host-prefix", `the CSRF cookie "${csrf.name}" cannot carry Domain or a Path other than "/" (browsers drop such __Host- cookies): rename it or drop those options`)
   for (const p of resolved.providers)
-    if (!registry().flow(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
+    if (!registry().signInType(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
 }
 
 /** Every fatal problem of the configuration, after printing its warnings. */

@@ -10,18 +10,27 @@ import { contextOf } from "./context.js"
 import { parseRequest } from "./parse-request.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { registry } from "../registry/installed.js"
-import type { RouteMethod } from "../types/capability.js"
+import type { RouteHandler, RouteMethod } from "../types/capability.js"
 import { assertCsrf } from "../security/csrf.js"
 import { limitClient } from "../rate-limit/limiter.js"
 
 const allowed = (action: string) => registry().methods(action)
+
+/** The route's handler, or the handler of the sub-action the body names (any other value: the route's own refusal). */
+function handlerOf(route: RouteMethod, req: AuthRequest, ctx: Context): RouteHandler {
+  if (route.handler) return route.handler
+  const { handlers, refuse } = route.actions!
+  const name = req.body.action
+  if (typeof name === "string" && Object.hasOwn(handlers, name)) return handlers[name]!
+  throw refuse(name, ctx)
+}
 
 /** The checks a route declared, then its handler. */
 async function run(route: RouteMethod, req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   if (route.csrf) assertCsrf(req, ctx)
   // A group without rules (GET /session by default: apps poll it) costs a length check, no await.
   if (route.rateLimit && ctx.config.rateLimit?.rules[route.rateLimit].length) await limitClient(req, ctx, route.rateLimit)
-  return route.handler(req, ctx)
+  return handlerOf(route, req, ctx)(req, ctx)
 }
 
 /** Handles `request`; resolves the internal response. In `raw` mode, AuthErrors are thrown. */

@@ -102,7 +102,7 @@ function rateLimitedResponse(err: RateLimited, action: AuthAction, ctx: Context,
   if (caller === "script") return { status, headers, json: { url, ...body } }
   if (caller === "form" && registry().route(action)?.answers === "sign-in") return { redirect: routeUrl(ctx, "signIn", { error: err.type, code: err.code }), headers }
   if (ctx.config.pages.error) return { redirect: url, headers }
-  const { html } = renderErrorPage({ error: err.type, code: err.code, signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, retryAfter: err.retryAfter })
+  const { html } = renderErrorPage({ error: err.type, code: err.code, signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, retryAfter: err.retryAfter, texts: registry().errorText })
   return { status, html, headers: { ...pageHeaders(html), ...headers } }
 }
 

@@ -3,7 +3,7 @@
  * Auth.js's methods are the base (an Auth.js adapter keeps working); authlib's additions are named
  * ports that an adapter implements together. A capability asks for the methods it needs and gets a
  * typed handle with no optional members, or `MissingAdapterMethods` naming what is missing: the
- * only place that error is made. Start-up (`validate.ts`) checks the same lists, so a configured
+ * only place that error is made. Start-up (`config/validate.ts`) checks the same lists, so a configured
  * feature never meets a missing method at request time.
  */
 import type { Adapter, CapabilityPorts } from "../types/adapters.js"
@@ -30,8 +30,6 @@ export const PORTS = {
   sessionListing: ["listSessionsByUserId", "deleteSessionsByUserId", "deleteSession"],
   /** The per-user session epoch that ends JWT sessions. */
   sessionEpochs: ["getUserSessionEpoch", "incrementUserSessionEpoch"],
-  /** Provider tokens kept on account rows and refreshed there. */
-  accountTokens: ["listAccountsByUserId", "updateAccount", "getAccount"],
 } as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
 
 /** Every port: the kernel's and those capabilities add. */
@@ -92,7 +90,7 @@ export function missingError(missing: readonly string[], purpose: Purpose | stri
 
 /**
  * Which ports an adapter implements, answered once per adapter: the session read asks on every
- * request. The resolved adapter is a frozen wrapper (`config/adapter.ts`), so the answer cannot change.
+ * request. The resolved adapter is a frozen wrapper (`adapter.ts`), so the answer cannot change.
  */
 const implemented = new WeakMap<Adapter, Map<PortName, boolean>>()
 

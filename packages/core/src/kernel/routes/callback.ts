@@ -18,7 +18,7 @@ import { limitClient } from "../rate-limit/limiter.js"
 
 export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const provider = providerOf(req.action, req.providerId, ctx.config)
-  const declared = registry().flow(provider.type)
+  const declared = registry().signInType(provider.type)
   if (!declared) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
   const { flow } = declared
   if (!flow.callbackMethods.includes(req.method))

@@ -4,12 +4,13 @@
  */
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { routeUrl } from "../http/urls.js"
+import { registry } from "../registry/installed.js"
 import { pageHeaders, renderErrorPage } from "../pages/index.js"
 
 export async function errorPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const error = req.query.error ?? "Default"
   const code = req.query.code
   if (ctx.config.pages.error) return { redirect: routeUrl(ctx, "error", { error, code }) }
-  const { status, html } = renderErrorPage({ error, ...(code ? { code } : {}), signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme })
+  const { status, html } = renderErrorPage({ error, ...(code ? { code } : {}), signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, texts: registry().errorText })
   return { status, html, headers: pageHeaders(html) }
 }

@@ -6,10 +6,11 @@ import type { JWT } from "@authlib/jwt"
 import type { AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
-import type { Session } from "../types/model.js"
+import type { Session, StoredProviderTokens } from "../types/model.js"
 import type { Authentication, NewSession } from "../types/sign-in.js"
 
 export type { Authentication, NewSession } from "../types/sign-in.js"
+export type { StoredProviderTokens } from "../types/model.js"
 
 /**
  * An e-mail link used through `issueForLink`: the token and the e-mail account's owner, as
@@ -29,17 +30,6 @@ export interface SessionUpdate {
 
 /** What the `signOut` event receives. */
 export type SignOutMessage = { session: AdapterSession | null | undefined | void } | { token: JWT | null }
-
-/** Provider tokens as a session keeps them (the token fields of an account). */
-export interface StoredProviderTokens {
-  access_token?: string
-  refresh_token?: string
-  expires_at?: number
-  token_type?: string
-  scope?: string
-  /** Set when the provider refused the refresh token; the session then carries `error: "RefreshTokenError"`. */
-  error?: "RefreshTokenError"
-}
 
 /**
  * Provider tokens kept in the session itself (JWT strategy with `session.providerTokens`). A

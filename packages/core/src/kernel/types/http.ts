@@ -1,6 +1,6 @@
 /**
  * The internal request and response of core. A `Request` becomes an `AuthRequest` in
- * `parse-request.ts`; routes return an `AuthResponse`; only `to-response.ts` makes a `Response`.
+ * `http/parse-request.ts`; routes return an `AuthResponse`; only `http/to-response.ts` makes a `Response`.
  */
 import type { ResolvedConfig } from "./resolved-config.js"
 import type { CookieOption, CookiesOptions } from "./config.js"
