@@ -131,6 +131,7 @@ export type { StepUpResult } from "./capabilities/two-factor/step-up.js"
 export const { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } = forRequests(twoFactorSessionFunctions)
 export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/functions-session.js"
 export const { getPendingTwoFactor } = forRequests(twoFactorPendingInfo)
+export type { ServerFunction, ServerResult } from "./kernel/run/server-function.js"
 export type { PendingTwoFactorInfo } from "./capabilities/two-factor/pending-info.js"
 export type { RateLimitHit, RateLimitStore } from "./kernel/types/rate-limit-store.js"
 export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"

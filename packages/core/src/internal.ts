@@ -7,23 +7,17 @@
  */
 import { forRequests } from "./registry.js"
 import * as kernelResult from "./kernel/run/auth-result.js"
-import * as providerTokenFunctions from "./capabilities/provider-tokens/functions.js"
-import * as sessionManagementFunctions from "./capabilities/session-management/functions.js"
-import * as twoFactorSessionFunctions from "./capabilities/two-factor/functions-session.js"
-import * as twoFactorFunctions from "./capabilities/two-factor/functions.js"
+import { serverFunctions as allServerFunctions, type ServerFunctions } from "./server-functions.js"
 
 // Bindings reach the kernel through this entry too: each function that takes a config hands it the
 // registry as the root's do (`forRequests` in `registry.ts`).
 export const { authResult } = forRequests(kernelResult)
-export const { accessTokenResult } = forRequests(providerTokenFunctions)
-export { refreshErrorCookies } from "./capabilities/provider-tokens/functions.js"
-export const { revocationResult } = forRequests(sessionManagementFunctions)
-export const { twoFactorPasskeySignInResult, twoFactorSignInResult, twoFactorStepUpResult } = forRequests(twoFactorSessionFunctions)
-export const { totpConfirmationResult } = forRequests(twoFactorFunctions)
+// Every server function in one typed map, bound the same way, for the bindings' one generic wrapper each.
+export const serverFunctions: ServerFunctions = forRequests(allServerFunctions)
+export type { ServerFunctions } from "./server-functions.js"
+export { callServerFunction, errorCookies, type AnyServerFunction, type ResultSink, type ServerWork } from "./kernel/run/server-function.js"
 export { isAuthPath, withCapabilities } from "./registry.js"
-export type { TwoFactorSignInResult } from "./capabilities/two-factor/functions-session.js"
 export type { Revocation } from "./kernel/sessions/types.js"
-export type { AccessTokenResult } from "./capabilities/provider-tokens/functions.js"
 export { encodeCookieValue, serializeCookie } from "./kernel/cookies/serialize.js"
 export { parseCookiePairs } from "./kernel/cookies/parse.js"
 export { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"

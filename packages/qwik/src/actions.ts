@@ -11,7 +11,7 @@ import { authContext } from "./context.js"
 import type { QwikAuthConfigFn } from "./env.js"
 import { runSignIn } from "./sign-in.js"
 import { runSignOut } from "./sign-out.js"
-import { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey } from "./two-factor-session.js"
+import { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey } from "./server-functions.js"
 
 /**
  * `options` is checked as one field (any keys, `redirectTo` a string when present), so every error

@@ -1,21 +1,22 @@
 /// <reference types="node" />
 /**
- * The root entry's server functions for Node: one adapter, `forNode`, applied to each of them
- * (the table in `index.ts`). A twin takes the Node request (`IncomingMessage`) where the root
- * function takes a `Request`, and the configuration completed from `process.env` exactly as
- * `toNodeHandler` and `getSession` complete it (`withEnvDefaults`: one copy per config object);
- * every other argument and the result are the root function's own. A twin adds nothing else: no
- * check, no default, no error of its own but a request it cannot read.
+ * Core's server functions for Node, by name: one adapter, `forNode`, for every function of the
+ * typed map (`serverFunctions`; the exports in `index.ts`), and `appForNode` for the two that take
+ * no request. A twin takes the Node request (`IncomingMessage`) where the root function takes a
+ * `Request`, and the configuration completed from `process.env` exactly as `toNodeHandler` and
+ * `getSession` complete it (`withEnvDefaults`: one copy per config object); every other argument
+ * and the result are the root function's own. A twin adds nothing else: no check, no default, no
+ * error of its own but a request it cannot read.
  */
 import type { IncomingMessage } from "node:http"
 import type { TLSSocket } from "node:tls"
 import { InvalidRequest } from "../kernel/errors/errors.js"
+import type { AnyServerFunction } from "../kernel/run/server-function.js"
+import { serverFunctions, type ServerFunctions } from "../server-functions.js"
 import type { AuthConfig } from "../kernel/types/config.js"
 import type { NodeRequest } from "./convert.js"
 import { withEnvDefaults } from "./env.js"
 
-/** A root server function that acts for the user of a request: `(request, config, ...rest)`. */
-export type RequestServerFunction = (request: Request, config: AuthConfig, ...rest: never[]) => Promise<unknown>
 /** A root server function for the app, without a request: `(config, ...rest)`. */
 export type AppServerFunction = (config: AuthConfig, ...rest: never[]) => Promise<unknown>
 
@@ -50,20 +51,18 @@ function requestOf(req: NodeRequest, config: AuthConfig): Request {
   }
 }
 
-/**
- * The Node twin of a root server function. `kind` says which argument the root function takes
- * first: `"request"` (the user of a request) or `"app"` (the config, for the app).
- */
-export function forNode<F extends RequestServerFunction>(fn: F, kind: "request"): NodeServerFunction<F>
-export function forNode<F extends AppServerFunction>(fn: F, kind: "app"): NodeServerFunction<F>
-export function forNode(fn: (...args: unknown[]) => Promise<unknown>, kind: "request" | "app"): (...args: unknown[]) => Promise<unknown> {
-  const twin =
-    kind === "request"
-      ? async (req: unknown, config: unknown, ...rest: unknown[]) => {
-          const completed = withEnvDefaults(config as AuthConfig)
-          return fn(requestOf(req as NodeRequest, completed), completed, ...rest)
-        }
-      : async (config: unknown, ...rest: unknown[]) => fn(withEnvDefaults(config as AuthConfig), ...rest)
-  Object.defineProperty(twin, "name", { value: fn.name })
-  return twin
+/** The Node twin of core's server function `name` (a key of `serverFunctions`). */
+export function forNode<K extends keyof ServerFunctions>(name: K): NodeServerFunction<ServerFunctions[K]> {
+  const fn: AnyServerFunction = serverFunctions[name]
+  const twin = async (req: NodeRequest, config: AuthConfig, ...rest: never[]) => {
+    const completed = withEnvDefaults(config)
+    return fn(requestOf(req, completed), completed, ...rest)
+  }
+  return Object.defineProperty(twin, "name", { value: name }) as NodeServerFunction<ServerFunctions[K]>
+}
+
+/** The Node twin of a root function for the app, which takes the config first and no request. */
+export function appForNode<F extends AppServerFunction>(fn: F): NodeServerFunction<F> {
+  const twin = async (config: AuthConfig, ...rest: never[]) => fn(withEnvDefaults(config), ...rest)
+  return Object.defineProperty(twin, "name", { value: fn.name }) as NodeServerFunction<F>
 }

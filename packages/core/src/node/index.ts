@@ -17,55 +17,56 @@ export { getSession } from "./session.js"
 export { toWebRequest, sendWebResponse } from "./convert.js"
 export type { NodeServerFunction } from "./functions.js"
 import * as root from "../index.js"
-import { forNode } from "./functions.js"
+import { appForNode, forNode } from "./functions.js"
 
-// The root's server functions for Node, one `forNode` each (a test fails when a server function of
-// the root entry has no twin here). Each takes the Node request in place of the `Request` (those
-// without one take the config first, as at the root) and completes the config from `process.env`.
+// Core's server functions for Node, one `forNode` each by name (a test fails when a name of
+// `serverFunctions`, or a server function of the root entry, has no twin here). Each takes the
+// Node request in place of the `Request` (those without one take the config first, as at the
+// root) and completes the config from `process.env`.
 
 /** {@link root.listPasskeys} for a Node request, the config completed from `process.env`. */
-export const listPasskeys = forNode(root.listPasskeys, "request")
+export const listPasskeys = forNode("listPasskeys")
 /** {@link root.renamePasskey} for a Node request, the config completed from `process.env`. */
-export const renamePasskey = forNode(root.renamePasskey, "request")
+export const renamePasskey = forNode("renamePasskey")
 /** {@link root.deletePasskey} for a Node request, the config completed from `process.env`. */
-export const deletePasskey = forNode(root.deletePasskey, "request")
+export const deletePasskey = forNode("deletePasskey")
 /** {@link root.getAccessToken} for a Node request, the config completed from `process.env`. */
-export const getAccessToken = forNode(root.getAccessToken, "request")
+export const getAccessToken = forNode("getAccessToken")
 /** {@link root.listSessions} for a Node request, the config completed from `process.env`. */
-export const listSessions = forNode(root.listSessions, "request")
+export const listSessions = forNode("listSessions")
 /** {@link root.revokeSession} for a Node request, the config completed from `process.env`. */
-export const revokeSession = forNode(root.revokeSession, "request")
+export const revokeSession = forNode("revokeSession")
 /** {@link root.revokeOtherSessions} for a Node request, the config completed from `process.env`. */
-export const revokeOtherSessions = forNode(root.revokeOtherSessions, "request")
+export const revokeOtherSessions = forNode("revokeOtherSessions")
 /** {@link root.signOutEverywhere} for a Node request, the config completed from `process.env`. */
-export const signOutEverywhere = forNode(root.signOutEverywhere, "request")
+export const signOutEverywhere = forNode("signOutEverywhere")
 /** {@link root.listLinkedAccounts} for a Node request, the config completed from `process.env`. */
-export const listLinkedAccounts = forNode(root.listLinkedAccounts, "request")
+export const listLinkedAccounts = forNode("listLinkedAccounts")
 /** {@link root.listSignInMethods} for a Node request, the config completed from `process.env`. */
-export const listSignInMethods = forNode(root.listSignInMethods, "request")
+export const listSignInMethods = forNode("listSignInMethods")
 /** {@link root.unlinkLinkedAccount} for a Node request, the config completed from `process.env`. */
-export const unlinkLinkedAccount = forNode(root.unlinkLinkedAccount, "request")
+export const unlinkLinkedAccount = forNode("unlinkLinkedAccount")
 /** {@link root.getTwoFactorStatus} for a Node request, the config completed from `process.env`. */
-export const getTwoFactorStatus = forNode(root.getTwoFactorStatus, "request")
+export const getTwoFactorStatus = forNode("getTwoFactorStatus")
 /** {@link root.startTotpEnrollment} for a Node request, the config completed from `process.env`. */
-export const startTotpEnrollment = forNode(root.startTotpEnrollment, "request")
+export const startTotpEnrollment = forNode("startTotpEnrollment")
 /** {@link root.confirmTotpEnrollment} for a Node request, the config completed from `process.env`. */
-export const confirmTotpEnrollment = forNode(root.confirmTotpEnrollment, "request")
+export const confirmTotpEnrollment = forNode("confirmTotpEnrollment")
 /** {@link root.disableTwoFactorSignIn} for a Node request, the config completed from `process.env`. */
-export const disableTwoFactorSignIn = forNode(root.disableTwoFactorSignIn, "request")
+export const disableTwoFactorSignIn = forNode("disableTwoFactorSignIn")
 /** {@link root.regenerateTwoFactorBackupCodes} for a Node request, the config completed from `process.env`. */
-export const regenerateTwoFactorBackupCodes = forNode(root.regenerateTwoFactorBackupCodes, "request")
+export const regenerateTwoFactorBackupCodes = forNode("regenerateTwoFactorBackupCodes")
 /** {@link root.requireRecentAuthentication} for a Node request, the config completed from `process.env`. */
-export const requireRecentAuthentication = forNode(root.requireRecentAuthentication, "request")
+export const requireRecentAuthentication = forNode("requireRecentAuthentication")
 /** {@link root.completeTwoFactorSignIn} for a Node request, the config completed from `process.env`. */
-export const completeTwoFactorSignIn = forNode(root.completeTwoFactorSignIn, "request")
+export const completeTwoFactorSignIn = forNode("completeTwoFactorSignIn")
 /** {@link root.completeTwoFactorSignInWithPasskey} for a Node request, the config completed from `process.env`. */
-export const completeTwoFactorSignInWithPasskey = forNode(root.completeTwoFactorSignInWithPasskey, "request")
+export const completeTwoFactorSignInWithPasskey = forNode("completeTwoFactorSignInWithPasskey")
 /** {@link root.stepUpTwoFactor} for a Node request, the config completed from `process.env`. */
-export const stepUpTwoFactor = forNode(root.stepUpTwoFactor, "request")
+export const stepUpTwoFactor = forNode("stepUpTwoFactor")
 /** {@link root.getPendingTwoFactor} for a Node request, the config completed from `process.env`. */
-export const getPendingTwoFactor = forNode(root.getPendingTwoFactor, "request")
+export const getPendingTwoFactor = forNode("getPendingTwoFactor")
 /** {@link root.revokeUserSessions} with the config completed from `process.env`. */
-export const revokeUserSessions = forNode(root.revokeUserSessions, "app")
+export const revokeUserSessions = appForNode(root.revokeUserSessions)
 /** {@link root.unlockTwoFactor} with the config completed from `process.env`. */
-export const unlockTwoFactor = forNode(root.unlockTwoFactor, "app")
+export const unlockTwoFactor = appForNode(root.unlockTwoFactor)

@@ -13,6 +13,7 @@ import { httpBrowser } from "./http-browser.js"
 import { afterEach, describe, expect, it } from "vitest"
 import * as node from "../../src/node/index.js"
 import { AuthError, getTwoFactorStatus as rootGetTwoFactorStatus, type AuthConfig } from "../../src/index.js"
+import { serverFunctions } from "../../src/internal.js"
 import { alice, credentials, recordingLogger, SECRET } from "../helpers/harness.js"
 import { twoFactorAdapter } from "../helpers/two-factor-adapter.js"
 
@@ -56,6 +57,11 @@ describe("the Node twins of the root's server functions", () => {
       expect([name, twins.get(name)]).toEqual([name, expected])
     }
   }, 60_000)
+
+  it("every name of core's typed map (serverFunctions) has its twin here, made by forNode for that name", () => {
+    const twins = node as unknown as Record<string, unknown>
+    for (const name of Object.keys(serverFunctions)) expect([name, typeof twins[name], (twins[name] as { name?: string }).name]).toEqual([name, "function", name])
+  })
 })
 
 const servers: Server[] = []

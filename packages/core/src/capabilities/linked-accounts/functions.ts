@@ -8,11 +8,10 @@ import type { Adapter, AdapterAccount } from "../../kernel/types/adapters.js"
 import { AccountManagementError } from "./errors.js"
 import { adapterMethods, type AdapterMethods } from "../../kernel/ports/ports.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
-import { serverCall } from "../../kernel/run/server-call.js"
+import { serverFunction } from "../../kernel/run/server-function.js"
 import { hasWayIn, removeWayIn, signInMethods, type SignInMethod } from "./ways-in.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import { requireFreshSecondFactor } from "../../kernel/sessions/freshness.js"
-import type { AuthConfig } from "../../kernel/types/config.js"
 
 /** A sign-in method linked to the user, as `listLinkedAccounts` shows it. */
 export interface LinkedAccount {
@@ -47,20 +46,18 @@ async function accountsOf(adapter: Adapter, userId: string): Promise<AdapterAcco
 }
 
 /** The sign-in methods linked to the signed-in user (one entry per provider and type). */
-export function listLinkedAccounts(request: Request, config: AuthConfig): Promise<LinkedAccount[]> {
-  return serverCall(request, config, "session", async (req, ctx) => {
-    const { userId, adapter } = await me(req, ctx, ["listAccountsByUserId"])
-    const seen = new Set<string>()
-    const out: LinkedAccount[] = []
-    for (const account of await accountsOf(adapter, userId)) {
-      const key = `${account.provider}\u0000${account.type}`
-      if (seen.has(key)) continue
-      seen.add(key)
-      out.push(shown(ctx, account))
-    }
-    return out
-  })
-}
+export const listLinkedAccounts = serverFunction("session", async (req, ctx): Promise<LinkedAccount[]> => {
+  const { userId, adapter } = await me(req, ctx, ["listAccountsByUserId"])
+  const seen = new Set<string>()
+  const out: LinkedAccount[] = []
+  for (const account of await accountsOf(adapter, userId)) {
+    const key = `${account.provider}\u0000${account.type}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push(shown(ctx, account))
+  }
+  return out
+})
 
 /**
  * The signed-in user's ways in (see `ways-in.ts`): IdP accounts, a password (a stored
@@ -69,12 +66,10 @@ export function listLinkedAccounts(request: Request, config: AuthConfig): Promis
  * enumeration decides what `unlinkLinkedAccount` and `deletePasskey` refuse as the last way in, so a
  * page built on it never shows "no way to sign in" to a user who has one.
  */
-export function listSignInMethods(request: Request, config: AuthConfig): Promise<SignInMethod[]> {
-  return serverCall(request, config, "session", async (req, ctx) => {
-    const principal = await requirePrincipal(req, ctx, "Sign in to see your sign-in methods")
-    return signInMethods(ctx, principal.userId, {}, principal)
-  })
-}
+export const listSignInMethods = serverFunction("session", async (req, ctx): Promise<SignInMethod[]> => {
+  const principal = await requirePrincipal(req, ctx, "Sign in to see your sign-in methods")
+  return signInMethods(ctx, principal.userId, {}, principal)
+})
 
 const lastWayIn = () => new AccountManagementError("This is your last way to sign in: link another method before unlinking it", { code: "LAST_SIGN_IN_METHOD" })
 
@@ -96,22 +91,20 @@ function notUnlinkable(type: AdapterAccount["type"]): AccountManagementError {
  * for a user with two factors on, `ReauthenticationRequired` without a second factor verified within
  * `twoFactor.freshAge` (see `requireRecentAuthentication`).
  */
-export function unlinkLinkedAccount(request: Request, config: AuthConfig, input: { provider: string }): Promise<LinkedAccount> {
-  return serverCall(request, config, "session", async (req, ctx) => {
-    if (typeof input?.provider !== "string" || input.provider === "") throw new AccountManagementError("Name the provider to unlink", { code: "ACCOUNT_PROVIDER_MISSING" })
-    const { userId, adapter } = await me(req, ctx, ["listAccountsByUserId", "unlinkAccount"])
-    // Removing a way in: with two factors on, a second factor verified recently (step-up).
-    await requireFreshSecondFactor(req, ctx, "Sign in to manage your sign-in methods")
-    const accounts = await accountsOf(adapter, userId)
-    const leaving = accounts.filter((a) => a.provider === input.provider)
-    if (leaving.length === 0) throw new AccountManagementError("No such linked account", { code: "ACCOUNT_UNKNOWN" })
-    const refused = leaving.find((a) => !unlinkable(a))
-    if (refused) throw notUnlinkable(refused.type)
-    if (!(await hasWayIn(ctx, userId, { accounts: accounts.filter((a) => a.provider !== input.provider) }))) throw lastWayIn()
-    const remove = async () => {
-      for (const { provider, providerAccountId } of leaving) await adapter.unlinkAccount?.({ provider, providerAccountId })
-      return { value: shown(ctx, leaving[0]!), restore: () => Promise.all(leaving.map((a) => adapter.linkAccount?.(a))) }
-    }
-    return removeWayIn(ctx, userId, remove, lastWayIn)
-  })
-}
+export const unlinkLinkedAccount = serverFunction("session", async (req, ctx, input: { provider: string }): Promise<LinkedAccount> => {
+  if (typeof input?.provider !== "string" || input.provider === "") throw new AccountManagementError("Name the provider to unlink", { code: "ACCOUNT_PROVIDER_MISSING" })
+  const { userId, adapter } = await me(req, ctx, ["listAccountsByUserId", "unlinkAccount"])
+  // Removing a way in: with two factors on, a second factor verified recently (step-up).
+  await requireFreshSecondFactor(req, ctx, "Sign in to manage your sign-in methods")
+  const accounts = await accountsOf(adapter, userId)
+  const leaving = accounts.filter((a) => a.provider === input.provider)
+  if (leaving.length === 0) throw new AccountManagementError("No such linked account", { code: "ACCOUNT_UNKNOWN" })
+  const refused = leaving.find((a) => !unlinkable(a))
+  if (refused) throw notUnlinkable(refused.type)
+  if (!(await hasWayIn(ctx, userId, { accounts: accounts.filter((a) => a.provider !== input.provider) }))) throw lastWayIn()
+  const remove = async () => {
+    for (const { provider, providerAccountId } of leaving) await adapter.unlinkAccount?.({ provider, providerAccountId })
+    return { value: shown(ctx, leaving[0]!), restore: () => Promise.all(leaving.map((a) => adapter.linkAccount?.(a))) }
+  }
+  return removeWayIn(ctx, userId, remove, lastWayIn)
+})

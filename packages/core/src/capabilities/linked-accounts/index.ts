@@ -5,8 +5,12 @@
  */
 import type { Capability } from "../../kernel/types/capability.js"
 import { linkedAccountsErrors } from "./errors.js"
+import { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } from "./functions.js"
 
 export const linkedAccounts: Capability = { name: "linked-accounts", errors: linkedAccountsErrors }
 
 // The one definition of a way in, which passkey management also keeps whole.
 export { hasWayIn, removeWayIn } from "./ways-in.js"
+
+/** Its server functions, by name. */
+export const linkedAccountsFunctions = { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount }

@@ -14,26 +14,21 @@
  */
 import { deleteOwnPasskey, listOwnPasskeys, renameOwnPasskey } from "./manage.js"
 import type { PasskeyInfo } from "./info.js"
-import { serverCall } from "../../kernel/run/server-call.js"
-import type { AuthConfig } from "../../kernel/types/config.js"
+import { serverFunction } from "../../kernel/run/server-function.js"
 
 /**
  * The signed-in user's passkeys: id (base64url credential id), name, created, last used,
  * backed-up flag, device type, transports; never the public key. Needs the adapter's
  * `listAuthenticatorsByUserId`.
  */
-export function listPasskeys(request: Request, config: AuthConfig): Promise<PasskeyInfo[]> {
-  return serverCall(request, config, "passkeys", listOwnPasskeys)
-}
+export const listPasskeys = serverFunction("passkeys", (req, ctx): Promise<PasskeyInfo[]> => listOwnPasskeys(req, ctx))
 
 /**
  * Renames one of the signed-in user's passkeys; resolves it as renamed. `name` is cleaned
  * (control and format characters removed, trimmed, at most 64 characters); nothing left is
  * refused (`PASSKEY_NAME_INVALID`). Needs the adapter's `updateAuthenticator`.
  */
-export function renamePasskey(request: Request, config: AuthConfig, input: { id: string; name: string }): Promise<PasskeyInfo> {
-  return serverCall(request, config, "passkeys", (req, ctx) => renameOwnPasskey(req, ctx, input))
-}
+export const renamePasskey = serverFunction("passkeys", (req, ctx, input: { id: string; name: string }): Promise<PasskeyInfo> => renameOwnPasskey(req, ctx, input))
 
 /**
  * Deletes one of the signed-in user's passkeys and unlinks its `webauthn` account; resolves it as
@@ -42,6 +37,4 @@ export function renamePasskey(request: Request, config: AuthConfig, input: { id:
  * provider configured) unless every passkey provider sets `allowDeletingLastPasskey`. Needs the
  * adapter's `deleteAuthenticator`.
  */
-export function deletePasskey(request: Request, config: AuthConfig, input: { id: string }): Promise<PasskeyInfo> {
-  return serverCall(request, config, "passkeys", (req, ctx) => deleteOwnPasskey(req, ctx, input))
-}
+export const deletePasskey = serverFunction("passkeys", (req, ctx, input: { id: string }): Promise<PasskeyInfo> => deleteOwnPasskey(req, ctx, input))

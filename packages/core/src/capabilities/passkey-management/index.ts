@@ -6,6 +6,7 @@
 import type { Capability } from "../../kernel/types/capability.js"
 import { passkeyManagementErrors } from "./errors.js"
 import { changePasskeyActions, listPasskeysRoute } from "./route.js"
+import { deletePasskey, listPasskeys, renamePasskey } from "./functions.js"
 
 export const passkeyManagement: Capability = {
   name: "passkey-management",
@@ -13,3 +14,6 @@ export const passkeyManagement: Capability = {
   routes: [{ action: "passkeys", answers: "json", GET: { handler: listPasskeysRoute, csrf: false }, POST: { actions: changePasskeyActions, csrf: true } }],
   errors: passkeyManagementErrors,
 }
+
+/** Its server functions, by name (core's `serverFunctions` gathers every capability's). */
+export const passkeyManagementFunctions = { listPasskeys, renamePasskey, deletePasskey }

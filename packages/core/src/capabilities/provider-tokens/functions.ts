@@ -26,11 +26,10 @@ import { REFRESH_TIMEOUT_MS, refreshTokens } from "./refresh.js"
 // program that loads this module's types, as an application does through `getAccessToken`.
 export { ACCOUNT_TOKENS_PORT } from "./port.js"
 import type { OAuthConfig } from "../../kernel/types/providers.js"
-import { serverCall } from "../../kernel/run/server-call.js"
+import { serverFunctionWithCookies, withErrorCookies, type ServerResult } from "../../kernel/run/server-function.js"
 import { emitEvent } from "../../kernel/user-code/events.js"
 import { sessionStrategy } from "../../kernel/sessions/strategy.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
-import type { AuthConfig } from "../../kernel/types/config.js"
 import { serializeCookie, type Cookie } from "../../kernel/cookies/serialize.js"
 import type { AuthRequest } from "../../kernel/types/http.js"
 import { clearSessionCookie } from "../../kernel/sessions/session-cookie.js"
@@ -173,12 +172,10 @@ async function accessToken(ctx: Context, userId: string, provider: OAuthConfig, 
   return tokenOf(await pending)
 }
 
-/** The re-issued session cookies of a refused refresh (JWT sessions), for bindings that set cookies as objects. */
-const markedSessions = new WeakMap<RefreshTokenError, Cookie[]>()
-
 /**
  * A refused refresh token (`INVALID_GRANT`): the `refreshTokenError` event, then the session marked
- * (`mark`) or ended (`sign-out`); the cookies that takes ride on the error (`setCookie`). `mark`
+ * (`mark`) or ended (`sign-out`); the cookies that takes ride on the error (`setCookie`, and as
+ * objects for bindings, see `withErrorCookies`). `mark`
  * is how the session learns it: the token store's own mark for tokens kept in a JWT, else the
  * strategy's. Other errors pass through untouched.
  */
@@ -194,13 +191,7 @@ async function onRefused(req: AuthRequest, ctx: Context, providerId: string, use
     cookies = await mark()
   }
   err.setCookie = cookies.map(serializeCookie)
-  markedSessions.set(err, cookies)
-  return err
-}
-
-/** The session cookies `err` asks to set (see `RefreshTokenError.setCookie`), as objects. */
-export function refreshErrorCookies(err: unknown): Cookie[] {
-  return err instanceof RefreshTokenError ? (markedSessions.get(err) ?? []) : []
+  return withErrorCookies(err, cookies)
 }
 
 /** Refreshes in flight in this process for tokens kept in sessions, by subject and provider. */
@@ -211,14 +202,14 @@ const inFlightSession = new Map<string, Promise<StoredProviderTokens>>()
  * refresh whose result is written into a re-issued session cookie. One refresh per subject and
  * provider in a process; across instances not coordinated (see the README).
  */
-async function sessionAccessToken(req: AuthRequest, ctx: Context, store: ProviderTokenStore, provider: OAuthConfig, options: GetAccessTokenOptions): Promise<AccessTokenResult> {
+async function sessionAccessToken(req: AuthRequest, ctx: Context, store: ProviderTokenStore, provider: OAuthConfig, options: GetAccessTokenOptions): Promise<ServerResult<ProviderAccessToken>> {
   const minValidity = options.minValidity ?? 60
   const found = await store.read(req, ctx)
   if (!found) throw new SessionRequired("Sign in to use a provider's access token", { code: "SESSION_MISSING" })
   const tokens = found.tokens[provider.id]
   if (!tokens?.access_token) throw new RefreshTokenError(`The session holds no "${provider.id}" tokens`, { code: "ACCOUNT_NOT_LINKED", cause: { provider: provider.id } })
   const as = { ...tokens, provider: provider.id, providerAccountId: found.sub, type: provider.type, userId: found.sub } as AdapterAccount
-  if (fresh(as, minValidity)) return { token: tokenOf(as), cookies: [] }
+  if (fresh(as, minValidity)) return { value: tokenOf(as), cookies: [] }
   if (!tokens.refresh_token)
     throw new RefreshTokenError(`The "${provider.id}" access token has expired and there is no refresh token`, { code: "REFRESH_TOKEN_MISSING", cause: { provider: provider.id } })
   const key = `${found.sub}\u0000${provider.id}`
@@ -237,33 +228,25 @@ async function sessionAccessToken(req: AuthRequest, ctx: Context, store: Provide
   const stored: StoredProviderTokens = {}
   for (const field of ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const) if (next[field] !== undefined) (stored as Record<string, unknown>)[field] = next[field]
   const cookies = await store.write(req, ctx, provider.id, stored)
-  return { token: tokenOf({ ...as, ...stored } as AdapterAccount), cookies }
+  return { value: tokenOf({ ...as, ...stored } as AdapterAccount), cookies }
 }
 
-/** The token and the cookies the response must carry (a session re-issued after a refresh). */
-export interface AccessTokenResult {
-  token: ProviderAccessToken
-  cookies: Cookie[]
-}
-
-/** `getAccessToken`'s work, with the cookies as objects (for bindings that set them themselves). */
-export function accessTokenResult(request: Request, config: AuthConfig, providerId: string, options: GetAccessTokenOptions = {}): Promise<AccessTokenResult> {
-  return serverCall(request, config, "session", async (req, ctx) => {
-    const provider = ctx.config.providerById.get(providerId)
-    if (!provider || (provider.type !== "oauth" && provider.type !== "oidc"))
-      throw new InvalidProvider(`"${providerId}" is not an OAuth or OIDC provider of this configuration`, { code: "UNKNOWN_PROVIDER", cause: { provider: providerId } })
-    const minValidity = options.minValidity ?? 60
-    const strategy = sessionStrategy(ctx.config)
-    if (!optionalPort(ctx.config, "accountTokens") && ctx.config.session.providerTokens && strategy.providerTokens.kept)
-      return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, options)
-    accounts(ctx) // refused here (MissingAdapterMethods) before the session is read
-    const { userId } = await requirePrincipal(req, ctx, "Sign in to use a provider's access token")
-    try {
-      return { token: await accessToken(ctx, userId, provider as OAuthConfig, minValidity), cookies: [] }
-    } catch (err) {
-      throw await onRefused(req, ctx, providerId, userId, err, options, () => strategy.markRefreshError(req, ctx))
-    }
-  })
+/** `getAccessToken`'s work: the token, and the cookies the response must carry (a session re-issued after a refresh). */
+async function accessTokenResult(req: AuthRequest, ctx: Context, providerId: string, options: GetAccessTokenOptions = {}): Promise<ServerResult<ProviderAccessToken>> {
+  const provider = ctx.config.providerById.get(providerId)
+  if (!provider || (provider.type !== "oauth" && provider.type !== "oidc"))
+    throw new InvalidProvider(`"${providerId}" is not an OAuth or OIDC provider of this configuration`, { code: "UNKNOWN_PROVIDER", cause: { provider: providerId } })
+  const minValidity = options.minValidity ?? 60
+  const strategy = sessionStrategy(ctx.config)
+  if (!optionalPort(ctx.config, "accountTokens") && ctx.config.session.providerTokens && strategy.providerTokens.kept)
+    return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, options)
+  accounts(ctx) // refused here (MissingAdapterMethods) before the session is read
+  const { userId } = await requirePrincipal(req, ctx, "Sign in to use a provider's access token")
+  try {
+    return { value: await accessToken(ctx, userId, provider as OAuthConfig, minValidity), cookies: [] }
+  } catch (err) {
+    throw await onRefused(req, ctx, providerId, userId, err, options, () => strategy.markRefreshError(req, ctx))
+  }
 }
 
 /**
@@ -277,7 +260,8 @@ export function accessTokenResult(request: Request, config: AuthConfig, provider
  * @throws MissingAdapterMethods without an adapter that has `listAccountsByUserId`, `updateAccount` and
  * `getAccount`, unless JWT sessions keep provider tokens (`session.providerTokens`).
  */
-export async function getAccessToken(request: Request, config: AuthConfig, providerId: string, options: GetAccessTokenOptions = {}): Promise<ProviderAccessToken & { setCookie: string[] }> {
-  const { token, cookies } = await accessTokenResult(request, config, providerId, options)
-  return { ...token, setCookie: cookies.map(serializeCookie) }
-}
+export const getAccessToken = serverFunctionWithCookies(
+  "session",
+  accessTokenResult,
+  ({ value, setCookie }): ProviderAccessToken & { setCookie: string[] } => ({ ...value, setCookie }),
+)

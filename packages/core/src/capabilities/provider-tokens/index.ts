@@ -4,6 +4,7 @@
  * with the adapter port it keeps them through (`accountTokens`). It builds on the OAuth client.
  */
 import type { Capability } from "../../kernel/types/capability.js"
+import { getAccessToken } from "./functions.js"
 import { ACCOUNT_TOKENS_PORT } from "./port.js"
 
 export const providerTokens: Capability = {
@@ -11,3 +12,6 @@ export const providerTokens: Capability = {
   requires: ["oauth"],
   ports: { accountTokens: ACCOUNT_TOKENS_PORT },
 }
+
+/** Its server functions, by name. */
+export const providerTokensFunctions = { getAccessToken }

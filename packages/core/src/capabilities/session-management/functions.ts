@@ -12,14 +12,13 @@
  */
 import type { AdapterSession } from "../../kernel/types/adapters.js"
 import { resolveConfig } from "../../kernel/config/resolve.js"
-import { serializeCookie } from "../../kernel/cookies/serialize.js"
 import { SessionManagementError, SessionRequired } from "../../kernel/errors/errors.js"
 import { port, type PortMethods } from "../../kernel/ports/ports.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import { sha256 } from "../../kernel/security/random.js"
-import { serverCall } from "../../kernel/run/server-call.js"
+import { serverFunction, serverFunctionWithCookies, type DirectResult, type ServerResult } from "../../kernel/run/server-function.js"
 import { assertRevocable, assertUserKnown, bumpEpoch, sessionDeleter } from "../../kernel/sessions/revocation.js"
-import { sessionStrategy, type Revocation } from "../../kernel/sessions/strategy.js"
+import { sessionStrategy } from "../../kernel/sessions/strategy.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
 
@@ -107,44 +106,37 @@ export async function revokeOwnSession(req: AuthRequest, ctx: Context, input: { 
   await me.sessions.deleteSession(target.sessionToken)
 }
 
-/** Runs a strategy's revocation for a server function (cookies as objects, for bindings). */
-export async function revocationResult(request: Request, config: AuthConfig, which: "others" | "all"): Promise<Revocation> {
-  return serverCall(request, config, "sessions", (req, ctx) => {
-    const strategy = sessionStrategy(ctx.config)
-    return which === "others" ? strategy.revokeOthers(req, ctx) : strategy.revokeAll(req, ctx)
-  })
+/** Runs the strategy's revocation of the request user's other sessions, or all of them; the answer as server functions give it. */
+async function revocation(req: AuthRequest, ctx: Context, which: "others" | "all"): Promise<ServerResult<number | null>> {
+  const strategy = sessionStrategy(ctx.config)
+  const { revoked, cookies } = which === "others" ? await strategy.revokeOthers(req, ctx) : await strategy.revokeAll(req, ctx)
+  return { value: revoked, cookies }
 }
 
-const withSetCookie = ({ revoked, cookies }: Revocation): SessionRevocation => ({ revoked, setCookie: cookies.map(serializeCookie) })
+const withSetCookie = ({ value, setCookie }: DirectResult<ServerResult<number | null>>): SessionRevocation => ({ revoked: value, setCookie })
 
 /** The signed-in user's live sessions, most recently used first, the request's own marked `current`. Database strategy. */
-export function listSessions(request: Request, config: AuthConfig): Promise<SessionInfo[]> {
-  return serverCall(request, config, "sessions", listOwnSessions)
-}
+export const listSessions = serverFunction("sessions", (req, ctx): Promise<SessionInfo[]> => listOwnSessions(req, ctx))
 
 /** Ends one of the signed-in user's sessions (its own included: that signs this browser out at its next request). Database strategy. */
-export function revokeSession(request: Request, config: AuthConfig, input: { id: string }): Promise<void> {
-  return serverCall(request, config, "sessions", (req, ctx) => revokeOwnSession(req, ctx, input))
-}
+export const revokeSession = serverFunction("sessions", (req, ctx, input: { id: string }): Promise<void> => revokeOwnSession(req, ctx, input))
 
 /**
  * Ends every session of the signed-in user but the request's own. Database sessions are deleted;
  * JWT sessions (with an adapter that keeps session epochs) end at their next check (see
  * `session.checkRevocation`) and the request's own is re-issued: put `setCookie` on the response.
+ * Through a binding it resolves how many stored sessions ended (`null` for JWT sessions), the
+ * cookie set by the binding.
  *
  * @throws SessionManagementError `REVOCATION_UNAVAILABLE` for JWT sessions without such an adapter.
  */
-export async function revokeOtherSessions(request: Request, config: AuthConfig): Promise<SessionRevocation> {
-  return withSetCookie(await revocationResult(request, config, "others"))
-}
+export const revokeOtherSessions = serverFunctionWithCookies("sessions", (req, ctx) => revocation(req, ctx, "others"), withSetCookie)
 
 /**
  * "Sign out everywhere": ends every session of the signed-in user, the request's own included
  * (`setCookie` clears its cookie). Either strategy, as `revokeOtherSessions`.
  */
-export async function signOutEverywhere(request: Request, config: AuthConfig): Promise<SessionRevocation> {
-  return withSetCookie(await revocationResult(request, config, "all"))
-}
+export const signOutEverywhere = serverFunctionWithCookies("sessions", (req, ctx) => revocation(req, ctx, "all"), withSetCookie)
 
 /**
  * Ends every session of `userId`, for the app (after a password change, an account disable or a

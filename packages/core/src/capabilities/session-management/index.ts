@@ -4,8 +4,12 @@
  */
 import type { Capability } from "../../kernel/types/capability.js"
 import { changeSessionsActions, listSessionsRoute } from "./route.js"
+import { listSessions, revokeOtherSessions, revokeSession, signOutEverywhere } from "./functions.js"
 
 export const sessionManagement: Capability = {
   name: "session-management",
   routes: [{ action: "sessions", answers: "json", GET: { handler: listSessionsRoute, csrf: false }, POST: { actions: changeSessionsActions, csrf: true } }],
 }
+
+/** Its server functions for the user of a request, by name (`revokeUserSessions`, for the app, takes no request). */
+export const sessionManagementFunctions = { listSessions, revokeSession, revokeOtherSessions, signOutEverywhere }

@@ -4,27 +4,19 @@
  * signed-in user. Each runs the route's own code path (`verify.ts`, `passkey.ts`, `step-up.ts`)
  * through `serverCall`, so nothing is checked twice or differently.
  *
- * A server function cannot set cookies: the public ones answer `setCookie`, `Set-Cookie` values
- * the app's response must carry (the new session, the pending sign-in's cookie cleared); the
- * `...Result` ones (in `@authlib/core/internal`) answer the cookies as objects, for bindings that
- * set them through their framework. Like the other server functions they check no CSRF token:
- * call them from endpoints that are themselves protected (same-origin POST actions).
+ * A server function cannot set cookies: called directly they answer `setCookie`, `Set-Cookie`
+ * values the app's response must carry (the new session, the pending sign-in's cookie cleared);
+ * their `result` (the one shape, `kernel/run/server-function.ts`) answers the cookies as objects and
+ * the completed sign-in's URL as its `redirect`, for bindings that set and send them through their
+ * framework. Like the other server functions they check no CSRF token: call them from endpoints
+ * that are themselves protected (same-origin POST actions).
  */
-import { serializeCookie, type Cookie } from "../../kernel/cookies/serialize.js"
 import { TwoFactorError } from "./errors.js"
-import { serverCall } from "../../kernel/run/server-call.js"
-import type { AuthConfig } from "../../kernel/types/config.js"
-import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
+import { serverFunctionWithCookies, splitCookies, type DirectResult, type ServerResult } from "../../kernel/run/server-function.js"
+import type { AuthResponse } from "../../kernel/types/http.js"
 import { verifyPendingPasskey } from "./passkey.js"
 import { stepUp, type StepUpResult } from "./step-up.js"
 import { verifyPendingCode } from "./verify.js"
-
-/** A completed sign-in as bindings get it: where to send the user, and the cookies to set. */
-export interface TwoFactorSignInResult {
-  /** The sign-in's callback URL (or `pages.newUser`), as the route would redirect to it. */
-  url: string
-  cookies: Cookie[]
-}
 
 /** A completed sign-in: where to send the user, and the `Set-Cookie` values the response must carry. */
 export interface CompletedTwoFactorSignIn {
@@ -38,31 +30,16 @@ export interface TwoFactorPasskeyInput {
   provider?: string
 }
 
-/** `run` as a server function (a refusal is logged by `serverCall`, as every server function's is). */
-function call<T>(request: Request, config: AuthConfig, run: (req: AuthRequest, ctx: Context) => Promise<T>): Promise<T> {
-  return serverCall(request, config, "two-factor", run)
-}
+/** A completed sign-in as the one shape gives it: no value, the cookies, and the redirect to the sign-in's callback URL (or `pages.newUser`). */
+type SignedIn = ServerResult<void> & { redirect: string }
 
-function signInResult(done: AuthResponse): TwoFactorSignInResult {
+function signedIn(done: AuthResponse): SignedIn {
   // `completeSignIn` always redirects; anything else is no completed sign-in.
   if (done.redirect === undefined) throw new TwoFactorError("The sign-in could not be completed", { code: "SIGN_IN_MISSING" })
-  return { url: done.redirect, cookies: done.cookies ?? [] }
+  return { value: undefined, cookies: done.cookies ?? [], redirect: done.redirect }
 }
 
-/** `completeTwoFactorSignIn`'s work, with the cookies as objects (for bindings that set them themselves). */
-export function twoFactorSignInResult(request: Request, config: AuthConfig, input: { code: string }): Promise<TwoFactorSignInResult> {
-  return call(request, config, async (req, ctx) => signInResult(await verifyPendingCode(req, ctx, input.code)))
-}
-
-/** `completeTwoFactorSignInWithPasskey`'s work, with the cookies as objects. */
-export function twoFactorPasskeySignInResult(request: Request, config: AuthConfig, input: TwoFactorPasskeyInput): Promise<TwoFactorSignInResult> {
-  return call(request, config, async (req, ctx) => signInResult(await verifyPendingPasskey(req, ctx, { data: input.data, provider: input.provider })))
-}
-
-/** `stepUpTwoFactor`'s work, with the cookies as objects. */
-export function twoFactorStepUpResult(request: Request, config: AuthConfig, input: { code: string } | TwoFactorPasskeyInput): Promise<StepUpResult & { cookies: Cookie[] }> {
-  return call(request, config, (req, ctx) => stepUp(req, ctx, "data" in input ? { data: input.data, provider: input.provider } : { code: input.code }))
-}
+const completed = ({ redirect, setCookie }: DirectResult<SignedIn>): CompletedTwoFactorSignIn => ({ url: redirect, setCookie })
 
 /**
  * The second step of the pending sign-in of `request` (its `authlib.two-factor` cookie) with a
@@ -78,10 +55,11 @@ export function twoFactorStepUpResult(request: Request, config: AuthConfig, inpu
  * (too many wrong TOTP codes in a row: a backup code still works), `TWO_FACTOR_OFF`.
  * @throws RateLimited after too many codes (`twoFactor.perUser`, `twoFactor.perSignIn`).
  */
-export async function completeTwoFactorSignIn(request: Request, config: AuthConfig, input: { code: string }): Promise<CompletedTwoFactorSignIn> {
-  const { url, cookies } = await twoFactorSignInResult(request, config, input)
-  return { url, setCookie: cookies.map(serializeCookie) }
-}
+export const completeTwoFactorSignIn = serverFunctionWithCookies(
+  "two-factor",
+  async (req, ctx, input: { code: string }): Promise<SignedIn> => signedIn(await verifyPendingCode(req, ctx, input.code)),
+  completed,
+)
 
 /**
  * The second step of the pending sign-in of `request` with a passkey: `POST {basePath}/two-factor`
@@ -95,10 +73,11 @@ export async function completeTwoFactorSignIn(request: Request, config: AuthConf
  * another sign-in, `CREDENTIAL_UNKNOWN` for another user's passkey, `SIGNATURE_INVALID`, ...).
  * @throws InvalidProvider `FLOW_UNAVAILABLE` without a passkey provider.
  */
-export async function completeTwoFactorSignInWithPasskey(request: Request, config: AuthConfig, input: TwoFactorPasskeyInput): Promise<CompletedTwoFactorSignIn> {
-  const { url, cookies } = await twoFactorPasskeySignInResult(request, config, input)
-  return { url, setCookie: cookies.map(serializeCookie) }
-}
+export const completeTwoFactorSignInWithPasskey = serverFunctionWithCookies(
+  "two-factor",
+  async (req, ctx, input: TwoFactorPasskeyInput): Promise<SignedIn> => signedIn(await verifyPendingPasskey(req, ctx, { data: input.data, provider: input.provider })),
+  completed,
+)
 
 /**
  * Step-up: the signed-in user of `request` proves a second factor again with a code (TOTP or
@@ -117,7 +96,9 @@ export async function completeTwoFactorSignInWithPasskey(request: Request, confi
  * `TOTP_LOCKED` (too many wrong TOTP codes in a row), `TWO_FACTOR_OFF`.
  * @throws RateLimited after too many codes (`twoFactor.perUser`).
  */
-export async function stepUpTwoFactor(request: Request, config: AuthConfig, input: { code: string } | TwoFactorPasskeyInput): Promise<StepUpResult & { setCookie: string[] }> {
-  const { authTime, cookies } = await twoFactorStepUpResult(request, config, input)
-  return { authTime, setCookie: cookies.map(serializeCookie) }
-}
+export const stepUpTwoFactor = serverFunctionWithCookies(
+  "two-factor",
+  async (req, ctx, input: { code: string } | TwoFactorPasskeyInput): Promise<ServerResult<StepUpResult>> =>
+    splitCookies(await stepUp(req, ctx, "data" in input ? { data: input.data, provider: input.provider } : { code: input.code })),
+  ({ value, setCookie }): StepUpResult & { setCookie: string[] } => ({ ...value, setCookie }),
+)

@@ -27,6 +27,10 @@ import { heldTwoFactorSignIn } from "./passkey.js"
 import { issuerProblem } from "./otpauth-uri.js"
 import { requiredProblem } from "./required.js"
 import { twoFactorActions, twoFactorPage } from "./route.js"
+import { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./functions.js"
+import { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } from "./functions-session.js"
+import { requireRecentAuthentication } from "./recent-authentication.js"
+import { getPendingTwoFactor } from "./pending-info.js"
 
 export const twoFactor: Capability = {
   name: "two-factor",
@@ -49,4 +53,18 @@ export const twoFactor: Capability = {
     const missing = missingMethods(config.adapter, TWO_FACTOR_PORT)
     return missing.length ? missingError(missing, { what: '"twoFactor"', otherwise: "or remove the option" }) : undefined
   },
+}
+
+/** Its server functions for the user of a request, by name (`unlockTwoFactor`, for the app, takes no request). */
+export const twoFactorFunctions = {
+  getTwoFactorStatus,
+  startTotpEnrollment,
+  confirmTotpEnrollment,
+  disableTwoFactorSignIn,
+  regenerateTwoFactorBackupCodes,
+  requireRecentAuthentication,
+  getPendingTwoFactor,
+  completeTwoFactorSignIn,
+  completeTwoFactorSignInWithPasskey,
+  stepUpTwoFactor,
 }

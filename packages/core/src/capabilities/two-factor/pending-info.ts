@@ -3,8 +3,7 @@
  * `pages.twoFactor` page, so it offers exactly what the built-in page offers (a passkey button only
  * where a passkey may finish the sign-in).
  */
-import { serverCall } from "../../kernel/run/server-call.js"
-import type { AuthConfig } from "../../kernel/types/config.js"
+import { serverFunction } from "../../kernel/run/server-function.js"
 import { twoFactorOptions } from "./manage.js"
 import { passkeyToFinish } from "./passkey.js"
 import { readPending } from "./pending.js"
@@ -25,12 +24,10 @@ export interface PendingTwoFactorInfo {
  * there is none (or its 5 minutes are over). Reads only.
  * @throws TwoFactorError `TWO_FACTOR_OFF` when the app did not set `twoFactor`.
  */
-export function getPendingTwoFactor(request: Request, config: AuthConfig): Promise<PendingTwoFactorInfo | null> {
-  return serverCall(request, config, "two-factor", async (req, ctx) => {
-    twoFactorOptions(ctx)
-    const pending = await readPending(req, ctx)
-    if (!pending) return null
-    if (pending.enrol) return { accepts: ["enrol"] }
-    return { accepts: (await passkeyToFinish(ctx, pending)) ? ["code", "passkey"] : ["code"] }
-  })
-}
+export const getPendingTwoFactor = serverFunction("two-factor", async (req, ctx): Promise<PendingTwoFactorInfo | null> => {
+  twoFactorOptions(ctx)
+  const pending = await readPending(req, ctx)
+  if (!pending) return null
+  if (pending.enrol) return { accepts: ["enrol"] }
+  return { accepts: (await passkeyToFinish(ctx, pending)) ? ["code", "passkey"] : ["code"] }
+})

@@ -2,11 +2,10 @@
  * `requireRecentAuthentication`: the server function an app calls before its own sensitive action
  * (changing an e-mail address, a payout account, ...), the same check that guards the ways in.
  */
-import { serverCall } from "../../kernel/run/server-call.js"
+import { serverFunction } from "../../kernel/run/server-function.js"
 import { assertRecentAuthentication, type RecentAuthentication } from "../../kernel/sessions/freshness.js"
 import { DEFAULT_FRESH_AGE } from "./options.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
-import type { AuthConfig } from "../../kernel/types/config.js"
 
 export type { RecentAuthentication } from "../../kernel/sessions/freshness.js"
 
@@ -29,12 +28,10 @@ export interface AuthenticationInfo {
  * The user refreshes an authentication with `POST {basePath}/two-factor` `action=step-up` + `code`.
  * @throws SessionRequired (no valid session), ReauthenticationRequired (`AUTHENTICATION_TOO_OLD`, `SECOND_FACTOR_REQUIRED`; 403 in JSON)
  */
-export function requireRecentAuthentication(request: Request, config: AuthConfig, wanted: RecentAuthentication = {}): Promise<AuthenticationInfo> {
-  return serverCall(request, config, "two-factor", async (req, ctx) => {
-    const principal = await requirePrincipal(req, ctx, "Sign in to continue")
-    const maxAge = wanted.maxAge ?? ctx.config.twoFactor?.freshAge ?? DEFAULT_FRESH_AGE
-    assertRecentAuthentication(ctx, principal, { ...wanted, maxAge })
-    // Passed with a maxAge, so the time is known.
-    return { userId: principal.userId, authTime: principal.authTime ?? 0, amr: principal.amr }
-  })
-}
+export const requireRecentAuthentication = serverFunction("two-factor", async (req, ctx, wanted: RecentAuthentication = {}): Promise<AuthenticationInfo> => {
+  const principal = await requirePrincipal(req, ctx, "Sign in to continue")
+  const maxAge = wanted.maxAge ?? ctx.config.twoFactor?.freshAge ?? DEFAULT_FRESH_AGE
+  assertRecentAuthentication(ctx, principal, { ...wanted, maxAge })
+  // Passed with a maxAge, so the time is known.
+  return { userId: principal.userId, authTime: principal.authTime ?? 0, amr: principal.amr }
+})

@@ -18,6 +18,8 @@ const ENTRIES: Record<string, (line: string) => boolean> = {
   // The entries' imports of the capability's modules, and the names they export from them (bound to the registry).
   [join(src, "index.ts")]: (line) => line.includes("./capabilities/two-factor/") || /\btwoFactor[A-Z]\w*\)$/.test(line),
   [join(src, "internal.ts")]: (line) => line.includes("./capabilities/two-factor/") || /\btwoFactor[A-Z]\w*\)$/.test(line),
+  // The typed map of server functions: the capability's import and its spread, each on its own line.
+  [join(src, "server-functions.ts")]: (line) => line.includes("./capabilities/two-factor/") || line.trim() === "...twoFactorFunctions,",
   // The Auth.js-shaped subpaths re-export the root's names: the capability's on lines of their own.
   [join(src, "errors.ts")]: (line) => /two-?factor/i.test(line),
   [join(src, "adapters.ts")]: (line) => /two-?factor/i.test(line),
