@@ -7,14 +7,12 @@
  */
 import { forRequests } from "./registry.js"
 import * as kernelResult from "./kernel/run/auth-result.js"
-import { serverFunctions as allServerFunctions, type ServerFunctions } from "./server-functions.js"
 
 // Bindings reach the kernel through this entry too: each function that takes a config hands it the
 // registry as the root's do (`forRequests` in `registry.ts`).
 export const { authResult } = forRequests(kernelResult)
 // Every server function in one typed map, bound the same way, for the bindings' one generic wrapper each.
-export const serverFunctions: ServerFunctions = forRequests(allServerFunctions)
-export type { ServerFunctions } from "./server-functions.js"
+export { serverFunctions, type ServerFunctions } from "./server-functions.js"
 export { callServerFunction, errorCookies, type AnyServerFunction, type ResultSink, type ServerWork } from "./kernel/run/server-function.js"
 export { isAuthPath, withCapabilities } from "./registry.js"
 export type { Revocation } from "./kernel/sessions/types.js"

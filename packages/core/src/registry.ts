@@ -69,11 +69,21 @@ type AnyFunction = (...args: unknown[]) => unknown
  * carries (another shape of the same work, taking the same arguments) is bound the same way.
  */
 function bind(fn: AnyFunction, at: 0 | 1, methods = true): AnyFunction {
+  const known = bound[at].get(fn)
+  if (known) return known
   const call: AnyFunction = (...args) => fn(...args.map((arg, i) => (i === at ? configured(arg as AuthConfig) : arg)))
   const own = call as unknown as Record<string, unknown>
   for (const [key, value] of methods ? Object.entries(fn) : []) own[key] = typeof value === "function" ? bind(value as AnyFunction, at, false) : value
-  return Object.defineProperty(call, "name", { value: fn.name })
+  bound[at].set(fn, Object.defineProperty(call, "name", { value: fn.name }))
+  return call
 }
+
+/**
+ * Each function bound once per argument position: an entry's export and the map of server
+ * functions are the same function (a module's functions are bound whole, so one taking the config
+ * first is bound at both positions, and only the right one is exported).
+ */
+const bound = [new WeakMap<AnyFunction, AnyFunction>(), new WeakMap<AnyFunction, AnyFunction>()] as const
 
 /** The functions of `fns`, each bound (`bind`); what is not a function is left out. */
 function bindAll<T extends object>(fns: T, at: 0 | 1): T {

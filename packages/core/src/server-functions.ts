@@ -9,15 +9,21 @@ import { passkeyManagementFunctions } from "./capabilities/passkey-management/in
 import { providerTokensFunctions } from "./capabilities/provider-tokens/index.js"
 import { sessionManagementFunctions } from "./capabilities/session-management/index.js"
 import { twoFactorFunctions } from "./capabilities/two-factor/index.js"
+import { forRequests } from "./registry.js"
 
-/** Core's server functions of the one shape (`ServerFunction`), by name. */
-export const serverFunctions = /*#__PURE__*/ Object.freeze({
-  ...passkeyManagementFunctions,
-  ...providerTokensFunctions,
-  ...sessionManagementFunctions,
-  ...linkedAccountsFunctions,
-  ...twoFactorFunctions,
-})
+/**
+ * Core's server functions of the one shape (`ServerFunction`), by name, each bound to the registry
+ * (`forRequests`): the root entry exports these very functions, and the bindings wrap them.
+ */
+export const serverFunctions = /*#__PURE__*/ Object.freeze(
+  forRequests({
+    ...passkeyManagementFunctions,
+    ...providerTokensFunctions,
+    ...sessionManagementFunctions,
+    ...linkedAccountsFunctions,
+    ...twoFactorFunctions,
+  }),
+)
 
 /** The type of `serverFunctions`: each name with its parameter and result types. */
 export type ServerFunctions = typeof serverFunctions
