@@ -8,7 +8,7 @@
  * nor the stored hash. An id of another user's session is refused exactly like an unknown one.
  * JWT sessions are not stored, so they cannot be listed or ended one by one
  * (`SessionManagementError` / `DATABASE_SESSIONS_ONLY`); with an adapter that keeps session epochs
- * they can all be ended at once (the others, or all), see `sessions/revocation.ts`.
+ * they can all be ended at once (the others, or all), see `revoke.ts`.
  */
 import type { AdapterSession } from "../../kernel/types/adapters.js"
 import { resolveConfig } from "../../kernel/config/resolve.js"
@@ -18,8 +18,9 @@ import { port, type PortMethods } from "../../kernel/ports/ports.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import { sha256 } from "../../kernel/security/random.js"
 import { serverCall } from "../../kernel/run/server-call.js"
-import { assertRevocable, assertUserKnown, bumpEpoch, sessionDeleter } from "../../kernel/sessions/revocation.js"
+import { bumpEpoch } from "../../kernel/sessions/revocation.js"
 import { sessionStrategy, type Revocation } from "../../kernel/sessions/strategy.js"
+import { assertRevocable, assertUserKnown, revokeAll, revokeOthers, sessionDeleter } from "./revoke.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
 
@@ -65,7 +66,7 @@ interface Me {
 }
 
 async function current(req: AuthRequest, ctx: Context): Promise<Me> {
-  if (!sessionStrategy(ctx.config).storesSessions) throw new SessionManagementError("JWT sessions are not stored: they cannot be listed or ended one by one", { code: "DATABASE_SESSIONS_ONLY" })
+  if (!sessionStrategy(ctx.config).traits.storesSessions) throw new SessionManagementError("JWT sessions are not stored: they cannot be listed or ended one by one", { code: "DATABASE_SESSIONS_ONLY" })
   const sessions = port(ctx.config.adapter, "sessionListing", "Managing sessions")
   const { userId, storedSessionKey } = await requirePrincipal(req, ctx, "Sign in to manage your sessions")
   // Set under a strategy that stores sessions; a principal without one is no stored session.
@@ -107,12 +108,9 @@ export async function revokeOwnSession(req: AuthRequest, ctx: Context, input: { 
   await me.sessions.deleteSession(target.sessionToken)
 }
 
-/** Runs a strategy's revocation for a server function (cookies as objects, for bindings). */
+/** Runs a revocation for a server function (cookies as objects, for bindings). */
 export async function revocationResult(request: Request, config: AuthConfig, which: "others" | "all"): Promise<Revocation> {
-  return serverCall(request, config, "sessions", (req, ctx) => {
-    const strategy = sessionStrategy(ctx.config)
-    return which === "others" ? strategy.revokeOthers(req, ctx) : strategy.revokeAll(req, ctx)
-  })
+  return serverCall(request, config, "sessions", (req, ctx) => (which === "others" ? revokeOthers(req, ctx) : revokeAll(req, ctx)))
 }
 
 const withSetCookie = ({ revoked, cookies }: Revocation): SessionRevocation => ({ revoked, setCookie: cookies.map(serializeCookie) })
@@ -159,7 +157,7 @@ export async function revokeUserSessions(config: AuthConfig, userId: string): Pr
   if (resolved.error) throw resolved.error
   const ctx = { config: resolved }
   if (typeof userId !== "string" || userId === "") throw new SessionManagementError("Name the user whose sessions end", { code: "USER_UNKNOWN" })
-  const remove = sessionStrategy(resolved).storesSessions ? sessionDeleter(ctx) : undefined
+  const remove = sessionStrategy(resolved).traits.storesSessions ? sessionDeleter(ctx) : undefined
   if (!remove) assertRevocable(ctx)
   await assertUserKnown(ctx, userId)
   const revoked = remove ? await remove(userId) : null

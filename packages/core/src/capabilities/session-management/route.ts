@@ -9,7 +9,7 @@
 import { SessionManagementError } from "../../kernel/errors/errors.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { listOwnSessions, revokeOwnSession, type SessionInfo } from "./functions.js"
-import { sessionStrategy } from "../../kernel/sessions/strategy.js"
+import { revokeAll, revokeOthers } from "./revoke.js"
 
 export async function listSessionsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse<{ sessions: SessionInfo[] }>> {
   return { json: { sessions: await listOwnSessions(req, ctx) } }
@@ -22,8 +22,7 @@ export async function changeSessionsRoute(req: AuthRequest, ctx: Context): Promi
     return { json: { revoked: 1 } }
   }
   if (action === "revoke-others" || action === "revoke-all") {
-    const strategy = sessionStrategy(ctx.config)
-    const { revoked, cookies } = await (action === "revoke-others" ? strategy.revokeOthers(req, ctx) : strategy.revokeAll(req, ctx))
+    const { revoked, cookies } = await (action === "revoke-others" ? revokeOthers(req, ctx) : revokeAll(req, ctx))
     return { json: { revoked }, cookies }
   }
   throw new SessionManagementError('"action" must be "revoke", "revoke-others" or "revoke-all"', { code: "SESSION_ACTION_INVALID" })

@@ -41,7 +41,7 @@ export interface SignInResult {
   /** WebAuthn registration: the new credential, stored when its account is linked. */
   authenticator?: Omit<AdapterAuthenticator, "userId">
   /**
-   * E-mail: the session was already stored with the link's use (`SessionStrategy.issueForLink`,
+   * E-mail: the session was already stored with the link's use (the issuer's `link` issuance,
    * only where `mayIssueWithFirstFactor` allowed it): its stored user and the cookies to set.
    */
   issued?: { user: AdapterUser; cookies: Cookie[] }
