@@ -279,6 +279,7 @@ async function replace(req: AuthRequest, ctx: Context, change: SessionChange): P
   return []
 }
 
+/** A sign-in's session, or one of the fast paths that store it in the adapter call finding its user (see `Issuance`). */
 function issue<I extends Issuance>(req: AuthRequest, ctx: Context, issuance: I): Promise<Issued[I["kind"]]> {
   const answer = issuance.kind === "sign-in" ? issueForSignIn(req, ctx, issuance.session) : issuance.kind === "account" ? issueForAccount(req, ctx, issuance) : issueForLink(req, ctx, issuance)
   return answer as Promise<Issued[I["kind"]]>
