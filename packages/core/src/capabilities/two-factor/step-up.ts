@@ -21,7 +21,7 @@ import { requirePrincipal, type Principal } from "../../kernel/sessions/principa
 import { issue } from "../../kernel/sessions/issuer.js"
 import { SessionRequired } from "../../kernel/errors/errors.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"
-import { twoFactorOptions } from "./actions.js"
+import { twoFactorOptions } from "./manage.js"
 import { checkCode, codeOf } from "./check-code.js"
 import { TwoFactorError } from "./errors.js"
 import { verifyStepUpPasskey } from "../webauthn/index.js"

@@ -250,7 +250,7 @@ const NO_PROVIDER_TOKENS = Object.freeze({})
  * absolute lifetime. Needs an adapter that keeps session metadata: without it the record could not be kept.
  */
 async function reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[] | null> {
-  port(ctx.config.adapter, "sessionListing", "Step-up with database sessions")
+  port(ctx.config, "sessionListing", "Step-up with database sessions")
   const current = await liveSession(req, ctx)
   if (!current) return null
   const startedAt = current.session.createdAt == null ? NaN : new Date(current.session.createdAt).getTime()

@@ -6,10 +6,13 @@ import type { JWT } from "@authlib/jwt"
 import type { AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
-import type { Session } from "../types/model.js"
+import type { Session, StoredProviderTokens } from "../types/model.js"
 import type { Authentication, NewSession } from "../types/sign-in.js"
+import type { Principal } from "../types/principal.js"
 
 export type { Authentication, NewSession } from "../types/sign-in.js"
+export type { Principal } from "../types/principal.js"
+export type { StoredProviderTokens } from "../types/model.js"
 
 /**
  * An e-mail link used through the `link` issuance: the token and the e-mail account's owner, as
@@ -29,36 +32,6 @@ export interface SessionUpdate {
 
 /** What the `signOut` event receives. */
 export type SignOutMessage = { session: AdapterSession | null | undefined | void } | { token: JWT | null }
-
-/** Provider tokens as a session keeps them (the token fields of an account). */
-export interface StoredProviderTokens {
-  access_token?: string
-  refresh_token?: string
-  expires_at?: number
-  token_type?: string
-  scope?: string
-  /** Set when the provider refused the refresh token; the session then carries `error: "RefreshTokenError"`. */
-  error?: "RefreshTokenError"
-}
-
-/**
- * Who a request acts for, once the strategy has made every check it has (see `principal.ts`).
- * The only way a privileged path learns the current user.
- */
-export interface Principal {
-  readonly userId: string
-  /** The stored key (hashed token) of the request's session where sessions are stored (database strategy), else null. */
-  readonly storedSessionKey: string | null
-  /**
-   * When the user last authenticated for this session (seconds since the epoch), or null when the
-   * session does not say (issued before it was recorded, or an adapter that keeps no session metadata).
-   */
-  readonly authTime: number | null
-  /** How, in RFC 8176 values (`"mfa"` after two factors); empty when unknown. */
-  readonly amr: readonly string[]
-  /** Provider tokens the session keeps itself, by provider id (`session.providerTokens`, JWT); empty for a strategy that keeps none. */
-  readonly providerTokens: Readonly<Record<string, StoredProviderTokens>>
-}
 
 /**
  * What a strategy is, for the code that must know: start-up checks, the features that need stored
