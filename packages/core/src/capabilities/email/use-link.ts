@@ -10,7 +10,7 @@
 import { mayIssueWithFirstFactor } from "../../kernel/sign-in/issue.js"
 import { nowSeconds } from "../../kernel/sessions/lifetime.js"
 import { firstFactorAmr } from "../../kernel/sign-in/amr.js"
-import { sessionStrategy } from "../../kernel/sessions/strategy.js"
+import { issue } from "../../kernel/sessions/issuer.js"
 import type { AdapterAccount, AdapterUser, VerificationToken } from "../../kernel/types/adapters.js"
 import type { Cookie } from "../../kernel/types/http.js"
 import type { AuthRequest } from "../../kernel/types/http.js"
@@ -33,10 +33,9 @@ type EmailAccount = Pick<AdapterAccount, "provider" | "providerAccountId" | "typ
  */
 export async function useLink(req: AuthRequest, ctx: FlowContext<EmailConfig>, identifier: string, token: string, account: EmailAccount): Promise<UsedLink | null> {
   if (!mayIssueWithFirstFactor(ctx) || token === "" || token.length > MAX_TOKEN_LENGTH) return consumeTokenForAccount(ctx, identifier, token, account)
-  const strategy = sessionStrategy(ctx.config)
   const authentication = { time: nowSeconds(), amr: firstFactorAmr(ctx, { user: { email: identifier }, account }) }
   for (const secret of tokenSecrets(ctx)) {
-    const used = await strategy.issueForLink(req, ctx, { identifier, token: hashToken(token, secret) }, account, authentication)
+    const used = await issue(req, ctx, { kind: "link", link: { identifier, token: hashToken(token, secret) }, account, authentication })
     if (used === undefined) return consumeTokenForAccount(ctx, identifier, token, account)
     if (used) return { record: used.token, owner: used.owner, ...(used.issued ? { issued: used.issued } : {}) }
   }

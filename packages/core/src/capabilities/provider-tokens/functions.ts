@@ -33,7 +33,8 @@ import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import { serializeCookie, type Cookie } from "../../kernel/cookies/serialize.js"
 import type { AuthRequest } from "../../kernel/types/http.js"
 import { clearSessionCookie } from "../../kernel/sessions/session-cookie.js"
-import type { ProviderTokenStore, StoredProviderTokens } from "../../kernel/sessions/types.js"
+import type { StoredProviderTokens } from "../../kernel/sessions/types.js"
+import { markRefreshError, readSessionTokens, writeSessionTokens } from "./session-store.js"
 
 /** A provider access token as `getAccessToken` gives it. */
 export interface ProviderAccessToken {
@@ -175,17 +176,15 @@ async function accessToken(ctx: Context, userId: string, provider: OAuthConfig, 
 /**
  * A refused refresh token (`INVALID_GRANT`): the `refreshTokenError` event, then the session marked
  * (`mark`) or ended (`sign-out`); the cookies that takes ride on the error (`setCookie`, and as
- * objects for bindings, see `withErrorCookies`). `mark`
- * is how the session learns it: the token store's own mark for tokens kept in a JWT, else the
- * strategy's. Other errors pass through untouched.
+ * objects for bindings, see `withErrorCookies`). `mark` is how the session learns it: the mark on
+ * the tokens kept in a JWT, else on the session (`session-store.ts`). Other errors pass through untouched.
  */
 async function onRefused(req: AuthRequest, ctx: Context, providerId: string, userId: string, err: unknown, options: GetAccessTokenOptions, mark: () => Promise<Cookie[]>): Promise<unknown> {
   if (!(err instanceof RefreshTokenError) || err.code !== "INVALID_GRANT") return err
   await emitEvent(ctx, "refreshTokenError", { provider: providerId, userId, error: err })
   let cookies: Cookie[]
   if (options.onInvalidGrant === "sign-out") {
-    const strategy = sessionStrategy(ctx.config)
-    await emitEvent(ctx, "signOut", await strategy.end(req, ctx))
+    await emitEvent(ctx, "signOut", await sessionStrategy(ctx.config).end(req, ctx))
     cookies = clearSessionCookie(req, ctx)
   } else {
     cookies = await mark()
@@ -202,9 +201,9 @@ const inFlightSession = new Map<string, Promise<StoredProviderTokens>>()
  * refresh whose result is written into a re-issued session cookie. One refresh per subject and
  * provider in a process; across instances not coordinated (see the README).
  */
-async function sessionAccessToken(req: AuthRequest, ctx: Context, store: ProviderTokenStore, provider: OAuthConfig, options: GetAccessTokenOptions): Promise<ServerResult<ProviderAccessToken>> {
+async function sessionAccessToken(req: AuthRequest, ctx: Context, provider: OAuthConfig, options: GetAccessTokenOptions): Promise<ServerResult<ProviderAccessToken>> {
   const minValidity = options.minValidity ?? 60
-  const found = await store.read(req, ctx)
+  const found = await readSessionTokens(req, ctx)
   if (!found) throw new SessionRequired("Sign in to use a provider's access token", { code: "SESSION_MISSING" })
   const tokens = found.tokens[provider.id]
   if (!tokens?.access_token) throw new RefreshTokenError(`The session holds no "${provider.id}" tokens`, { code: "ACCOUNT_NOT_LINKED", cause: { provider: provider.id } })
@@ -223,11 +222,11 @@ async function sessionAccessToken(req: AuthRequest, ctx: Context, store: Provide
     next = await pending
   } catch (err) {
     // The session says so from now on (`session.error`): the kept tokens carry the mark.
-    throw await onRefused(req, ctx, provider.id, found.sub, err, options, () => store.write(req, ctx, provider.id, { ...tokens, error: "RefreshTokenError" }))
+    throw await onRefused(req, ctx, provider.id, found.sub, err, options, () => writeSessionTokens(req, ctx, provider.id, { ...tokens, error: "RefreshTokenError" }))
   }
   const stored: StoredProviderTokens = {}
   for (const field of ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const) if (next[field] !== undefined) (stored as Record<string, unknown>)[field] = next[field]
-  const cookies = await store.write(req, ctx, provider.id, stored)
+  const cookies = await writeSessionTokens(req, ctx, provider.id, stored)
   return { value: tokenOf({ ...as, ...stored } as AdapterAccount), cookies }
 }
 
@@ -237,15 +236,14 @@ async function accessTokenResult(req: AuthRequest, ctx: Context, providerId: str
   if (!provider || (provider.type !== "oauth" && provider.type !== "oidc"))
     throw new InvalidProvider(`"${providerId}" is not an OAuth or OIDC provider of this configuration`, { code: "UNKNOWN_PROVIDER", cause: { provider: providerId } })
   const minValidity = options.minValidity ?? 60
-  const strategy = sessionStrategy(ctx.config)
-  if (!optionalPort(ctx.config, "accountTokens") && ctx.config.session.providerTokens && strategy.providerTokens.kept)
-    return sessionAccessToken(req, ctx, strategy.providerTokens, provider as OAuthConfig, options)
+  if (!optionalPort(ctx.config, "accountTokens") && ctx.config.session.providerTokens && sessionStrategy(ctx.config).traits.keepsProviderTokens)
+    return sessionAccessToken(req, ctx, provider as OAuthConfig, options)
   accounts(ctx) // refused here (MissingAdapterMethods) before the session is read
   const { userId } = await requirePrincipal(req, ctx, "Sign in to use a provider's access token")
   try {
     return { value: await accessToken(ctx, userId, provider as OAuthConfig, minValidity), cookies: [] }
   } catch (err) {
-    throw await onRefused(req, ctx, providerId, userId, err, options, () => strategy.markRefreshError(req, ctx))
+    throw await onRefused(req, ctx, providerId, userId, err, options, () => markRefreshError(req, ctx))
   }
 }
 

@@ -8,7 +8,7 @@
  * nor the stored hash. An id of another user's session is refused exactly like an unknown one.
  * JWT sessions are not stored, so they cannot be listed or ended one by one
  * (`SessionManagementError` / `DATABASE_SESSIONS_ONLY`); with an adapter that keeps session epochs
- * they can all be ended at once (the others, or all), see `sessions/revocation.ts`.
+ * they can all be ended at once (the others, or all), see `revoke.ts`.
  */
 import type { AdapterSession } from "../../kernel/types/adapters.js"
 import { resolveConfig } from "../../kernel/config/resolve.js"
@@ -17,8 +17,9 @@ import { port, type PortMethods } from "../../kernel/ports/ports.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import { sha256 } from "../../kernel/security/random.js"
 import { serverFunction, serverFunctionWithCookies, type DirectResult, type ServerResult } from "../../kernel/run/server-function.js"
-import { assertRevocable, assertUserKnown, bumpEpoch, sessionDeleter } from "../../kernel/sessions/revocation.js"
+import { bumpEpoch } from "../../kernel/sessions/revocation.js"
 import { sessionStrategy } from "../../kernel/sessions/strategy.js"
+import { assertRevocable, assertUserKnown, revokeAll, revokeOthers, sessionDeleter } from "./revoke.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
 
@@ -64,7 +65,7 @@ interface Me {
 }
 
 async function current(req: AuthRequest, ctx: Context): Promise<Me> {
-  if (!sessionStrategy(ctx.config).storesSessions) throw new SessionManagementError("JWT sessions are not stored: they cannot be listed or ended one by one", { code: "DATABASE_SESSIONS_ONLY" })
+  if (!sessionStrategy(ctx.config).traits.storesSessions) throw new SessionManagementError("JWT sessions are not stored: they cannot be listed or ended one by one", { code: "DATABASE_SESSIONS_ONLY" })
   const sessions = port(ctx.config, "sessionListing", "Managing sessions")
   const { userId, storedSessionKey } = await requirePrincipal(req, ctx, "Sign in to manage your sessions")
   // Set under a strategy that stores sessions; a principal without one is no stored session.
@@ -106,10 +107,9 @@ export async function revokeOwnSession(req: AuthRequest, ctx: Context, input: { 
   await me.sessions.deleteSession(target.sessionToken)
 }
 
-/** Runs the strategy's revocation of the request user's other sessions, or all of them; the answer as server functions give it. */
+/** Revokes the request user's other sessions, or all of them; the answer as server functions give it. */
 async function revocation(req: AuthRequest, ctx: Context, which: "others" | "all"): Promise<ServerResult<number | null>> {
-  const strategy = sessionStrategy(ctx.config)
-  const { revoked, cookies } = which === "others" ? await strategy.revokeOthers(req, ctx) : await strategy.revokeAll(req, ctx)
+  const { revoked, cookies } = which === "others" ? await revokeOthers(req, ctx) : await revokeAll(req, ctx)
   return { value: revoked, cookies }
 }
 
@@ -151,7 +151,7 @@ export async function revokeUserSessions(config: AuthConfig, userId: string): Pr
   if (resolved.error) throw resolved.error
   const ctx = { config: resolved }
   if (typeof userId !== "string" || userId === "") throw new SessionManagementError("Name the user whose sessions end", { code: "USER_UNKNOWN" })
-  const remove = sessionStrategy(resolved).storesSessions ? sessionDeleter(ctx) : undefined
+  const remove = sessionStrategy(resolved).traits.storesSessions ? sessionDeleter(ctx) : undefined
   if (!remove) assertRevocable(ctx)
   await assertUserKnown(ctx, userId)
   const revoked = remove ? await remove(userId) : null

@@ -9,7 +9,7 @@
 import { SessionManagementError } from "../../kernel/errors/errors.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { listOwnSessions, revokeOwnSession, type SessionInfo } from "./functions.js"
-import { sessionStrategy } from "../../kernel/sessions/strategy.js"
+import { revokeAll, revokeOthers } from "./revoke.js"
 import type { SubActions } from "../../kernel/types/capability.js"
 
 export async function listSessionsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse<{ sessions: SessionInfo[] }>> {
@@ -24,11 +24,11 @@ export const changeSessionsActions: SubActions = {
       return { json: { revoked: 1 } }
     },
     "revoke-others": async (req, ctx) => {
-      const { revoked, cookies } = await sessionStrategy(ctx.config).revokeOthers(req, ctx)
+      const { revoked, cookies } = await revokeOthers(req, ctx)
       return { json: { revoked }, cookies }
     },
     "revoke-all": async (req, ctx) => {
-      const { revoked, cookies } = await sessionStrategy(ctx.config).revokeAll(req, ctx)
+      const { revoked, cookies } = await revokeAll(req, ctx)
       return { json: { revoked }, cookies }
     },
   },

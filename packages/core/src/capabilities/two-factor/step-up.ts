@@ -18,7 +18,8 @@
 import { nowSeconds } from "../../kernel/sessions/lifetime.js"
 import { unionAmr } from "../../kernel/sign-in/amr.js"
 import { requirePrincipal, type Principal } from "../../kernel/sessions/principal.js"
-import { sessionStrategy } from "../../kernel/sessions/strategy.js"
+import { issue } from "../../kernel/sessions/issuer.js"
+import { SessionRequired } from "../../kernel/errors/errors.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"
 import { twoFactorOptions } from "./manage.js"
 import { checkCode, codeOf } from "./check-code.js"
@@ -70,7 +71,9 @@ export function reissueWithSecondFactor(req: AuthRequest, ctx: Context, principa
 /** The session replaced by one authenticated now with `amr` added to its methods. */
 async function reissue(req: AuthRequest, ctx: Context, principal: Principal, amr: readonly string[]): Promise<StepUpResult & { cookies: Cookie[] }> {
   const authentication = { time: nowSeconds(), amr: unionAmr(principal.amr, amr) }
-  const cookies = await sessionStrategy(ctx.config).reauthenticate(req, ctx, authentication)
+  const cookies = await issue(req, ctx, { kind: "replace", change: { authentication } })
+  // The principal was there a moment ago: its session ended meanwhile (signed out, revoked).
+  if (!cookies) throw new SessionRequired("Sign in to manage your sessions", { code: "SESSION_MISSING" })
   return { authTime: authentication.time, cookies }
 }
 

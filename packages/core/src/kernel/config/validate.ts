@@ -41,7 +41,7 @@ function checkProviders(resolved: ResolvedConfig): AuthError[] {
 }
 
 function checkSessions(resolved: ResolvedConfig): AuthError | undefined {
-  const needed = sessionStrategy(resolved).adapterMethods
+  const needed = sessionStrategy(resolved).traits.adapterMethods
   if (needed.length === 0) return undefined
   const name = resolved.session.strategy
   if (!resolved.adapter) return new MissingAdapter(`session strategy "${name}" needs an "adapter" (or set session.strategy to "jwt")`, { code: "ADAPTER_MISSING" })
@@ -70,7 +70,7 @@ function absoluteMaxAgeProblems(resolved: ResolvedConfig): AuthError[] {
   if (!Number.isSafeInteger(absoluteMaxAge) || absoluteMaxAge <= 0)
     return [new Configuration(`"session.absoluteMaxAge" must be a whole number of seconds above 0, not ${typeof absoluteMaxAge === "number" ? String(absoluteMaxAge) : JSON.stringify(absoluteMaxAge)}`, { code: "SESSION_OPTION_INVALID" })]
   const noMetadata = missingMethods(resolved.adapter, PORTS.sessionListing)
-  if (sessionStrategy(resolved).storesSessions && resolved.adapter && noMetadata.length > 0)
+  if (sessionStrategy(resolved).traits.storesSessions && resolved.adapter && noMetadata.length > 0)
     return [
       new Configuration(
         `"session.absoluteMaxAge" counts database sessions from their sign-in, which the adapter does not store (it keeps no session metadata: ${noMetadata.join(", ")} missing): use an adapter that keeps it, or JWT sessions`,
@@ -100,7 +100,7 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
     problems.push(new Configuration(`"session.checkRevocation" must be "on-reissue" or "every-request", not ${JSON.stringify(checkRevocation)}`, { code: "SESSION_OPTION_INVALID" }))
   const noEpochs = missingMethods(resolved.adapter, PORTS.sessionEpochs)
   // Said at start-up: otherwise every read would skip a check the app believes it has.
-  if (checkRevocation === "every-request" && !sessionStrategy(resolved).storesSessions && noEpochs.length > 0)
+  if (checkRevocation === "every-request" && !sessionStrategy(resolved).traits.storesSessions && noEpochs.length > 0)
     problems.push(
       new Configuration(
         `"session.checkRevocation": "every-request" checks each JWT session against its user's session epoch, but the adapter keeps no epochs (${noEpochs.join(", ")} missing): use an adapter that keeps them, or leave "on-reissue"`,

@@ -7,7 +7,7 @@
  */
 import { port } from "../ports/ports.js"
 import type { JWT } from "@authlib/jwt"
-import type { AdapterAccount, AdapterSession, AdapterUser } from "../types/adapters.js"
+import type { AdapterSession, AdapterUser } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import { SESSION_METHODS } from "../ports/adapter.js"
 import { emitEvent } from "../user-code/events.js"
@@ -18,23 +18,17 @@ import type { Session } from "../types/config.js"
 import { runUserCode } from "../user-code/run.js"
 import { publicUser } from "./public-user.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
-import { bumpEpoch, sessionDeleter, signInFirst } from "./revocation.js"
 import { authenticationFacts } from "./authentication.js"
 import { linkCheck } from "./account-link.js"
 import { createLinkedSession, createSession, keepsSessionMetadata, newRecord, sessionCookie, storedSessions } from "./database-record.js"
 import { isSessionStart, sessionEnd } from "./lifetime.js"
-import type { Authentication, LinkUse, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, SessionUpdate, SignOutMessage } from "./types.js"
+import type { Authentication, Issuance, Issued, LinkUse, NewSession, Principal, SessionChange, SessionStrategy, SessionTraits, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
  * The account's owner found and the session stored in one adapter call (`createSessionForAccount`),
- * then the previous session ended as `issue` does; `null` (the usual path) without that method or owner.
+ * then the previous session ended as a sign-in's issue does; `null` (the usual path) without that method or owner.
  */
-async function issueForAccount(
-  req: AuthRequest,
-  ctx: Context,
-  account: Pick<AdapterAccount, "provider" | "providerAccountId">,
-  authentication: Authentication,
-): Promise<{ user: AdapterUser; cookies: Cookie[] } | null> {
+async function issueForAccount(req: AuthRequest, ctx: Context, { account, authentication }: Extract<Issuance, { kind: "account" }>): Promise<Issued["account"]> {
   const create = ctx.config.adapter?.createSessionForAccount
   if (!create) return null
   const { token, record } = newRecord(req, ctx, authentication)
@@ -49,13 +43,7 @@ async function issueForAccount(
  * `undefined` without that method. A session the adapter stored for a link that is not this
  * address's or has expired (an adapter that broke its contract) is deleted again: it never signs in.
  */
-async function issueForLink(
-  req: AuthRequest,
-  ctx: Context,
-  link: { identifier: string; token: string },
-  account: Pick<AdapterAccount, "provider" | "providerAccountId">,
-  authentication: Authentication,
-): Promise<LinkUse | null | undefined> {
+async function issueForLink(req: AuthRequest, ctx: Context, { link, account, authentication }: Extract<Issuance, { kind: "link" }>): Promise<Issued["link"]> {
   const use = ctx.config.adapter?.useVerificationTokenAndCreateSession
   if (!use) return undefined
   const { token, record } = newRecord(req, ctx, authentication)
@@ -180,7 +168,7 @@ async function slide(token: string, found: Found, ctx: Context): Promise<Slid> {
  * A new session, then the end of the one the browser held before. The new one already works, so a
  * failure to delete the old one is logged, not shown.
  */
-async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
+async function issueForSignIn(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
   const link = linkCheck(ctx, signIn)
   if (link) return endPrevious(req, ctx, await createLinkedSession(req, ctx, signIn, link))
   return replaceSession(req, ctx, signIn.user.id!, signIn.authentication)
@@ -248,75 +236,56 @@ async function liveSession(req: AuthRequest, ctx: Context): Promise<Found | null
   return token ? lookUp(token, ctx) : null
 }
 
-/** The stored session the request carries, live, with its user: the principal (see `principal.ts`). */
+/** The stored session the request carries, live, with its user: the principal (see `principal.ts`). Its provider tokens are the accounts' (`getAccessToken` reads them there). */
 async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
   const found = await liveSession(req, ctx)
-  return found && { userId: found.user.id, storedSessionKey: found.session.sessionToken, ...authenticationFacts(found.session.authTime, found.session.amr) }
+  return found && { userId: found.user.id, storedSessionKey: found.session.sessionToken, ...authenticationFacts(found.session.authTime, found.session.amr), providerTokens: NO_PROVIDER_TOKENS }
 }
+
+const NO_PROVIDER_TOKENS = Object.freeze({})
 
 /**
  * Step-up: a new stored session (new token) recording `authentication`, the current one deleted.
  * It is the same sign-in, so it keeps the current session's `createdAt`: a step-up never extends the
  * absolute lifetime. Needs an adapter that keeps session metadata: without it the record could not be kept.
  */
-async function reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[]> {
+async function reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[] | null> {
   port(ctx.config, "sessionListing", "Step-up with database sessions")
   const current = await liveSession(req, ctx)
-  if (!current) throw signInFirst()
+  if (!current) return null
   const startedAt = current.session.createdAt == null ? NaN : new Date(current.session.createdAt).getTime()
   return replaceSession(req, ctx, current.user.id, authentication, Number.isFinite(startedAt) ? startedAt : undefined)
 }
 
-/** The request's principal for ending sessions, with the adapter's `deleteSessionsByUserId`. */
-async function ownStoredSession(req: AuthRequest, ctx: Context) {
-  const remove = sessionDeleter(ctx)
-  const current = await principal(req, ctx)
-  if (!current?.storedSessionKey) throw signInFirst()
-  return { userId: current.userId, sessionToken: current.storedSessionKey, remove }
-}
-
-async function revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation> {
-  const { userId, sessionToken, remove } = await ownStoredSession(req, ctx)
-  return { revoked: await remove(userId, sessionToken), cookies: [] }
-}
-
-/** Every stored session of the user, this one included; the epoch moves on too, for JWT sessions issued before a switch of strategy. */
-async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
-  const { userId, remove } = await ownStoredSession(req, ctx)
-  const revoked = await remove(userId)
-  await bumpEpoch(ctx, userId)
-  return { revoked, cookies: clearSessionCookie(req, ctx) }
-}
-
-/** The mark goes on the stored session, for adapters that keep session metadata (see `AdapterSession`). */
-async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]> {
-  if (!keepsSessionMetadata(ctx)) return []
+/** The mark goes on the stored session, for adapters that keep session metadata (see `AdapterSession`); a failure is logged, never shown. */
+async function markRefreshError(req: AuthRequest, ctx: Context): Promise<void> {
+  if (!keepsSessionMetadata(ctx)) return
   try {
     const current = await principal(req, ctx)
     if (current?.storedSessionKey) await storedSessions(ctx).updateSession({ sessionToken: current.storedSessionKey, error: "RefreshTokenError" })
   } catch (err) {
     logError(ctx.config.logger, err)
   }
+}
+
+/**
+ * A new authentication rotates the stored session (`reauthenticate`); a refresh error marks it in
+ * place. Provider tokens live in the accounts, and stored sessions end by deletion rather than by
+ * epoch: those changes leave the session as it is.
+ */
+async function replace(req: AuthRequest, ctx: Context, change: SessionChange): Promise<Cookie[] | null> {
+  if (change.authentication) return reauthenticate(req, ctx, change.authentication)
+  if (change.error) await markRefreshError(req, ctx)
   return []
 }
 
-/** Database sessions keep no provider tokens: the accounts do (`getAccessToken` reads them there). */
-const noProviderTokens: ProviderTokenStore = { kept: false, read: async () => null, write: async () => [] }
+/** A sign-in's session, or one of the fast paths that store it in the adapter call finding its user (see `Issuance`). */
+function issue<I extends Issuance>(req: AuthRequest, ctx: Context, issuance: I): Promise<Issued[I["kind"]]> {
+  const answer = issuance.kind === "sign-in" ? issueForSignIn(req, ctx, issuance.session) : issuance.kind === "account" ? issueForAccount(req, ctx, issuance) : issueForLink(req, ctx, issuance)
+  return answer as Promise<Issued[I["kind"]]>
+}
+
+const traits: SessionTraits = Object.freeze({ storesSessions: true, needsStoredUser: true, adapterMethods: SESSION_METHODS, keepsProviderTokens: false })
 
 /** The database session strategy. */
-export const databaseStrategy: SessionStrategy = {
-  providerTokens: noProviderTokens,
-  storesSessions: true,
-  needsStoredUser: true,
-  adapterMethods: SESSION_METHODS,
-  issue,
-  issueForAccount,
-  issueForLink,
-  read,
-  end,
-  principal,
-  reauthenticate,
-  revokeOthers,
-  revokeAll,
-  markRefreshError,
-}
+export const databaseStrategy: SessionStrategy = { traits, issue, read, end, principal, replace }

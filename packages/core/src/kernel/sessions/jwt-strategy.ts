@@ -18,14 +18,14 @@ import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import type { CallbacksOptions, Session } from "../types/config.js"
 import { runUserCode } from "../user-code/run.js"
 import { publicUser } from "./public-user.js"
-import { assertRevocable, bumpEpoch, epochs, keepsEpochs, signInFirst } from "./revocation.js"
+import { keepsEpochs } from "./revocation.js"
+import { checkEpoch, EPOCH_CLAIM, logRefusal, withEpoch } from "./jwt-epoch.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
-import { SessionManagementError } from "../errors/errors.js"
 import { SESSION_START_CLAIM, tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
 import { cappedLife, isSessionStart, nowSeconds, sessionEnd } from "./lifetime.js"
 import { linkCheck, unlinkedMeanwhile } from "./account-link.js"
 import { sessionTokensOf } from "./account-tokens.js"
-import type { Authentication, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
+import type { Issuance, Issued, NewSession, Principal, SessionChange, SessionStrategy, SessionTraits, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
  * The longest session token written. Its cookies come back in every request, and a request whose
@@ -140,70 +140,6 @@ async function withProviderTokens(req: AuthRequest, ctx: Context, signIn: NewSes
   return { ...token, providerTokens: { ...others, [account.provider]: kept } }
 }
 
-/** Provider tokens in the session token itself (`session.providerTokens`): read, and re-issued after a refresh. */
-const providerTokens: ProviderTokenStore = {
-  kept: true,
-  async read(req, ctx) {
-    const verified = await verifiedToken(req, ctx)
-    return verified && { sub: verified.token.sub, tokens: providerTokensOf(verified.token) }
-  },
-  async write(req, ctx, providerId, tokens) {
-    const verified = await verifiedToken(req, ctx)
-    if (!verified) return []
-    const { token } = verified
-    const next = { ...token, providerTokens: { ...providerTokensOf(token), [providerId]: tokens } }
-    return (await writeToken(next, req, ctx)).cookies
-  },
-}
-
-/**
- * Revocation (`revokeUserSessions`, signing out everywhere): with an adapter that keeps session
- * epochs, a token carries its user's epoch at issue (claim `sessionEpoch`) and is refused once the
- * user's epoch has moved past it. Checked when the token is re-issued, or on every read with
- * `session.checkRevocation: "every-request"`. A token without the claim counts as epoch 0 (issued
- * before the user's first revocation, or before this feature); a user the adapter does not know
- * (a credentials user that is not stored) cannot be revoked.
- */
-const EPOCH_CLAIM = "sessionEpoch"
-
-/** The user's current epoch, or null (no such adapter, no subject, or a user it does not know). */
-async function currentEpoch(token: JWT, ctx: Context): Promise<number | null> {
-  const port = epochs(ctx)
-  if (!port || typeof token.sub !== "string") return null
-  const epoch = await port.getUserSessionEpoch(token.sub)
-  return typeof epoch === "number" ? epoch : null
-}
-
-/** `token` with its user's current epoch, when there is one. */
-async function withEpoch(token: JWT, ctx: Context): Promise<JWT> {
-  const epoch = await currentEpoch(token, ctx)
-  return epoch === null ? token : { ...token, [EPOCH_CLAIM]: epoch }
-}
-
-type EpochCheck = { ok: true; epoch: number | null } | { ok: false; reason: string }
-
-/**
- * `token` against its user's epoch: refused when revoked (lower), in the future (higher: no token
- * of ours says that) or malformed; a missing claim is epoch 0. A user the adapter does not know
- * passes only without the claim (a token that had one belongs to a deleted user).
- */
-async function checkEpoch(token: JWT, ctx: Context): Promise<EpochCheck> {
-  const claim = token[EPOCH_CLAIM]
-  const current = await currentEpoch(token, ctx)
-  if (current === null) return claim === undefined || !keepsEpochs(ctx) ? { ok: true, epoch: null } : { ok: false, reason: "its user is gone" }
-  const issuedUnder = claim === undefined ? 0 : claim
-  if (typeof issuedUnder !== "number" || !Number.isSafeInteger(issuedUnder) || issuedUnder < 0) return { ok: false, reason: "its epoch claim is malformed" }
-  if (issuedUnder > current) return { ok: false, reason: "its epoch claim is in the future" }
-  if (issuedUnder < current) return { ok: false, reason: "it was revoked" }
-  return { ok: true, epoch: current }
-}
-
-/** Logs why a token was refused: revocation is expected (debug), a malformed or future claim is not (a bug, or a restored database). */
-function logRefusal(ctx: Context, reason: string, sub: unknown): void {
-  const level = reason === "it was revoked" ? "debug" : "warn"
-  ctx.config.logger[level]("session-revoked", { reason: `a JWT session was refused: ${reason}`, sub })
-}
-
 /**
  * Whether the token's user is still stored, where an adapter can say: a checked epoch says so; an
  * adapter that keeps epochs but has none for the user does not store them; else `getUser` answers.
@@ -246,10 +182,10 @@ async function verifiedToken(req: AuthRequest, ctx: Context): Promise<Verified |
 
 async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
   const verified = await verifiedToken(req, ctx)
-  return verified && { userId: verified.token.sub, storedSessionKey: null, ...tokenAuthentication(verified.token) }
+  return verified && { userId: verified.token.sub, storedSessionKey: null, ...tokenAuthentication(verified.token), providerTokens: providerTokensOf(verified.token) }
 }
 
-async function issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
+async function issueForSignIn(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
   const { user, isNewUser } = signIn
   // A sign-in starts a session: its lifetime counts from now, whatever token the browser held.
   const start = nowSeconds()
@@ -340,54 +276,31 @@ async function end(req: AuthRequest, ctx: Context): Promise<SignOutMessage> {
 }
 
 /**
- * The request's token and its user, once its epoch has been checked: revoking from a session that
- * is itself revoked must not bring it back.
+ * The request's token re-issued with `change`. Its start goes on unchanged, so no replacement
+ * extends the absolute lifetime. A change of epoch asks only the epoch check (the user's epoch is
+ * about to move; `change.epoch` says what a user without one gets), every other change the full
+ * check of a principal. The replaced token still decodes until it expires, as any replaced token does.
  */
-async function revocableToken(req: AuthRequest, ctx: Context): Promise<JWT & { sub: string }> {
-  assertRevocable(ctx)
-  const verified = await epochCheckedToken(req, ctx)
-  if (!verified) throw signInFirst()
-  if (verified.epoch === null)
-    throw new SessionManagementError("This user is not stored by the adapter, so their JWT sessions cannot be ended before they expire", { code: "REVOCATION_UNAVAILABLE" })
-  return verified.token
-}
-
-/** Every other token of the user ends (the epoch moves on); this one is re-issued under the new epoch. */
-async function revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation> {
-  const token = await revocableToken(req, ctx)
-  const epoch = await bumpEpoch(ctx, token.sub)
-  const { cookies } = await writeToken({ ...token, [EPOCH_CLAIM]: epoch }, req, ctx)
-  return { revoked: null, cookies: [...cookies, ...foreignSessionCookies(req, ctx)] }
-}
-
-/** Step-up: the request's token re-issued with `authentication` (a new token; the old one still decodes until it expires, as any replaced token does). */
-async function reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[]> {
-  const verified = await verifiedToken(req, ctx)
-  if (!verified) throw signInFirst()
-  // Same session: its start goes on unchanged, so a step-up never extends its absolute lifetime.
-  const start = sessionStartOf(verified.token, nowSeconds()) ?? nowSeconds()
-  const { cookies } = await writeToken(withAuthenticationClaims(verified.token, authentication, start), req, ctx)
+async function replace(req: AuthRequest, ctx: Context, change: SessionChange): Promise<Cookie[] | null> {
+  const verified = change.epoch ? await epochCheckedToken(req, ctx) : await verifiedToken(req, ctx)
+  if (!verified) return null
+  let token: JWT & { sub: string } = verified.token
+  if (change.epoch) token = { ...token, [EPOCH_CLAIM]: await change.epoch(token.sub, verified.epoch) }
+  if (change.authentication) token = withAuthenticationClaims(token, change.authentication, sessionStartOf(token, nowSeconds()) ?? nowSeconds()) as typeof token
+  if (change.providerTokens) token = { ...token, providerTokens: { ...providerTokensOf(token), [change.providerTokens.providerId]: change.providerTokens.tokens } }
+  // The mark goes into the token (claim `error`, as in Auth.js's refresh guide).
+  if (change.error) token = { ...token, error: change.error }
+  const { cookies } = await writeToken(token, req, ctx)
   return [...cookies, ...foreignSessionCookies(req, ctx)]
 }
 
-/** Every token of the user ends, this one with its cookie. */
-async function revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation> {
-  const token = await revocableToken(req, ctx)
-  await bumpEpoch(ctx, token.sub)
-  return { revoked: null, cookies: clearSessionCookie(req, ctx) }
+/** JWT sessions store nothing, so there is no fast path that stores one with its user's look-up: `account` and `link` answer "cannot" (the usual path follows). */
+function issue<I extends Issuance>(req: AuthRequest, ctx: Context, issuance: I): Promise<Issued[I["kind"]]> {
+  const answer = issuance.kind === "sign-in" ? issueForSignIn(req, ctx, issuance.session) : Promise.resolve(issuance.kind === "account" ? null : undefined)
+  return answer as Promise<Issued[I["kind"]]>
 }
 
-/** The mark goes into the token (claim `error`, as in Auth.js's refresh guide), re-issued. */
-async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]> {
-  const verified = await verifiedToken(req, ctx)
-  if (!verified) return []
-  return (await writeToken({ ...verified.token, error: "RefreshTokenError" }, req, ctx)).cookies
-}
+const traits: SessionTraits = Object.freeze({ storesSessions: false, needsStoredUser: false, adapterMethods: [], keepsProviderTokens: true })
 
 /** The JWT session strategy. */
-/** JWT sessions store nothing: there is no shortcut that stores a session at once. */
-const issueForAccount = async () => null
-/** Nor one that stores it with an e-mail link's use: the flow uses the link the usual way. */
-const issueForLink = async () => undefined
-
-export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, issueForAccount, issueForLink, read, end, principal, providerTokens, reauthenticate, revokeOthers, revokeAll, markRefreshError }
+export const jwtStrategy: SessionStrategy = { traits, issue, read, end, principal, replace }

@@ -15,7 +15,7 @@ export type { Principal } from "../types/principal.js"
 export type { StoredProviderTokens } from "../types/model.js"
 
 /**
- * An e-mail link used through `issueForLink`: the token and the e-mail account's owner, as
+ * An e-mail link used through the `link` issuance: the token and the e-mail account's owner, as
  * `useVerificationTokenForAccount` answers them, and the session when it was stored with them.
  */
 export interface LinkUse {
@@ -34,16 +34,67 @@ export interface SessionUpdate {
 export type SignOutMessage = { session: AdapterSession | null | undefined | void } | { token: JWT | null }
 
 /**
- * Provider tokens kept in the session itself (JWT strategy with `session.providerTokens`). A
- * strategy whose sessions keep none (database: the accounts keep them) has a store that says so.
+ * What a strategy is, for the code that must know: start-up checks, the features that need stored
+ * sessions or stored users. Facts only; every behaviour goes through the seam's functions.
  */
-export interface ProviderTokenStore {
-  /** Whether this strategy's sessions keep provider tokens (with `session.providerTokens` on). */
-  readonly kept: boolean
-  /** The request's session subject and its providers' tokens, or null without a valid session. */
-  read(req: AuthRequest, ctx: Context): Promise<{ sub: string; tokens: Readonly<Record<string, StoredProviderTokens>> } | null>
-  /** The session re-issued with `tokens` for `providerId`: the cookies to set. */
-  write(req: AuthRequest, ctx: Context, providerId: string, tokens: StoredProviderTokens): Promise<Cookie[]>
+export interface SessionTraits {
+  /** Whether sessions are stored one by one (and so can be listed and ended one by one). */
+  readonly storesSessions: boolean
+  /** Whether a session points at a stored user (so even credentials users are stored). */
+  readonly needsStoredUser: boolean
+  /** Adapter methods the strategy needs; start-up refuses a configuration without them. */
+  readonly adapterMethods: readonly string[]
+  /** Whether sessions can keep provider tokens themselves (with `session.providerTokens`); database sessions never do: the accounts keep them. */
+  readonly keepsProviderTokens: boolean
+}
+
+type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
+
+/**
+ * What a new session is issued for. `sign-in`: the issuer's usual path (the user stored, the `jwt`
+ * callback run). The other two store the session in the adapter call that finds its user, where
+ * the strategy and the adapter can (database sessions; benchmarked hot paths):
+ * - `account`: the owner of `account` found and the session stored at once
+ *   (`createSessionForAccount`); answers `null` when they cannot (JWT, an adapter without the
+ *   method) or no user owns the account: the usual path follows.
+ * - `link`: an e-mail link (`token` already hashed) used and, for an owner who needs no write
+ *   (verified, address unchanged), the session stored in the same call
+ *   (`useVerificationTokenAndCreateSession`); answers `undefined` when they cannot (the link is
+ *   used the usual way) and `null` when this caller did not receive the token.
+ */
+export type Issuance =
+  | { readonly kind: "sign-in"; readonly session: NewSession }
+  | { readonly kind: "account"; readonly account: AccountKey; readonly authentication: Authentication }
+  | { readonly kind: "link"; readonly link: { identifier: string; token: string }; readonly account: AccountKey; readonly authentication: Authentication }
+
+/** What each kind of issuance answers. */
+export interface Issued {
+  "sign-in": Cookie[]
+  account: { user: AdapterUser; cookies: Cookie[] } | null
+  link: LinkUse | null | undefined
+}
+
+/**
+ * A change to the request's session, which `replace` makes by issuing its successor (same user,
+ * same start: never a longer absolute lifetime). Each field is one feature's hook on the seam.
+ */
+export interface SessionChange {
+  /**
+   * Step-up: the successor records `authentication`, and its token changes with the privilege
+   * (JWT: a new token; database: a new stored session, the old one deleted; ASVS 5.0 7.2.4).
+   */
+  readonly authentication?: Authentication
+  /** Tokens of one provider kept in the session (`session.providerTokens`); a strategy that keeps none ignores them. */
+  readonly providerTokens?: { readonly providerId: string; readonly tokens: StoredProviderTokens }
+  /** A provider refused the user's refresh token: the session reads `error: "RefreshTokenError"` from now on (database: marked in place, where the adapter keeps session metadata). */
+  readonly error?: "RefreshTokenError"
+  /**
+   * Revocation by epoch: run once the session was checked against its user's epoch (`current`,
+   * `null` for a user the adapter keeps none for), it moves the epoch on and returns the new one,
+   * under which the successor goes on. Only strategies that end sessions by epoch ask it (JWT);
+   * stored sessions are deleted instead, and need no successor.
+   */
+  readonly epoch?: (userId: string, current: number | null) => Promise<number | null>
 }
 
 /** What ending sessions did: how many stored sessions ended (`null` when not counted: JWT), and cookies to set. */
@@ -52,42 +103,14 @@ export interface Revocation {
   cookies: Cookie[]
 }
 
+/**
+ * The session seam: issue / read / end / principal / replace, and the strategy's traits. `issue` and
+ * `replace` are called by the one issuer only (`issuer.ts`; a call-graph test keeps it so).
+ */
 export interface SessionStrategy {
-  /**
-   * Where the session keeps provider tokens itself (JWT strategy with `session.providerTokens`);
-   * a strategy whose sessions keep none (database: the accounts keep them) says `kept: false`.
-   */
-  readonly providerTokens: ProviderTokenStore
-  /** Whether sessions are stored one by one (and so can be listed and ended one by one). */
-  readonly storesSessions: boolean
-  /** Whether a session points at a stored user (so even credentials users are stored). */
-  readonly needsStoredUser: boolean
-  /** Adapter methods the strategy needs; start-up refuses a configuration without them. */
-  readonly adapterMethods: readonly string[]
-  /** Starts a session for a sign-in; only `issueSession` calls this. Resolves the cookies to set. */
-  issue(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]>
-  /**
-   * In place of storing the user then `issue`: a session for the user who owns `account`
-   * in one adapter call, where the strategy and the adapter can (database sessions and an adapter
-   * with `createSessionForAccount`). `null` when they cannot (JWT sessions, an adapter without the method) or no user owns the account: then
-   * `issueSession` takes the usual path. Only `issueSession` calls this.
-   */
-  issueForAccount(req: AuthRequest, ctx: Context, account: Pick<AdapterAccount, "provider" | "providerAccountId">, authentication: Authentication): Promise<{ user: AdapterUser; cookies: Cookie[] } | null>
-  /**
-   * In place of using an e-mail link, storing the user then `issue`: the link (`token` already
-   * hashed) used and, for an owner who needs no write (verified, address unchanged), the session
-   * stored in the same adapter call (database sessions and an adapter with
-   * `useVerificationTokenAndCreateSession`). `undefined` when they cannot: the caller uses the link
-   * the usual way. `null` when this caller did not receive the token. Only the e-mail flow calls
-   * this, and only when nothing must see the user first (`mayIssueWithFirstFactor`).
-   */
-  issueForLink(
-    req: AuthRequest,
-    ctx: Context,
-    link: { identifier: string; token: string },
-    account: Pick<AdapterAccount, "provider" | "providerAccountId">,
-    authentication: Authentication,
-  ): Promise<LinkUse | null | undefined>
+  readonly traits: SessionTraits
+  /** Starts a session (see {@link Issuance}); answers the cookies to set, or what the fast path found. */
+  issue<I extends Issuance>(req: AuthRequest, ctx: Context, issuance: I): Promise<Issued[I["kind"]]>
   /** The request's session as the `session` callback shapes it (or `null`), with cookie changes. */
   read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>>
   /** Ends the request's session (sign-out); never throws for an adapter failure. */
@@ -98,24 +121,8 @@ export interface SessionStrategy {
    */
   principal(req: AuthRequest, ctx: Context): Promise<Principal | null>
   /**
-   * Ends every session of the request's user but its own (its own is re-issued when it must be).
-   * Rejects with `SessionRequired` without a valid session, `SessionManagementError`
-   * (`REVOCATION_UNAVAILABLE`) when the strategy cannot end sessions with this adapter.
+   * The request's session replaced by its successor with `change` (see {@link SessionChange}): the
+   * cookies to set, or `null` when the request carries no session that may act.
    */
-  revokeOthers(req: AuthRequest, ctx: Context): Promise<Revocation>
-  /**
-   * Step-up: the request's session replaced by one of the same user that records `authentication`
-   * (JWT: a new token; database: a new stored session, the old one deleted, so the token changes
-   * with the privilege, ASVS 5.0 7.2.4). Resolves the cookies to set; rejects with
-   * `SessionRequired` without a session that may act.
-   */
-  reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[]>
-  /** Ends every session of the request's user, its own included (its cookie cleared). Rejects as `revokeOthers`. */
-  revokeAll(req: AuthRequest, ctx: Context): Promise<Revocation>
-  /**
-   * Marks the request's session: a provider refused the user's refresh token, so the session reads
-   * `error: "RefreshTokenError"` from now on. Resolves the cookies to set (a re-issued JWT). Never
-   * throws for an adapter that cannot keep the mark (it logs).
-   */
-  markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[]>
+  replace(req: AuthRequest, ctx: Context, change: SessionChange): Promise<Cookie[] | null>
 }

@@ -1,9 +1,9 @@
 /**
- * The end of every sign-in: the strategy issues the session, the `signIn` event fires, and the user
+ * The end of every sign-in: the issuer issues the session, the `signIn` event fires, and the user
  * goes to the callback URL (or `pages.newUser`).
  */
 import { pageUrl } from "../http/urls.js"
-import { sessionStrategy } from "../sessions/strategy.js"
+import { issue } from "../sessions/issuer.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../types/http.js"
 import type { NewSession } from "../types/sign-in.js"
 import { emitEvent } from "../user-code/events.js"
@@ -24,7 +24,7 @@ export async function completeSignIn(
   event: SignInEventInput | undefined,
 ): Promise<AuthResponse> {
   const authentication = withVerifiedFactors(ctx, session.account.type, session.authentication)
-  const cookies = await sessionStrategy(ctx.config).issue(req, ctx, authentication ? { ...session, authentication } : session)
+  const cookies = await issue(req, ctx, { kind: "sign-in", session: authentication ? { ...session, authentication } : session })
   return signedIn(ctx, session.isNewUser, callbackUrl, flowCookies, cookies, event)
 }
 

@@ -10,6 +10,7 @@ import type { AuthRequest, AuthResponse, Context, Cookie } from "../types/http.j
 import type { CallbacksOptions } from "../types/config.js"
 import { runSignInCallback } from "../user-code/callbacks.js"
 import { sessionStrategy } from "../sessions/strategy.js"
+import { issue } from "../sessions/issuer.js"
 import { applyPlan, planUser, userRules, type UserPlan } from "./link-user.js"
 import { principalOf } from "../sessions/principal.js"
 import { requireFreshSecondFactor } from "../sessions/freshness.js"
@@ -28,7 +29,7 @@ export type { SignInEventInput } from "./session-of.js"
  */
 async function planIfNeeded(req: AuthRequest, ctx: Context, result: SignInResult): Promise<Planned | undefined> {
   const rules = userRules(ctx.config.registry, result)
-  if (rules.owner === "app" && !sessionStrategy(ctx.config).needsStoredUser) return undefined
+  if (rules.owner === "app" && !sessionStrategy(ctx.config).traits.needsStoredUser) return undefined
   const linkTo = await joinedUser(req, ctx, rules, result)
   const plan = await planUser(ctx, result, linkTo)
   // A passkey's callback asked the same gate already (before its ceremony); asking again reads nothing new but the freshness hook.
@@ -59,7 +60,7 @@ function signInParams(ctx: Context, result: SignInResult): SignInParams {
 
 /**
  * Whether a flow may store the session together with its first factor's last write, before
- * `issueSession` runs (e-mail: `SessionStrategy.issueForLink`): only when nothing must see the
+ * `issueSession` runs (e-mail: the issuer's `link` issuance): only when nothing must see the
  * stored user first, i.e. no `signIn` callback and no capability that may hold the sign-in back.
  */
 export function mayIssueWithFirstFactor(ctx: Context): boolean {
@@ -77,13 +78,12 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   // The default `signIn` callback allows every sign-in: answered here, without the user-code runner.
   const decision = ctx.config.hasSignInCallback ? await runSignInCallback(signInParams(ctx, result), ctx) : {}
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
-  const strategy = sessionStrategy(ctx.config)
   const holds = ctx.config.registry.beforeIssue.filter((b) => b.active(ctx.config))
   // A returning user of the app's own (credentials) under database sessions: owner and session in
   // one adapter call, unless a capability may hold the sign-in back (it must see the user before
   // any session exists).
   if (ctx.config.adapter && holds.length === 0 && userRules(ctx.config.registry, result).owner === "app") {
-    const atOnce = await strategy.issueForAccount(req, ctx, result.account, authenticationOf(ctx, result))
+    const atOnce = await issue(req, ctx, { kind: "account", account: result.account, authentication: authenticationOf(ctx, result) })
     if (atOnce) {
       const stored = ownerOf(result, atOnce.user)
       const event = ctx.config.events.signIn ? signInEventInput(ctx.config.registry, result, stored) : undefined
@@ -115,6 +115,6 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
  */
 async function keepSession(req: AuthRequest, ctx: Context, result: SignInResult): Promise<Cookie[]> {
   const tokens = ctx.config.session.providerTokens ? sessionTokensOf(ctx.config.registry, result.account) : undefined
-  const store = sessionStrategy(ctx.config).providerTokens
-  return tokens && store.kept ? store.write(req, ctx, result.account.provider, tokens) : []
+  if (!tokens || !sessionStrategy(ctx.config).traits.keepsProviderTokens) return []
+  return (await issue(req, ctx, { kind: "replace", change: { providerTokens: { providerId: result.account.provider, tokens } } })) ?? []
 }

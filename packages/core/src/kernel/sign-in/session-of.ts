@@ -16,7 +16,7 @@ export function authenticationOf(ctx: Context, result: SignInResult): Authentica
   return { time: nowSeconds(), amr: firstFactorAmr(ctx, result) }
 }
 
-/** What storing the user answers for an account whose owner is `user` (see `issueForAccount`). */
+/** What storing the user answers for an account whose owner is `user` (see the issuer's `account` issuance). */
 export const ownerOf = (result: SignInResult, user: AdapterUser): PersistedUser => ({ user, account: { ...result.account, userId: user.id } as AdapterAccount, isNewUser: false })
 
 /** Who signed in (the stored user and account where there are, else the flow's), how and when. */

@@ -22,7 +22,7 @@ import { sessionStrategy } from "../sessions/strategy.js"
 
 /** The adapter methods the clean-up needs under the configured session strategy. */
 function neededMethods(ctx: Context): string[] {
-  const sessions = sessionStrategy(ctx.config).storesSessions ? ["deleteSessionsByUserId"] : ["getUserSessionEpoch", "incrementUserSessionEpoch"]
+  const sessions = sessionStrategy(ctx.config).traits.storesSessions ? ["deleteSessionsByUserId"] : ["getUserSessionEpoch", "incrementUserSessionEpoch"]
   return ["listAccountsByUserId", "unlinkAccount", ...sessions]
 }
 

@@ -3,6 +3,8 @@
  * The only way a privileged path learns the current user. A type-only module, so the request's
  * context (`Context.memo`) can hold one without importing the session strategies.
  */
+import type { StoredProviderTokens } from "./model.js"
+
 export interface Principal {
   readonly userId: string
   /** The stored key (hashed token) of the request's session where sessions are stored (database strategy), else null. */
@@ -14,4 +16,6 @@ export interface Principal {
   readonly authTime: number | null
   /** How, in RFC 8176 values (`"mfa"` after two factors); empty when unknown. */
   readonly amr: readonly string[]
+  /** Provider tokens the session keeps itself, by provider id (`session.providerTokens`, JWT); empty for a strategy that keeps none. */
+  readonly providerTokens: Readonly<Record<string, StoredProviderTokens>>
 }

@@ -24,8 +24,8 @@ export interface SignInResult<Own = unknown> {
   /** Cookies the flow consumed or set (for example expired check cookies); never session cookies. */
   cookies?: Cookie[]
   /**
-   * The session was already stored with the first factor's last write (an e-mail link's use:
-   * `SessionStrategy.issueForLink`, only where `mayIssueWithFirstFactor` allowed it): its stored
+   * The session was already stored with the first factor's last write (an e-mail link's use: the
+   * issuer's `link` issuance, only where `mayIssueWithFirstFactor` allowed it): its stored
    * user and the cookies to set.
    */
   issued?: { user: AdapterUser; cookies: Cookie[] }
