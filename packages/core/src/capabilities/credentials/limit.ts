@@ -13,6 +13,10 @@
  * A success clears its own counter and the identifier's total (successful sign-ins never count),
  * not the counters of other networks, where someone else may be guessing.
  * Failures also count per client (across identifiers). Synchronous with a synchronous store.
+ *
+ * Round trips: the client's read and the identifier's counters go to the store in one call
+ * (`RateLimitStore.hitEach`), the success's resets in one more (`resetEach`): two per sign-in on a
+ * store that has them, whatever the number of rules.
  */
 import { RateLimited } from "../../kernel/errors/errors.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
@@ -21,9 +25,9 @@ import { logError } from "../../kernel/errors/logger.js"
 import { networkOfKey } from "../../kernel/rate-limit/client-address.js"
 import { deviceMarkCookie, verifiedDeviceMark } from "./device-mark.js"
 import { deviceMarkCookieName } from "../../kernel/cookies/names.js"
-import { clientOf, count, isThenable, normalizeIdentifier } from "../../kernel/rate-limit/limiter.js"
-import type { ResolvedRateLimit, ResolvedRule } from "../../kernel/rate-limit/options.js"
-import type { Awaitable } from "@authlib/jwt"
+import { clientOf, count, countEach, isThenable, normalizeIdentifier, type CountedStep } from "../../kernel/rate-limit/limiter.js"
+import { resetEach } from "../../kernel/rate-limit/steps.js"
+import type { RateLimitGroup, ResolvedRateLimit, ResolvedRule } from "../../kernel/rate-limit/options.js"
 
 /** What a credentials sign-in reports back once `authorize` has answered. */
 export interface CredentialsAttempt {
@@ -66,11 +70,16 @@ class Attempt implements CredentialsAttempt {
     // signs in often would otherwise find it full). Other networks' counters stay.
     if (this.key === undefined) return
     const limits = this.ctx.config.rateLimit!
-    const forgotten = forget(this.ctx, limits.rules["credentials.perIdentifier"], this.key)
-    const id = this.id
-    if (id === undefined || this.key.startsWith("client:")) return forgotten
-    if (isThenable(forgotten)) return forgotten.then(() => forget(this.ctx, limits.identifierTotals, id))
-    return forget(this.ctx, limits.identifierTotals, id)
+    const keys = keysOf(limits.rules["credentials.perIdentifier"], this.key, [])
+    if (this.id !== undefined && !this.key.startsWith("client:")) keysOf(limits.identifierTotals, this.id, keys)
+    let done: void | PromiseLike<void>
+    try {
+      done = resetEach(limits.store, keys)
+    } catch (err) {
+      return logError(this.ctx.config.logger, err)
+    }
+    // A store failure is logged, never fatal: the sign-in has succeeded and the counts expire.
+    if (isThenable(done)) return Promise.resolve(done).catch((err: unknown) => logError(this.ctx.config.logger, err))
   }
 
   markCookie(): Cookie | undefined {
@@ -81,25 +90,17 @@ class Attempt implements CredentialsAttempt {
 
 const NOTHING: CredentialsAttempt = { failed: async () => {}, succeeded: () => {}, markCookie: () => undefined }
 
-/** Forgets the counter `key` under each of `rules`; a store failure is logged (the sign-in has succeeded). */
-function forget(ctx: Context, rules: readonly ResolvedRule[], key: string): void | Promise<void> {
-  for (let i = 0; i < rules.length; i++) {
-    let done: Awaitable<void>
-    try {
-      done = ctx.config.rateLimit!.store.reset(rules[i]!.prefix + key)
-    } catch (err) {
-      return logError(ctx.config.logger, err)
-    }
-    if (isThenable(done)) return forgetAsync(ctx, rules, key, i, done)
-  }
+/** The counter keys of `value` under each of `rules`, appended to `into`. */
+function keysOf(rules: readonly ResolvedRule[], value: string, into: string[]): string[] {
+  for (let i = 0; i < rules.length; i++) into.push(rules[i]!.prefix + value)
+  return into
 }
 
-async function forgetAsync(ctx: Context, rules: readonly ResolvedRule[], key: string, from: number, first: PromiseLike<void>): Promise<void> {
-  try {
-    await first
-    for (let i = from + 1; i < rules.length; i++) await ctx.config.rateLimit!.store.reset(rules[i]!.prefix + key)
-  } catch (err) {
-    logError(ctx.config.logger, err)
+/** Appends a step per rule of `rules` for `value` to `into`. */
+function stepsOf(group: RateLimitGroup, rules: readonly ResolvedRule[], value: string, cost: number, into: CountedStep[]): void {
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!
+    into.push({ key: rule.prefix + value, windowMs: rule.windowMs, cost, limit: rule.limit, group })
   }
 }
 
@@ -118,30 +119,21 @@ function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, id
 }
 
 /**
- * Before `authorize`: checks (without counting) the client's failures, unless the browser holds a
- * device mark for the identifier; then counts the attempt on its per-identifier counter, then on
- * the identifier's total. Throws `RateLimited` at the first that is over: a refused attempt is not
- * counted further, so hammering one network's counter never uses up the total.
+ * Before `authorize`, in one store call: checks (without counting) the client's failures, unless
+ * the browser holds a device mark for the identifier; then counts the attempt on its
+ * per-identifier counter, then on the identifier's total. Throws `RateLimited` at the first that
+ * is over: a refused attempt is not counted further, so hammering one network's counter never
+ * uses up the total.
  */
 export function credentialsAttempt(req: AuthRequest, ctx: Context, identifier: string | undefined): CredentialsAttempt | Promise<CredentialsAttempt> {
   const limits = ctx.config.rateLimit
   if (!limits) return NOTHING
   const attempt = attemptOf(req, ctx, limits, identifier)
-  const marked = attempt.key?.startsWith("mark:") === true
-  const read = attempt.client !== undefined && !marked ? count(ctx, "credentials.perClient", attempt.client, 0) : undefined
-  if (isThenable(read)) return read.then(() => countIdentifier(ctx, limits, attempt))
-  return countIdentifier(ctx, limits, attempt)
-}
-
-function countIdentifier(ctx: Context, limits: ResolvedRateLimit, attempt: Attempt): CredentialsAttempt | Promise<CredentialsAttempt> {
-  if (attempt.key === undefined) return attempt
-  const done = count(ctx, "credentials.perIdentifier", attempt.key, 1)
-  if (isThenable(done)) return done.then(() => countTotal(ctx, limits, attempt))
-  return countTotal(ctx, limits, attempt)
-}
-
-function countTotal(ctx: Context, limits: ResolvedRateLimit, attempt: Attempt): CredentialsAttempt | Promise<CredentialsAttempt> {
-  if (!attempt.total) return attempt
-  const done = count(ctx, "credentials.perIdentifier", attempt.id ?? "", 1, limits.identifierTotals)
+  const steps: CountedStep[] = []
+  if (attempt.client !== undefined && attempt.key?.startsWith("mark:") !== true) stepsOf("credentials.perClient", limits.rules["credentials.perClient"], attempt.client, 0, steps)
+  if (attempt.key !== undefined) stepsOf("credentials.perIdentifier", limits.rules["credentials.perIdentifier"], attempt.key, 1, steps)
+  if (attempt.total && attempt.id !== undefined) stepsOf("credentials.perIdentifier", limits.identifierTotals, attempt.id, 1, steps)
+  if (steps.length === 0) return attempt
+  const done = countEach(ctx, steps)
   return isThenable(done) ? done.then(() => attempt) : attempt
 }
