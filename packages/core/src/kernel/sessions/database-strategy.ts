@@ -76,6 +76,25 @@ async function issueForLink(
 }
 
 /**
+ * A passkey's counter set and its owner's session stored in one adapter call
+ * (`updateAuthenticatorCounterAndCreateSession`), then the previous session ended as `issue` does;
+ * `undefined` without that method, `null` when the authenticator is gone (nothing was written).
+ */
+async function issueForAuthenticator(
+  req: AuthRequest,
+  ctx: Context,
+  passkey: { credentialID: string; counter: number },
+  authentication: Authentication,
+): Promise<{ user: AdapterUser; cookies: Cookie[] } | null | undefined> {
+  const update = ctx.config.adapter?.updateAuthenticatorCounterAndCreateSession
+  if (!update) return undefined
+  const { token, record } = newRecord(req, ctx, authentication)
+  const stored = await update(passkey.credentialID, passkey.counter, record)
+  if (!stored) return null
+  return { user: stored.user, cookies: await endPrevious(req, ctx, sessionCookie(token, record.expires, ctx)) }
+}
+
+/**
  * What an Auth.js session token becomes on our side. `migrateFromAuthJs` stores the hash of
  * `AUTHJS_TOKEN_PREFIX + token`, so only sessions that were really moved are found through an
  * Auth.js cookie: a live authlib token planted under an Auth.js name hashes to nothing. The prefixed
@@ -312,6 +331,7 @@ export const databaseStrategy: SessionStrategy = {
   issue,
   issueForAccount,
   issueForLink,
+  issueForAuthenticator,
   read,
   end,
   principal,

@@ -389,5 +389,6 @@ async function markRefreshError(req: AuthRequest, ctx: Context): Promise<Cookie[
 const issueForAccount = async () => null
 /** Nor one that stores it with an e-mail link's use: the flow uses the link the usual way. */
 const issueForLink = async () => undefined
+const issueForAuthenticator = async () => undefined
 
-export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, issueForAccount, issueForLink, read, end, principal, providerTokens, reauthenticate, revokeOthers, revokeAll, markRefreshError }
+export const jwtStrategy: SessionStrategy = { storesSessions: false, needsStoredUser: false, adapterMethods: [], issue, issueForAccount, issueForLink, issueForAuthenticator, read, end, principal, providerTokens, reauthenticate, revokeOthers, revokeAll, markRefreshError }

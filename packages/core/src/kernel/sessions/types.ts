@@ -113,6 +113,19 @@ export interface SessionStrategy {
     account: Pick<AdapterAccount, "provider" | "providerAccountId">,
     authentication: Authentication,
   ): Promise<LinkUse | null | undefined>
+  /**
+   * In place of `updateAuthenticatorCounter`, reading the user, then `issue`: the passkey's counter
+   * set and the session stored for its owner in one adapter call (database sessions and an adapter
+   * with `updateAuthenticatorCounterAndCreateSession`). `undefined` when they cannot: the caller
+   * takes the usual path. `null` when no authenticator has the id any more (nothing written). Only
+   * the passkey flow calls this, and only when nothing must see the user first (`mayIssueWithFirstFactor`).
+   */
+  issueForAuthenticator(
+    req: AuthRequest,
+    ctx: Context,
+    passkey: { credentialID: string; counter: number },
+    authentication: Authentication,
+  ): Promise<{ user: AdapterUser; cookies: Cookie[] } | null | undefined>
   /** The request's session as the `session` callback shapes it (or `null`), with cookie changes. */
   read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Promise<AuthResponse<Session | null>>
   /** Ends the request's session (sign-out); never throws for an adapter failure. */
