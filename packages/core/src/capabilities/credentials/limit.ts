@@ -53,6 +53,8 @@ class Attempt implements CredentialsAttempt {
     readonly total: boolean,
     /** Whether a success sets a (new) device mark: not while the browser holds a fresh one. */
     readonly mark: boolean,
+    /** The counters it counts and forgets; undefined when the limits count nothing for it. */
+    readonly plan: AttemptPlan | undefined,
   ) {}
 
   async failed(): Promise<void> {
@@ -68,13 +70,11 @@ class Attempt implements CredentialsAttempt {
   succeeded(): void | Promise<void> {
     // The identifier's total goes too: successful sign-ins never count against it (an app that
     // signs in often would otherwise find it full). Other networks' counters stay.
-    if (this.key === undefined) return
-    const limits = this.ctx.config.rateLimit!
-    const keys = keysOf(limits.rules["credentials.perIdentifier"], this.key, [])
-    if (this.id !== undefined && !this.key.startsWith("client:")) keysOf(limits.identifierTotals, this.id, keys)
+    const keys = this.plan?.forget
+    if (this.key === undefined || !keys || keys.length === 0) return
     let done: void | PromiseLike<void>
     try {
-      done = resetEach(limits.store, keys)
+      done = resetEach(this.ctx.config.rateLimit!.store, keys)
     } catch (err) {
       return logError(this.ctx.config.logger, err)
     }
@@ -104,6 +104,44 @@ function stepsOf(group: RateLimitGroup, rules: readonly ResolvedRule[], value: s
   }
 }
 
+/** The counters of one kind of attempt (a client and identifier, or a device mark and identifier): made once, reused. */
+interface AttemptPlan {
+  /** What the attempt counts, in order (the client's read, the identifier's counter, its total). */
+  readonly steps: readonly CountedStep[]
+  /** What a success forgets: the identifier's counter and its total. */
+  readonly forget: readonly string[]
+}
+
+/**
+ * Plans per resolved limits, by client and identifier (or mark and identifier). Reusing the same
+ * key strings keeps a sign-in from building and hashing nine keys each time (the store's maps hash
+ * a string once); bounded, emptied when full, like the device marks' table.
+ */
+const plans = new WeakMap<ResolvedRateLimit, Map<string, AttemptPlan>>()
+const PLANS_MAX = 4096
+
+function planOf(limits: ResolvedRateLimit, cacheKey: string, make: () => AttemptPlan): AttemptPlan {
+  let byKey = plans.get(limits)
+  if (!byKey) plans.set(limits, (byKey = new Map()))
+  let plan = byKey.get(cacheKey)
+  if (!plan) {
+    if (byKey.size >= PLANS_MAX) byKey.clear()
+    byKey.set(cacheKey, (plan = make()))
+  }
+  return plan
+}
+
+/** The attempt's plan: the client's read unless marked, the per-identifier counter, the total when it applies. */
+function makePlan(limits: ResolvedRateLimit, client: string | undefined, key: string, id: string | undefined, total: boolean): AttemptPlan {
+  const steps: CountedStep[] = []
+  if (client !== undefined && !key.startsWith("mark:")) stepsOf("credentials.perClient", limits.rules["credentials.perClient"], client, 0, steps)
+  stepsOf("credentials.perIdentifier", limits.rules["credentials.perIdentifier"], key, 1, steps)
+  if (total && id !== undefined) stepsOf("credentials.perIdentifier", limits.identifierTotals, id, 1, steps)
+  const forget = keysOf(limits.rules["credentials.perIdentifier"], key, [])
+  if (id !== undefined && !key.startsWith("client:")) keysOf(limits.identifierTotals, id, forget)
+  return { steps: Object.freeze(steps.map((step) => Object.freeze(step))), forget: Object.freeze(forget) }
+}
+
 /** The attempt's counters: which key, and whether the total applies (see the module comment). */
 function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, identifier: string | undefined): Attempt {
   const perIdentifier = limits.rules["credentials.perIdentifier"].length > 0
@@ -111,11 +149,20 @@ function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, id
   const id = identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined
   const client = perIdentifier || perClient ? clientOf(req, ctx) : undefined
   const failures = perClient ? client : undefined
-  if (!perIdentifier) return new Attempt(ctx, failures, id, undefined, false, false)
-  if (id === undefined) return new Attempt(ctx, failures, undefined, `client:${client ?? ""}`, false, false)
+  if (!perIdentifier) return new Attempt(ctx, failures, id, undefined, false, false, failures === undefined ? undefined : readOnly(limits, failures))
+  const attempt = (key: string, total: boolean, mark: boolean, cacheKey: string) =>
+    new Attempt(ctx, failures, id, key, total, mark, planOf(limits, cacheKey, () => makePlan(limits, failures, key, id, total)))
+  if (id === undefined) return attempt(`client:${client ?? ""}`, false, false, `c\n${failures ?? ""}\n${client ?? ""}`)
   const mark = verifiedDeviceMark(req.cookies[deviceMarkCookieName(ctx.secure)], id, ctx.config.secret, Date.now())
-  if (mark !== undefined) return new Attempt(ctx, failures, id, `mark:${mark.id}`, false, mark.renew)
-  return new Attempt(ctx, failures, id, `net:${client === undefined ? "" : networkOfKey(client)}:${id}`, true, true)
+  if (mark !== undefined) return attempt(`mark:${mark.id}`, false, mark.renew, `m\n${mark.id}\n${id}`)
+  return attempt(`net:${client === undefined ? "" : networkOfKey(client)}:${id}`, true, true, `n\n${failures ?? ""}\n${client ?? ""}\n${id}`)
+}
+
+/** Without per-identifier limits: the client's read alone. */
+function readOnly(limits: ResolvedRateLimit, client: string): AttemptPlan {
+  const steps: CountedStep[] = []
+  stepsOf("credentials.perClient", limits.rules["credentials.perClient"], client, 0, steps)
+  return { steps, forget: [] }
 }
 
 /**
@@ -129,11 +176,8 @@ export function credentialsAttempt(req: AuthRequest, ctx: Context, identifier: s
   const limits = ctx.config.rateLimit
   if (!limits) return NOTHING
   const attempt = attemptOf(req, ctx, limits, identifier)
-  const steps: CountedStep[] = []
-  if (attempt.client !== undefined && attempt.key?.startsWith("mark:") !== true) stepsOf("credentials.perClient", limits.rules["credentials.perClient"], attempt.client, 0, steps)
-  if (attempt.key !== undefined) stepsOf("credentials.perIdentifier", limits.rules["credentials.perIdentifier"], attempt.key, 1, steps)
-  if (attempt.total && attempt.id !== undefined) stepsOf("credentials.perIdentifier", limits.identifierTotals, attempt.id, 1, steps)
-  if (steps.length === 0) return attempt
+  const steps = attempt.plan?.steps
+  if (!steps || steps.length === 0) return attempt
   const done = countEach(ctx, steps)
   return isThenable(done) ? done.then(() => attempt) : attempt
 }
