@@ -30,9 +30,12 @@ export function passkeySignInSuite(ctx: SuiteContext): void {
     const { passkey, token, params } = await withPasskey()
     const first = await adapter.useVerificationTokenAndGetAuthenticator(params, passkey.credentialID)
     expect(first.token).toEqual(token)
-    expect(first.authenticator).toEqual(passkey)
+    // The fields `createAuthenticator` answered (an adapter may keep more, such as `lastUsedAt`).
+    expect(first.authenticator).toMatchObject(passkey)
     expect(await db.verificationToken(token)).toBeNull()
-    expect(await adapter.useVerificationTokenAndGetAuthenticator(params, passkey.credentialID)).toEqual({ token: null, authenticator: passkey })
+    const second = await adapter.useVerificationTokenAndGetAuthenticator(params, passkey.credentialID)
+    expect(second.token).toBeNull()
+    expect(second.authenticator).toMatchObject(passkey)
   })
 
   test("useVerificationTokenAndGetAuthenticator uses the token for an unknown credential too", async () => {
