@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { Auth, type AuthConfig } from "@authlib/core"
 import { XataAdapter } from "@authlib/xata-adapter"
-import { SoftAuthenticator } from "../packages/core/test/flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "../packages/core/test/capabilities/webauthn/authenticator.js"
 import type { CountedPool } from "./db-server.js"
 import { ada, browser, expectSignedIn, origin, password, post, queue, quiet, secret, type Implementation } from "./db-fixture.js"
 

@@ -15,7 +15,7 @@
 import { Buffer } from "node:buffer"
 import { createHash, createHmac, createPublicKey, randomBytes, timingSafeEqual, verify, type KeyObject } from "node:crypto"
 import type pg from "pg"
-import { SoftAuthenticator } from "../packages/core/test/flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "../packages/core/test/capabilities/webauthn/authenticator.js"
 import { ada, expectSignedIn, origin, password, post, queue, secret, type Implementation } from "./db-fixture.js"
 
 const sha256url = (value: string) => createHash("sha256").update(value).digest("base64url")

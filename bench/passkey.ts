@@ -13,7 +13,7 @@ import { createHash, createPublicKey, timingSafeEqual, verify, type KeyObject } 
 import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { Auth } from "@authlib/core"
 import type { AdapterAuthenticator, AdapterUser, AuthConfig, VerificationToken } from "@authlib/core"
-import { SoftAuthenticator } from "../packages/core/test/flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "../packages/core/test/capabilities/webauthn/authenticator.js"
 import type { BenchModule } from "./lib-bench.js"
 import { createFloor } from "./lib-floor.js"
 import { fmt, measure, printFigures } from "./lib-measure.js"

@@ -8,7 +8,7 @@
  *   node scripts/api-report.mjs --check   compare instead of writing; exit 1 on a difference
  *
  * Read from the sources with the TypeScript compiler (no build needed): an entry's `types` path
- * `./dist/x.d.ts` (or `./lib/...`) is read as `./src/x.ts`, and imports of other workspace packages
+ * `./dist/<name>.d.ts` (or `./lib/...`) is read as `./src/<name>.ts`, and imports of other workspace packages
  * resolve to their sources too, so a clean clone (no `dist/`) gives the same report as a built one.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"

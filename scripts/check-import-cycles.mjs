@@ -8,7 +8,7 @@
  *   node scripts/check-import-cycles.mjs --self-test  proves it finds a cycle (and accepts none)
  *
  * Imports are read with TypeScript's own pre-processor (import/export-from, `import()` in code and
- * types, `require`); relative specifiers are resolved the NodeNext way (`./x.js` -> `./x.ts`).
+ * types, `require`); relative specifiers are resolved the NodeNext way (`./<name>.js` -> `./<name>.ts`).
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"

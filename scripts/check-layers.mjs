@@ -3,7 +3,8 @@
  * Keeps core's layers (packages/core/README.md, "How the code is laid out"), type-only imports
  * included, the way check-import-cycles.mjs keeps cycles out:
  *
- * - `src/kernel/` imports no capability and no entry (`index.ts`, `internal.ts`, `registry.ts`, `node/`);
+ * - `src/kernel/` imports no capability and no entry (`index.ts`, `internal.ts`, `registry.ts`, `node/`),
+ *   not even a type (`import type`, `export type ... from`, an `import("...")` type all count);
  * - a capability (`src/capabilities/<name>/`) imports no entry, and another capability only through
  *   that capability's `index.ts`, never its internals;
  * - the units (kernel, each capability, the entries) import each other without a cycle;
@@ -87,6 +88,8 @@ function selfTest() {
   const file = (path, text) => (mkdirSync(dirname(join(dir, path)), { recursive: true }), writeFileSync(join(dir, path), text))
   try {
     file("kernel/a.ts", 'import type { X } from "../capabilities/x/index.js"\nexport type A = X\n')
+    file("kernel/inline.ts", 'export type I = import("../capabilities/x/index.js").X\n')
+    file("kernel/reexport.ts", 'export type { X } from "../capabilities/x/index.js"\n')
     file("capabilities/x/index.ts", 'export type X = string\nexport { y } from "../y/inner.js"\n')
     file("capabilities/y/inner.ts", 'export const y = 1\nimport "../x/index.js"\n')
     file("capabilities/y/index.ts", 'export { y } from "./inner.js"\nimport "../../registry.js"\n')
@@ -103,12 +106,17 @@ function selfTest() {
       "folders import each other in a circle",
     ]
     for (const e of expected) if (!found.includes(e)) throw new Error(`self-test: expected "${e}", found ${JSON.stringify(found)}`)
+    // Every way of naming a capability's type from the kernel is refused, each on its own line.
+    for (const kernelFile of ["kernel/a.ts", "kernel/inline.ts", "kernel/reexport.ts"]) {
+      const named = violations(dir).some((v) => v.startsWith("the kernel imports a capability") && v.includes(`${join(kernelFile)} -> `))
+      if (!named) throw new Error(`self-test: the type-only import of a capability in ${kernelFile} was not refused`)
+    }
     rmSync(dir, { recursive: true, force: true })
     file("kernel/a.ts", "export const a = 1\n")
     file("capabilities/x/index.ts", 'import { a } from "../../kernel/a.js"\nexport const x = a\n')
     file("registry.ts", 'import { x } from "./capabilities/x/index.js"\nexport const r = x\n')
     if (violations(dir).length) throw new Error(`self-test: a clean layout was refused: ${violations(dir).join("; ")}`)
-    console.log("layer check: self-test passed (refuses kernel -> capability, internals, entries, unit and folder circles; accepts layers)")
+    console.log("layer check: self-test passed (refuses kernel -> capability, types included, internals, entries, unit and folder circles; accepts layers)")
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url"
 /** The steps, in order: each a command and its arguments (run with the script's PATH, which pnpm extends with node_modules/.bin). */
 export const STEPS = [
   ["pnpm", ["lint:cycles"]],
+  ["pnpm", ["lint:paths"]],
   ["pnpm", ["lint:api"]],
   ["node", [fileURLToPath(import.meta.url), "--self-test"]],
   ["turbo", ["run", "typecheck", "publint", "test", "--concurrency=2"]],
@@ -27,7 +28,7 @@ Runs the whole suite, stopping at the first step that fails (expect many minutes
 ${STEPS.map(([cmd, args]) => `  ${[cmd, ...args].join(" ").replace(fileURLToPath(import.meta.url), "scripts/test.mjs")}`).join("\n")}
 
 It takes no other arguments. For part of the suite, run a step or one package's task:
-  pnpm lint:cycles | pnpm lint:api | pnpm lint:pack
+  pnpm lint:cycles | pnpm lint:paths | pnpm lint:api | pnpm lint:pack
   pnpm turbo run test --filter=@authlib/core      (one package, with the builds it needs)
   pnpm --filter @authlib/core exec vitest run test/node   (some of a package's tests)
 `

@@ -11,7 +11,7 @@ import { cleanEnv } from "./clean-env.js"
 
 const exec = promisify(execFile)
 
-/** Writes `dir/package.json` (private, ESM, plus `manifest`) and `files` (path -> text); returns `dir`. */
+/** Writes `<dir>/package.json` (private, ESM, plus `manifest`) and `files` (path -> text); returns `dir`. */
 export function scratchProject(dir: string, manifest: object, files: Record<string, string>): string {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, type: "module", ...manifest }, null, 2))
@@ -57,7 +57,7 @@ export const installedVersion = (dir: string, name: string) => (JSON.parse(readF
  * tsconfigs for a consumer: `moduleResolution` bundler (no emit) and node16 (emits `src/` to
  * `dist/`; `rootDir` named, as TypeScript 7 no longer infers it from the sources). Library checks on
  * (our declarations and the packages they import are checked as installed), but not of TypeScript's
- * own `lib.*.d.ts` (a third of the time, and not ours).
+ * own `lib` declarations (a third of the time, and not ours).
  */
 export const TSCONFIGS = {
   "tsconfig.bundler.json": JSON.stringify({

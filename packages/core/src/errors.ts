@@ -13,7 +13,7 @@ export {
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, ReauthenticationRequired, RefreshTokenError,
   SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
-  Verification, WebAuthnVerificationError, isClientSafe
+  Verification, isClientSafe
 } from "./index.js"
 export type {
   AnyAuthError, AuthErrorOptions, CallbackStep, CataloguedErrorOptions, CataloguedType, CheckName,
@@ -21,3 +21,4 @@ export type {
 } from "./index.js"
 // A capability's errors, one line each (the registry test leaves a capability out by its lines).
 export { TwoFactorError } from "./index.js"
+export { WebAuthnVerificationError } from "./index.js"

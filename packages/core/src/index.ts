@@ -25,16 +25,22 @@
  * ```
  */
 import { resolveConfig } from "./kernel/config/resolve.js"
-import { useRegistry } from "./registry.js"
+import { configured, forApp, forRequests } from "./registry.js"
 import { dispatch } from "./kernel/http/dispatch.js"
 import { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
 import { logError } from "./kernel/errors/logger.js"
 import type { AuthResponse } from "./kernel/types/http.js"
 import type { raw } from "./kernel/types/raw.js"
 import type { AuthConfig, AuthRequestOptions } from "./kernel/types/config.js"
-
-// The kernel reads routes and flows from the registry this entry installs (see `registry.ts`).
-useRegistry()
+import * as linkedAccountFunctions from "./capabilities/linked-accounts/functions.js"
+import * as passkeyManagementFunctions from "./capabilities/passkey-management/functions.js"
+import * as providerTokenFunctions from "./capabilities/provider-tokens/functions.js"
+import * as sessionManagementFunctions from "./capabilities/session-management/functions.js"
+import * as twoFactorFunctions from "./capabilities/two-factor/functions.js"
+import * as twoFactorPendingInfo from "./capabilities/two-factor/pending-info.js"
+import * as twoFactorRecentAuthentication from "./capabilities/two-factor/recent-authentication.js"
+import * as twoFactorSessionFunctions from "./capabilities/two-factor/functions-session.js"
+import * as twoFactorUnlock from "./capabilities/two-factor/unlock.js"
 
 /** What `Auth` resolves to with the `raw` marker: the internal result, cookies not yet serialised. */
 export type AuthResult = AuthResponse
@@ -50,7 +56,7 @@ export type AuthResult = AuthResponse
 export function Auth(request: Request, config: AuthConfig & { raw: typeof raw }, options?: AuthRequestOptions): Promise<AuthResult>
 export function Auth(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<Response>
 export async function Auth(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<Response | AuthResult> {
-  const resolved = resolveConfig(config)
+  const resolved = resolveConfig(configured(config))
   const result = await dispatch(request, resolved, options?.clientAddress)
   if (resolved.raw) return result
   try {
@@ -93,9 +99,10 @@ export {
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, RateLimited, ReauthenticationRequired, RefreshTokenError,
   SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
-  Verification, WebAuthnVerificationError, isClientSafe
+  Verification, isClientSafe
 } from "./kernel/errors/errors.js"
 export { TwoFactorError } from "./capabilities/two-factor/errors.js"
+export { WebAuthnVerificationError } from "./capabilities/webauthn/errors.js"
 export { PasskeyManagementError } from "./capabilities/passkey-management/errors.js"
 export { AccountManagementError } from "./capabilities/linked-accounts/errors.js"
 export { ADAPTER_PORTS, DEFAULT_RATE_LIMITS, ERROR_CODES } from "./registry.js"
@@ -103,26 +110,27 @@ export type {
   AnyAuthError, AuthErrorOptions, CallbackStep, CataloguedErrorOptions, CataloguedType, CheckName,
   ErrorCause, ErrorCode, ErrorType
 } from "./kernel/errors/errors.js"
-export { listPasskeys, renamePasskey, deletePasskey } from "./capabilities/passkey-management/functions.js"
-export { getAccessToken } from "./capabilities/provider-tokens/access-token.js"
-export { listSessions, revokeSession, revokeOtherSessions, revokeUserSessions, signOutEverywhere } from "./capabilities/session-management/functions.js"
+export const { listPasskeys, renamePasskey, deletePasskey } = forRequests(passkeyManagementFunctions)
+export const { getAccessToken } = forRequests(providerTokenFunctions)
+export const { listSessions, revokeSession, revokeOtherSessions, signOutEverywhere } = forRequests(sessionManagementFunctions)
+export const { revokeUserSessions } = forApp(sessionManagementFunctions)
 export type { SessionInfo, SessionRevocation } from "./capabilities/session-management/functions.js"
-export { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } from "./capabilities/linked-accounts/functions.js"
+export const { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } = forRequests(linkedAccountFunctions)
 export type { LinkedAccount } from "./capabilities/linked-accounts/functions.js"
 export type { SignInMethod } from "./capabilities/linked-accounts/ways-in.js"
-export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/access-token.js"
+export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/functions.js"
 export { MAX_PASSKEY_NAME_LENGTH } from "./capabilities/passkey-management/info.js"
 export type { PasskeyInfo } from "./capabilities/passkey-management/info.js"
-export { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } from "./capabilities/two-factor/functions.js"
-export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/actions.js"
-export { unlockTwoFactor } from "./capabilities/two-factor/unlock.js"
+export const { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } = forRequests(twoFactorFunctions)
+export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/manage.js"
+export const { unlockTwoFactor } = forApp(twoFactorUnlock)
 export type { TwoFactorLockedMessage } from "./capabilities/two-factor/events.js"
-export { requireRecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
+export const { requireRecentAuthentication } = forRequests(twoFactorRecentAuthentication)
 export type { AuthenticationInfo, RecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
 export type { StepUpResult } from "./capabilities/two-factor/step-up.js"
-export { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } from "./capabilities/two-factor/session-functions.js"
-export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/session-functions.js"
-export { getPendingTwoFactor } from "./capabilities/two-factor/pending-info.js"
+export const { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } = forRequests(twoFactorSessionFunctions)
+export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/functions-session.js"
+export const { getPendingTwoFactor } = forRequests(twoFactorPendingInfo)
 export type { PendingTwoFactorInfo } from "./capabilities/two-factor/pending-info.js"
 export type { RateLimitHit, RateLimitStep, RateLimitStore } from "./kernel/types/rate-limit-store.js"
 export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"
@@ -132,7 +140,7 @@ export type { RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules } 
 export type { TrustedProxies } from "./kernel/rate-limit/client-address.js"
 export { skipCSRFCheck } from "./kernel/types/skip-csrf.js"
 export { raw } from "./kernel/types/raw.js"
-export { setEnvDefaults } from "./kernel/config/env.js"
+export { setEnvDefaults } from "./registry.js"
 export type { PortName as AdapterPortName } from "./kernel/ports/ports.js"
 export type { EnvSource } from "./kernel/config/env.js"
 export type { Cookie } from "./kernel/cookies/serialize.js"

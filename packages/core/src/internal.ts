@@ -5,24 +5,30 @@
  *
  * @module
  */
-import { useRegistry } from "./registry.js"
+import { forRequests } from "./registry.js"
+import * as kernelResult from "./kernel/run/auth-result.js"
+import * as providerTokenFunctions from "./capabilities/provider-tokens/functions.js"
+import * as sessionManagementFunctions from "./capabilities/session-management/functions.js"
+import * as twoFactorSessionFunctions from "./capabilities/two-factor/functions-session.js"
+import * as twoFactorFunctions from "./capabilities/two-factor/functions.js"
 
-// Bindings reach the kernel through this entry too: it installs the registry as `index.ts` does.
-useRegistry()
-
-export { authResult } from "./kernel/run/auth-result.js"
-export { accessTokenResult, refreshErrorCookies } from "./capabilities/provider-tokens/access-token.js"
-export { revocationResult } from "./capabilities/session-management/functions.js"
-export { twoFactorPasskeySignInResult, twoFactorSignInResult, twoFactorStepUpResult } from "./capabilities/two-factor/session-functions.js"
-export { totpConfirmationResult } from "./capabilities/two-factor/functions.js"
-export type { TwoFactorSignInResult } from "./capabilities/two-factor/session-functions.js"
+// Bindings reach the kernel through this entry too: each function that takes a config hands it the
+// registry as the root's do (`forRequests` in `registry.ts`).
+export const { authResult } = forRequests(kernelResult)
+export const { accessTokenResult } = forRequests(providerTokenFunctions)
+export { refreshErrorCookies } from "./capabilities/provider-tokens/functions.js"
+export const { revocationResult } = forRequests(sessionManagementFunctions)
+export const { twoFactorPasskeySignInResult, twoFactorSignInResult, twoFactorStepUpResult } = forRequests(twoFactorSessionFunctions)
+export const { totpConfirmationResult } = forRequests(twoFactorFunctions)
+export { isAuthPath, withCapabilities } from "./registry.js"
+export type { TwoFactorSignInResult } from "./capabilities/two-factor/functions-session.js"
 export type { Revocation } from "./kernel/sessions/types.js"
-export type { AccessTokenResult } from "./capabilities/provider-tokens/access-token.js"
+export type { AccessTokenResult } from "./capabilities/provider-tokens/functions.js"
 export { encodeCookieValue, serializeCookie } from "./kernel/cookies/serialize.js"
 export { parseCookiePairs } from "./kernel/cookies/parse.js"
 export { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
 export { defaultCookies } from "./kernel/cookies/names.js"
-export { DEFAULT_BASE_PATH, isAuthPath, normalizeBasePath } from "./kernel/config/base-path.js"
+export { DEFAULT_BASE_PATH, normalizeBasePath } from "./kernel/config/base-path.js"
 export type { AuthAction, AuthRequest, AuthResponse, Context } from "./kernel/types/http.js"
 export type { Flow, FlowContext, FlowOutcome, SignInResult } from "./kernel/types/sign-in.js"
 // Two-factor sign-in's building blocks: the conformance suite of @authlib/adapter-test enrols with them.

@@ -45,7 +45,7 @@ function consumerDiagnostics(files: Map<string, string>, source: string): string
 
 const CONSUMER = `
 import type { Adapter, AnyAuthError, AuthConfig, RateLimitGroup } from "@authlib/core"
-import { ADAPTER_PORTS, ERROR_CODES, TwoFactorError } from "@authlib/core"
+import { ADAPTER_PORTS, ERROR_CODES, TwoFactorError, WebAuthnVerificationError } from "@authlib/core"
 
 const adapter: Adapter = { getTwoFactor: async () => null, countTwoFactorAttempt: async () => null, resetTwoFactorFailures: async () => false, deleteTwoFactor: async () => true }
 export const config: AuthConfig = {
@@ -70,7 +70,10 @@ export const refused = new TwoFactorError("x", { code: "CODE_INVALID" })
 export const locked = new TwoFactorError("x", { code: "TOTP_LOCKED" })
 // @ts-expect-error not a code of TwoFactorError
 export const unknown = new TwoFactorError("x", { code: "NOT_A_CODE" })
-export const lists: readonly string[] = [...ERROR_CODES.TwoFactorError, ...ADAPTER_PORTS.twoFactor]
+export const lists: readonly string[] = [...ERROR_CODES.TwoFactorError, ...ADAPTER_PORTS.twoFactor, ...ADAPTER_PORTS.accountTokens, ...ERROR_CODES.WebAuthnVerificationError]
+export const passkeyRefused = new WebAuthnVerificationError("x", { code: "CHALLENGE_USED" })
+// @ts-expect-error not a code of WebAuthnVerificationError
+export const passkeyUnknown = new WebAuthnVerificationError("x", { code: "NOT_A_CODE" })
 `
 
 describe("the emitted types", () => {

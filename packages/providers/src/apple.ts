@@ -18,8 +18,8 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
-import { withOptions } from "./shared/merge.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { oidcPreset } from "./shared/oidc-preset.js"
 
 /** Claims of an Apple ID token, plus the first-sign-in `user` form field. */
 export interface AppleProfile {
@@ -49,18 +49,19 @@ export function appleProfile(profile: AppleProfile) {
 
 /** The Apple provider preset. */
 export default function Apple(options: OIDCOptions<AppleProfile> = {}): OIDCConfig<AppleProfile> {
-  const preset: OIDCPreset<AppleProfile> = {
-    id: "apple",
-    name: "Apple",
-    type: "oidc",
-    issuer: "https://appleid.apple.com",
-    wellKnown: "https://appleid.apple.com/.well-known/openid-configuration",
-    authorization: { params: { scope: "name email", response_mode: "form_post" } },
-    client: { token_endpoint_auth_method: "client_secret_post" },
-    checks: ["nonce", "state"],
-    profile: appleProfile,
-    style: { brandColor: "#000000" },
-  }
-  return withOptions(preset, options)
+  return oidcPreset(
+    {
+      id: "apple",
+      name: "Apple",
+      issuer: "https://appleid.apple.com",
+      wellKnown: "https://appleid.apple.com/.well-known/openid-configuration",
+      authorization: { params: { scope: "name email", response_mode: "form_post" } },
+      client: { token_endpoint_auth_method: "client_secret_post" },
+      checks: ["nonce", "state"],
+      profile: appleProfile,
+      style: { brandColor: "#000000" },
+    },
+    options,
+  )
 }
 export { Apple }

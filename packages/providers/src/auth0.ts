@@ -10,9 +10,8 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
-import { withOptions } from "./shared/merge.js"
-import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { claimsUser, oidcPreset } from "./shared/oidc-preset.js"
 
 /** Claims of an Auth0 ID token the preset reads. */
 export interface Auth0Profile {
@@ -30,26 +29,11 @@ export interface Auth0Profile {
  * is verified (`emailVerified`) only when Auth0 says `email_verified: true`.
  */
 export function auth0Profile(profile: Auth0Profile) {
-  return {
-    id: profile.sub,
-    name: profile.name ?? profile.nickname ?? null,
-    email: verifiedEmail(profile),
-    image: profile.picture ?? null,
-    emailVerified: emailVerifiedAt(profile),
-  }
+  return claimsUser(profile, profile.name ?? profile.nickname ?? null)
 }
 
 /** The Auth0 provider preset; `issuer` comes from the options or `AUTH_AUTH0_ISSUER`. */
 export default function Auth0(options: OIDCOptions<Auth0Profile> = {}): OIDCConfig<Auth0Profile> {
-  const preset: OIDCPreset<Auth0Profile> = {
-    id: "auth0",
-    name: "Auth0",
-    type: "oidc",
-    authorization: { params: { scope: "openid profile email" } },
-    checks: ["pkce", "state", "nonce"],
-    profile: auth0Profile,
-    style: { brandColor: "#eb5424" },
-  }
-  return withOptions(preset, options)
+  return oidcPreset({ id: "auth0", name: "Auth0", profile: auth0Profile, style: { brandColor: "#eb5424" } }, options)
 }
 export { Auth0 }

@@ -8,8 +8,8 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
-import { withOptions } from "./shared/merge.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { oidcPreset } from "./shared/oidc-preset.js"
 import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
 
 /** Claims of a Google ID token the preset reads. */
@@ -40,17 +40,17 @@ export function googleProfile(profile: GoogleProfile) {
 
 /** The Google provider preset. */
 export default function Google(options: OIDCOptions<GoogleProfile> = {}): OIDCConfig<GoogleProfile> {
-  const preset: OIDCPreset<GoogleProfile> = {
-    id: "google",
-    name: "Google",
-    type: "oidc",
-    issuer: "https://accounts.google.com",
-    wellKnown: "https://accounts.google.com/.well-known/openid-configuration",
-    authorization: { params: { scope: "openid email profile" } },
-    checks: ["pkce", "state", "nonce"],
-    profile: googleProfile,
-    style: { brandColor: "#1a73e8" },
-  }
-  return withOptions(preset, options)
+  return oidcPreset(
+    {
+      id: "google",
+      name: "Google",
+      issuer: "https://accounts.google.com",
+      wellKnown: "https://accounts.google.com/.well-known/openid-configuration",
+      authorization: { params: { scope: "openid email profile" } },
+      profile: googleProfile,
+      style: { brandColor: "#1a73e8" },
+    },
+    options,
+  )
 }
 export { Google }

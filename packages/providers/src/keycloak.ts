@@ -9,9 +9,8 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
-import { withOptions } from "./shared/merge.js"
-import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { claimsUser, oidcPreset } from "./shared/oidc-preset.js"
 
 /** Claims of a Keycloak ID token the preset reads. */
 export interface KeycloakProfile {
@@ -29,26 +28,11 @@ export interface KeycloakProfile {
  * is verified (`emailVerified`) only when Keycloak says `email_verified: true`.
  */
 export function keycloakProfile(profile: KeycloakProfile) {
-  return {
-    id: profile.sub,
-    name: profile.name ?? profile.preferred_username ?? null,
-    email: verifiedEmail(profile),
-    image: profile.picture ?? null,
-    emailVerified: emailVerifiedAt(profile),
-  }
+  return claimsUser(profile, profile.name ?? profile.preferred_username ?? null)
 }
 
 /** The Keycloak provider preset; `issuer` comes from the options or `AUTH_KEYCLOAK_ISSUER`. */
 export default function Keycloak(options: OIDCOptions<KeycloakProfile> = {}): OIDCConfig<KeycloakProfile> {
-  const preset: OIDCPreset<KeycloakProfile> = {
-    id: "keycloak",
-    name: "Keycloak",
-    type: "oidc",
-    authorization: { params: { scope: "openid profile email" } },
-    checks: ["pkce", "state", "nonce"],
-    profile: keycloakProfile,
-    style: { brandColor: "#428bca" },
-  }
-  return withOptions(preset, options)
+  return oidcPreset({ id: "keycloak", name: "Keycloak", profile: keycloakProfile, style: { brandColor: "#428bca" } }, options)
 }
 export { Keycloak }

@@ -10,9 +10,8 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
-import { withOptions } from "./shared/merge.js"
-import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { claimsUser, oidcPreset } from "./shared/oidc-preset.js"
 
 /** Claims of a LinkedIn ID token / userinfo answer the preset reads. */
 export interface LinkedInProfile {
@@ -33,29 +32,23 @@ export interface LinkedInProfile {
  */
 export function linkedinProfile(profile: LinkedInProfile) {
   const name = profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(" ") || null)
-  return {
-    id: profile.sub,
-    name,
-    email: verifiedEmail(profile),
-    image: profile.picture ?? null,
-    emailVerified: emailVerifiedAt(profile),
-  }
+  return claimsUser(profile, name)
 }
 
 /** The LinkedIn provider preset. */
 export default function LinkedIn(options: OIDCOptions<LinkedInProfile> = {}): OIDCConfig<LinkedInProfile> {
-  const preset: OIDCPreset<LinkedInProfile> = {
-    id: "linkedin",
-    name: "LinkedIn",
-    type: "oidc",
-    issuer: "https://www.linkedin.com/oauth",
-    wellKnown: "https://www.linkedin.com/oauth/.well-known/openid-configuration",
-    authorization: { params: { scope: "openid profile email" } },
-    client: { token_endpoint_auth_method: "client_secret_post" },
-    checks: ["state"],
-    profile: linkedinProfile,
-    style: { brandColor: "#0a66c2" },
-  }
-  return withOptions(preset, options)
+  return oidcPreset(
+    {
+      id: "linkedin",
+      name: "LinkedIn",
+      issuer: "https://www.linkedin.com/oauth",
+      wellKnown: "https://www.linkedin.com/oauth/.well-known/openid-configuration",
+      client: { token_endpoint_auth_method: "client_secret_post" },
+      checks: ["state"],
+      profile: linkedinProfile,
+      style: { brandColor: "#0a66c2" },
+    },
+    options,
+  )
 }
 export { LinkedIn }

@@ -18,9 +18,9 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { oidcPreset } from "./shared/oidc-preset.js"
 import { InvalidProviderOptions } from "./errors.js"
-import { withOptions } from "./shared/merge.js"
 
 /** Claims of an Entra ID token the preset reads. */
 export interface MicrosoftEntraIDProfile {
@@ -64,17 +64,16 @@ export function microsoftEntraIDProfile(profile: MicrosoftEntraIDProfile) {
 export default function MicrosoftEntraID(options: MicrosoftEntraIDUserConfig = {}): OIDCConfig<MicrosoftEntraIDProfile> {
   const { tenantId, ...rest } = options
   const issuer = options.issuer ?? (tenantId !== undefined ? entraIssuer(tenantId) : undefined)
-  const preset: OIDCPreset<MicrosoftEntraIDProfile> = {
-    id: "microsoft-entra-id",
-    name: "Microsoft Entra ID",
-    type: "oidc",
-    ...(issuer !== undefined ? { issuer } : {}),
-    authorization: { params: { scope: "openid profile email" } },
-    checks: ["pkce", "state", "nonce"],
-    profile: microsoftEntraIDProfile,
-    style: { brandColor: "#0072c6" },
-  }
-  const config = withOptions<OIDCConfig<MicrosoftEntraIDProfile>>(preset, rest)
+  const config = oidcPreset(
+    {
+      id: "microsoft-entra-id",
+      name: "Microsoft Entra ID",
+      ...(issuer !== undefined ? { issuer } : {}),
+      profile: microsoftEntraIDProfile,
+      style: { brandColor: "#0072c6" },
+    },
+    rest,
+  )
   // `tenantId` is not a provider field: it is left out of the merge but kept in `options`.
   return { ...config, options: options as OIDCConfig<MicrosoftEntraIDProfile>["options"] }
 }

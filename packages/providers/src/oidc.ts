@@ -9,8 +9,8 @@
  * @module
  */
 import type { OIDCConfig, Profile } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
-import { withOptions } from "./shared/merge.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { oidcPreset } from "./shared/oidc-preset.js"
 import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
 
 /** Options of the generic preset: any OIDC provider field; `id` and `name` name it. */
@@ -37,14 +37,6 @@ export function oidcProfile(profile: Profile) {
 
 /** A generic OpenID Connect provider preset: discovery, code flow with PKCE, state and nonce. */
 export default function OIDC<P extends Profile = Profile>(options: OIDCPresetConfig<P> = {}): OIDCConfig<P> {
-  const preset: OIDCPreset<P> = {
-    id: "oidc",
-    name: "OpenID Connect",
-    type: "oidc",
-    authorization: { params: { scope: "openid profile email" } },
-    checks: ["pkce", "state", "nonce"],
-    profile: oidcProfile,
-  }
-  return withOptions(preset, options)
+  return oidcPreset({ id: "oidc", name: "OpenID Connect", profile: oidcProfile }, options)
 }
 export { OIDC }

@@ -9,9 +9,8 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
-import { withOptions } from "./shared/merge.js"
-import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { claimsUser, oidcPreset } from "./shared/oidc-preset.js"
 
 /** Claims of an Okta ID token the preset reads. */
 export interface OktaProfile {
@@ -29,26 +28,11 @@ export interface OktaProfile {
  * is verified (`emailVerified`) only when Okta says `email_verified: true`.
  */
 export function oktaProfile(profile: OktaProfile) {
-  return {
-    id: profile.sub,
-    name: profile.name ?? profile.preferred_username ?? null,
-    email: verifiedEmail(profile),
-    image: profile.picture ?? null,
-    emailVerified: emailVerifiedAt(profile),
-  }
+  return claimsUser(profile, profile.name ?? profile.preferred_username ?? null)
 }
 
 /** The Okta provider preset; `issuer` comes from the options or `AUTH_OKTA_ISSUER`. */
 export default function Okta(options: OIDCOptions<OktaProfile> = {}): OIDCConfig<OktaProfile> {
-  const preset: OIDCPreset<OktaProfile> = {
-    id: "okta",
-    name: "Okta",
-    type: "oidc",
-    authorization: { params: { scope: "openid profile email" } },
-    checks: ["pkce", "state", "nonce"],
-    profile: oktaProfile,
-    style: { brandColor: "#00297a" },
-  }
-  return withOptions(preset, options)
+  return oidcPreset({ id: "okta", name: "Okta", profile: oktaProfile, style: { brandColor: "#00297a" } }, options)
 }
 export { Okta }

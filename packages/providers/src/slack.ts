@@ -9,9 +9,8 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
-import { withOptions } from "./shared/merge.js"
-import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { claimsUser, oidcPreset } from "./shared/oidc-preset.js"
 
 /** Claims of a Slack ID token the preset reads. */
 export interface SlackProfile {
@@ -29,28 +28,22 @@ export interface SlackProfile {
  * is verified (`emailVerified`) only when Slack says `email_verified: true`.
  */
 export function slackProfile(profile: SlackProfile) {
-  return {
-    id: profile.sub,
-    name: profile.name ?? null,
-    email: verifiedEmail(profile),
-    image: profile.picture ?? null,
-    emailVerified: emailVerifiedAt(profile),
-  }
+  return claimsUser(profile, profile.name ?? null)
 }
 
 /** The Slack provider preset. */
 export default function Slack(options: OIDCOptions<SlackProfile> = {}): OIDCConfig<SlackProfile> {
-  const preset: OIDCPreset<SlackProfile> = {
-    id: "slack",
-    name: "Slack",
-    type: "oidc",
-    issuer: "https://slack.com",
-    wellKnown: "https://slack.com/.well-known/openid-configuration",
-    authorization: { params: { scope: "openid profile email" } },
-    checks: ["state", "nonce"],
-    profile: slackProfile,
-    style: { brandColor: "#611f69" },
-  }
-  return withOptions(preset, options)
+  return oidcPreset(
+    {
+      id: "slack",
+      name: "Slack",
+      issuer: "https://slack.com",
+      wellKnown: "https://slack.com/.well-known/openid-configuration",
+      checks: ["state", "nonce"],
+      profile: slackProfile,
+      style: { brandColor: "#611f69" },
+    },
+    options,
+  )
 }
 export { Slack }

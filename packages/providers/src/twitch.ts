@@ -11,9 +11,8 @@
  * @module
  */
 import type { OIDCConfig } from "@authlib/core"
-import type { OIDCOptions, OIDCPreset } from "./shared/types.js"
-import { withOptions } from "./shared/merge.js"
-import { emailVerifiedAt, verifiedEmail } from "./shared/verified-email.js"
+import type { OIDCOptions } from "./shared/types.js"
+import { claimsUser, oidcPreset } from "./shared/oidc-preset.js"
 
 /** Claims of a Twitch ID token the preset reads. */
 export interface TwitchProfile {
@@ -43,30 +42,24 @@ export async function conformTwitchToken(response: Response): Promise<Response |
  * is verified (`emailVerified`) only when Twitch says `email_verified: true`.
  */
 export function twitchProfile(profile: TwitchProfile) {
-  return {
-    id: profile.sub,
-    name: profile.preferred_username ?? null,
-    email: verifiedEmail(profile),
-    image: profile.picture ?? null,
-    emailVerified: emailVerifiedAt(profile),
-  }
+  return claimsUser(profile, profile.preferred_username ?? null)
 }
 
 /** The Twitch provider preset. */
 export default function Twitch(options: OIDCOptions<TwitchProfile> = {}): OIDCConfig<TwitchProfile> {
-  const preset: OIDCPreset<TwitchProfile> = {
-    id: "twitch",
-    name: "Twitch",
-    type: "oidc",
-    issuer: "https://id.twitch.tv/oauth2",
-    wellKnown: "https://id.twitch.tv/oauth2/.well-known/openid-configuration",
-    authorization: { params: { scope: "openid user:read:email", claims: TWITCH_CLAIMS } },
-    token: { conform: conformTwitchToken },
-    client: { token_endpoint_auth_method: "client_secret_post" },
-    checks: ["pkce", "state", "nonce"],
-    profile: twitchProfile,
-    style: { brandColor: "#9146ff" },
-  }
-  return withOptions(preset, options)
+  return oidcPreset(
+    {
+      id: "twitch",
+      name: "Twitch",
+      issuer: "https://id.twitch.tv/oauth2",
+      wellKnown: "https://id.twitch.tv/oauth2/.well-known/openid-configuration",
+      authorization: { params: { scope: "openid user:read:email", claims: TWITCH_CLAIMS } },
+      token: { conform: conformTwitchToken },
+      client: { token_endpoint_auth_method: "client_secret_post" },
+      profile: twitchProfile,
+      style: { brandColor: "#9146ff" },
+    },
+    options,
+  )
 }
 export { Twitch }

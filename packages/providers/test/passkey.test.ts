@@ -11,7 +11,7 @@ import Credentials from "@authlib/providers/credentials"
 import Passkey, { isPublicSuffix, loadSimpleWebAuthn } from "@authlib/providers/passkey"
 import { XataAdapter, migrate } from "@authlib/xata-adapter"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SoftAuthenticator } from "../../core/test/flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "../../core/test/capabilities/webauthn/authenticator.js"
 
 const APP = "http://localhost:3000"
 let db: PGlite

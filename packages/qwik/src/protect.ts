@@ -1,6 +1,6 @@
 /**
  * Route protection for a subtree: export `onRequest = protectRoute()` from a `layout.tsx` (or
- * `index.tsx`) and every page under it needs a session. A signed-out request goes to the sign-in
+ * an `index.tsx`) and every page under it needs a session. A signed-out request goes to the sign-in
  * page with its own path as `callbackUrl`, so the user lands back where they were; with `when`, a
  * signed-in user who fails the condition (a role) is refused with 403, or sent to `deniedPage`.
  *

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { Auth, type AuthConfig } from "@authlib/core"
 import { MemoryAdapter } from "@authlib/adapter-test/memory-adapter"
-import { SoftAuthenticator } from "../../core/test/flows/webauthn/authenticator.js"
+import { SoftAuthenticator } from "../../core/test/capabilities/webauthn/authenticator.js"
 import { completeTwoFactorWithPasskey, registerPasskey, signInWithPasskey, supportsPasskeys } from "../src/passkey.js"
 import { stepAt, totp } from "@authlib/e2e-kit/totp"
 

@@ -1,6 +1,6 @@
 /**
  * The README's quick start (e-mail links and database sessions) runs as written. Its three files
- * (`src/server/auth.ts`, `src/routes/plugin@auth.ts`, `src/routes/index.tsx`) go into an app folder
+ * (`<app>/src/server/auth.ts`, `<app>/src/routes/plugin@auth.ts`, `<app>/src/routes/index.tsx`) go into an app folder
  * and type-check as an app's (tsc 5.9 and 7, `~/*` paths, Qwik's JSX, this package's built types). Then the
  * plugin file, through Qwik's optimizer as in an app, is the binding: `~/server/auth` becomes the
  * path the alias stands for, the data folder a temporary one, the environment the README's

@@ -1,5 +1,5 @@
 /**
- * The README's quick start, as written: its `src/auth.ts` block type-checks in a project of its own
+ * The README's quick start, as written: its `<app>/src/auth.ts` block type-checks in a project of its own
  * (strict, `node16`, library checks on) and its config is accepted where a binding takes one
  * (`Auth(request, authConfig)`); its migration command creates the tables on a fresh database (a
  * PGlite folder, through the workspace's `authlib-xata`).

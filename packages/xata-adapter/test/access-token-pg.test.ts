@@ -28,7 +28,7 @@ interface LocalOP {
   tokenRequests: number
   close(): Promise<void>
 }
-const helper = (path: string) => import(new URL(`../../core/test/flows/oauth/helpers/${path}`, import.meta.url).href)
+const helper = (path: string) => import(new URL(`../../core/test/capabilities/oauth/helpers/${path}`, import.meta.url).href)
 const app = (await helper("app.ts")) as CoreOAuthHelpers
 const { clients, startLocalOP } = (await helper("local-op.ts")) as {
   clients: { basic: { client_id: string; client_secret: string } }

@@ -17,7 +17,7 @@ function startChild(databaseUrl: string, key: string, hits: number): ChildScript
   return startScript("rate-limit-child.ts", [databaseUrl, key, String(hits)])
 }
 
-/** What an app instance of `rate-limit-auth-child.ts` reports. */
+/** What an app instance of `helpers/rate-limit-auth-child.ts` reports. */
 interface AuthReport {
   reached: number
   refused: number

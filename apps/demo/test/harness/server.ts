@@ -1,6 +1,7 @@
 /**
- * Starts the built demo (server/entry.node-server.js) as its own node process on a free port of
- * 127.0.0.1, waits until it listens, and stops it. Tests drive the real production build.
+ * Starts the built demo (`src/entry.node-server.ts`, built into `server/`) as its own node
+ * process on a free port of 127.0.0.1, waits until it listens, and stops it. Tests drive the real
+ * production build.
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { existsSync } from "node:fs"

@@ -5,7 +5,7 @@
  * `AUTH_<ID>_ID`/`_SECRET`/`_ISSUER`; see `setEnvDefaults`). A copy, made once per config object,
  * so the app's object is never changed and core's per-config cache still holds.
  */
-import { setEnvDefaults } from "../kernel/config/env.js"
+import { setEnvDefaults } from "../registry.js"
 import type { AuthConfig } from "../kernel/types/config.js"
 
 const completed = new WeakMap<AuthConfig, AuthConfig>()

@@ -7,6 +7,7 @@
  */
 import type { ServerResponse } from "node:http"
 import { resolveConfig } from "../kernel/config/resolve.js"
+import { configured } from "../registry.js"
 import { AuthError } from "../kernel/errors/errors.js"
 import { logError } from "../kernel/errors/logger.js"
 import type { AuthConfig } from "../kernel/types/config.js"
@@ -31,7 +32,7 @@ function answer(res: ServerResponse, err: unknown): void {
 
 /** Logs through the config's logger, except the configuration's own error: it was logged when the configuration was read. */
 function log(config: AuthConfig, err: unknown): void {
-  const resolved = resolveConfig(config)
+  const resolved = resolveConfig(configured(config))
   if (err !== resolved.error) logError(resolved.logger, err)
 }
 

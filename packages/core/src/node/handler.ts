@@ -10,6 +10,8 @@ import { RequestConversionError, sendWebResponse, toWebRequest, type NodeRequest
 import { withEnvDefaults } from "./env.js"
 import { guardApp } from "./guard.js"
 import { isAuthPath, normalizeBasePath } from "../kernel/config/base-path.js"
+import { REGISTRY_KEY } from "../kernel/registry/carried.js"
+import { configured } from "../registry.js"
 
 export interface NodeHandlerOptions {
   /** Bytes of request body read at most. Default: core's limit (64 KiB). */
@@ -36,13 +38,15 @@ function refuse(res: ServerResponse, err: RequestConversionError): void {
 export function toNodeHandler(appConfig: AuthConfig, options: NodeHandlerOptions = {}): NodeHandler {
   const config = withEnvDefaults(appConfig)
   const basePath = normalizeBasePath(config.basePath)
+  // At the root, only the actions of the registry the config runs with are authlib's.
+  const actions = configured(config)[REGISTRY_KEY].actions
   const origin = config.url ? new URL(String(config.url)).origin : undefined
   return (req, res, appNext) => {
     // The app's callback runs guarded: an error it throws (or a promise it rejects, such as
     // `getSession` on a broken configuration) answers 500 and is logged; it never reaches the process.
     const next = appNext && guardApp(appNext, res, config)
     const path = ((req as NodeRequest).originalUrl ?? req.url ?? "/").split("?")[0]!
-    if (!isAuthPath(path, basePath)) {
+    if (!isAuthPath(path, basePath, actions)) {
       if (next) return next()
       res.writeHead(404, { "content-type": "text/plain" })
       res.end("Not found")

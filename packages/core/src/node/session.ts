@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Auth } from "../index.js"
 import type { AuthConfig, Session } from "../kernel/types/config.js"
 import { resolveConfig } from "../kernel/config/resolve.js"
+import { configured } from "../registry.js"
 import { Configuration } from "../kernel/errors/errors.js"
 import { withEnvDefaults } from "./env.js"
 
@@ -19,7 +20,7 @@ export async function getSession(req: IncomingMessage, appConfig: AuthConfig, re
   const config = withEnvDefaults(appConfig)
   // A broken configuration throws the error the routes log (what is missing and how to set it),
   // not a bare "answered 500".
-  const { error } = resolveConfig(config)
+  const { error } = resolveConfig(configured(config))
   if (error) throw error
   const basePath = normalizeBasePath(config.basePath)
   const origin = config.url ? new URL(String(config.url)).origin : `http://${req.headers.host ?? "localhost"}`

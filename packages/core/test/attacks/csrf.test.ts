@@ -1,5 +1,5 @@
 /**
- * CSRF attempts the corpus in security/csrf.test.ts leaves out: method override, bodies whose
+ * CSRF attempts the corpus in kernel/security/csrf.test.ts leaves out: method override, bodies whose
  * `csrfToken` is not a string, combined fetch-metadata headers, and a CSRF cookie tossed under
  * the unprefixed name onto an https deployment. Each leaves the session as it was.
  */

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import type { AuthConfig } from "../../src/index.js"
 import { Client, config, ORIGIN } from "../helpers/harness.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
-import { emailProvider, emailSetup, followLink, formFields, requestLink, type Outbox } from "../flows/email/helpers.js"
+import { emailProvider, emailSetup, followLink, formFields, requestLink, type Outbox } from "../capabilities/email/helpers.js"
 
 describe("requesting a link", () => {
   it("GET /auth/signin/email?email=... (a prefetch, an <img>) only renders the page: no token, no mail", async () => {

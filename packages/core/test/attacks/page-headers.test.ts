@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { Client, config } from "../helpers/harness.js"
-import { emailSetup, requestLink } from "../flows/email/helpers.js"
+import { emailSetup, requestLink } from "../capabilities/email/helpers.js"
 
 const PATHS = ["/auth/signin", "/auth/signout", "/auth/error?error=AccessDenied", "/auth/verify-request"]
 const DIRECTIVES = ["default-src", "style-src", "img-src", "form-action", "base-uri", "frame-ancestors"]

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { Client, config, ORIGIN } from "../helpers/harness.js"
-import { emailSetup, formFields } from "../flows/email/helpers.js"
+import { emailSetup, formFields } from "../capabilities/email/helpers.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 
 const SCRIPT = `"><script>alert(1)</script>`

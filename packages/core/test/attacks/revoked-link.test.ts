@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { revokeUserSessions, type AuthConfig, type OAuthConfig } from "../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../src/capabilities/oauth/index.js"
-import { APP, browserFor, callbackOf, locationOf, signInAtLocalOP, testConfig } from "../flows/oauth/helpers/app.js"
-import { Browser } from "../flows/oauth/helpers/browser.js"
-import { clients, startLocalOP, type LocalOP } from "../flows/oauth/helpers/local-op.js"
+import { APP, browserFor, callbackOf, locationOf, signInAtLocalOP, testConfig } from "../capabilities/oauth/helpers/app.js"
+import { Browser } from "../capabilities/oauth/helpers/browser.js"
+import { clients, startLocalOP, type LocalOP } from "../capabilities/oauth/helpers/local-op.js"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 
 let op: LocalOP

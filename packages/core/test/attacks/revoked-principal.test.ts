@@ -11,8 +11,8 @@ import {
   revokeUserSessions, signOutEverywhere, unlinkLinkedAccount, type AdapterAccount, type AuthConfig, type OAuthConfig,
 } from "../../src/index.js"
 import { alice, Client, setCookies } from "../helpers/harness.js"
-import { cookieHeader } from "../passkeys/helpers.js"
-import { options, registerPasskey, setup, type PasskeySetup } from "../flows/webauthn/setup.js"
+import { cookieHeader } from "../capabilities/passkey-management/helpers.js"
+import { options, registerPasskey, setup, type PasskeySetup } from "../capabilities/webauthn/setup.js"
 
 const COOKIE = "authlib.session-token"
 const op = { id: "op", name: "Local OP", type: "oidc", issuer: "https://op.example", clientId: "c", clientSecret: "s" } as unknown as OAuthConfig

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { chromium, type BrowserContext, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { credentials, SECRET } from "../helpers/harness.js"
-import { passkeyAdapter, passkeyProvider, type PasskeyAdapter } from "../flows/webauthn/setup.js"
+import { passkeyAdapter, passkeyProvider, type PasskeyAdapter } from "../capabilities/webauthn/setup.js"
 import { alice } from "../helpers/harness.js"
 import { startServer, type TestServer } from "./server.js"
 

@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MemoryRateLimitStore, type AuthConfig, type OAuthConfig } from "../../src/index.js"
 import { toNodeHandler } from "../../src/node/index.js"
 import { credentials, SECRET } from "../helpers/harness.js"
-import { emailProvider } from "../flows/email/helpers.js"
-import { passkeyAdapter, passkeyProvider } from "../flows/webauthn/setup.js"
+import { emailProvider } from "../capabilities/email/helpers.js"
+import { passkeyAdapter, passkeyProvider } from "../capabilities/webauthn/setup.js"
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -5,7 +5,6 @@
  */
 import { CredentialsSignin } from "../../kernel/errors/errors.js"
 import { userCodeError } from "../../kernel/user-code/run.js"
-import { registry } from "../../kernel/registry/installed.js"
 import { credentialsAttempt } from "./limit.js"
 import { normalizeIdentifier } from "../../kernel/rate-limit/limiter.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
@@ -26,9 +25,8 @@ const refused = (why: string, provider: string) => new CredentialsSignin(why, { 
  * sends it: a JSON array or object (`"email": ["victim"]`) would be counted as one thing by the
  * limits and read as another by `authorize`, so it never reaches it.
  */
-function credentialsOf(body: Readonly<Record<string, unknown>>, provider: string): Record<string, string> {
+function credentialsOf(body: Readonly<Record<string, unknown>>, provider: string, capabilities: ReadonlySet<string>): Record<string, string> {
   const out: Record<string, string> = {}
-  const capabilities = registry().bodyFields
   for (const key of Object.keys(body)) {
     if (RESERVED.has(key) || capabilities.has(key)) continue
     const value = body[key]
@@ -86,13 +84,18 @@ function identifierOf(provider: CredentialsConfig, credentials: Record<string, s
   return found
 }
 
+/** What a credentials sign-in carries of its own (`SignInResult.own`): what the user submitted. */
+export interface CredentialsSignIn {
+  readonly credentials: Record<string, unknown>
+}
+
 /** The signed-in user (an id made up when `authorize` gave none) and its `credentials` account. */
-function signInResult(provider: CredentialsConfig, authorized: User, credentials: Record<string, unknown>, mark: Cookie | undefined): SignInResult {
+function signInResult(provider: CredentialsConfig, authorized: User, credentials: Record<string, unknown>, mark: Cookie | undefined): SignInResult<CredentialsSignIn> {
   const id = authorized.id == null || authorized.id === "" ? crypto.randomUUID() : String(authorized.id)
   return {
     user: { ...authorized, id },
     account: { provider: provider.id, providerAccountId: id, type: "credentials" },
-    credentials,
+    own: { credentials },
     ...(mark ? { cookies: [mark] } : {}),
   }
 }
@@ -101,7 +104,7 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
   callbackMethods: ["POST"],
   callbackCsrf: true,
   async callback(req: AuthRequest, ctx: FlowContext<CredentialsConfig>): Promise<FlowOutcome> {
-    const credentials = credentialsOf(req.body, ctx.provider.id)
+    const credentials = credentialsOf(req.body, ctx.provider.id, ctx.config.registry.bodyFields)
     const limits = ctx.config.rateLimit
     // Synchronous with the memory store: no await on the common path (see rate-limit/limiter.ts).
     let attempt = credentialsAttempt(req, ctx, limits ? identifierOf(ctx.provider, credentials, limits.identifierOf) : undefined)

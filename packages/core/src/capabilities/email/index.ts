@@ -1,35 +1,26 @@
 /**
  * E-mail (magic link) sign-in, the flow of providers with `type: "email"`:
  *
- * - POST signin/:provider (`signin.ts`): normalise the address, ask the `signIn` callback with
+ * - POST signin/:provider (`flow-signin.ts`): normalise the address, ask the `signIn` callback with
  *   `email: { verificationRequest: true }`, store the token hashed, send the link, redirect to
  *   verify-request.
- * - GET callback/:provider (`callback.ts`): the confirm page, which consumes nothing.
+ * - GET callback/:provider (`flow-callback.ts`): the confirm page, which consumes nothing.
  * - POST callback/:provider (CSRF checked): consume the token once and hand the user (found by
  *   e-mail, or new) to `issueSession`, which creates or verifies the user, links the `email`
  *   account and issues the session.
  *
+ * Its rules as a sign-in type (first factor, users, page part, environment): `sign-in-type.ts`.
+ *
  * Needs an adapter with `createVerificationToken`, `useVerificationToken` and `getUserByEmail`
  * (plus `createUser`, `updateUser`, `getUserByAccount`, `linkAccount` to store the user).
  */
-import type { EmailConfig } from "../../kernel/types/providers.js"
-import type { Flow } from "../../kernel/types/sign-in.js"
-import { emailCallback } from "./callback.js"
-import { emailSignin } from "./signin.js"
-import { checkEmailProvider } from "./check.js"
-import { verifyRequest } from "./verify-request-route.js"
+import { verifyRequest } from "./route.js"
 import type { Capability } from "../../kernel/types/capability.js"
-
-const emailFlow: Flow<EmailConfig> = {
-  callbackMethods: ["GET", "POST"],
-  callbackCsrf: true,
-  signin: emailSignin,
-  callback: emailCallback,
-}
+import { emailSignInType } from "./sign-in-type.js"
 
 export const email: Capability = {
   name: "email",
-  flows: { email: { flow: emailFlow, check: checkEmailProvider } },
+  signInTypes: { email: emailSignInType },
   routes: [{ action: "verify-request", answers: "page", GET: { handler: verifyRequest, csrf: false } }],
 }
 

@@ -55,7 +55,7 @@ export async function newToken(provider: EmailConfig): Promise<string> {
 
 /** The single-use records' port (checked at start-up for every e-mail provider). */
 export type EmailTokens = PortMethods<"verificationTokens">
-export const emailTokens = (ctx: Pick<FlowContext<EmailConfig>, "config">): EmailTokens => port(ctx.config.adapter, "verificationTokens", "E-mail sign-in")
+export const emailTokens = (ctx: Pick<FlowContext<EmailConfig>, "config">): EmailTokens => port(ctx.config, "verificationTokens", "E-mail sign-in")
 
 /** Stores the hashed token; returns the stored record's key, for removing it again. */
 export async function storeToken(ctx: FlowContext<EmailConfig>, identifier: string, token: string): Promise<{ identifier: string; token: string; expires: Date }> {

@@ -1,7 +1,7 @@
 /**
  * Server functions for the sign-in methods linked to the signed-in user: list them (provider,
  * type, whether it can be unlinked; never a token) and unlink an IdP account, refused when it is
- * the user's last way to sign in (`passkeys/ways-in.ts` says what counts). Like the other server
+ * the user's last way to sign in (`ways-in.ts` says what counts). Like the other server
  * functions they check no CSRF token: call them from protected endpoints.
  */
 import type { Adapter, AdapterAccount } from "../../kernel/types/adapters.js"
@@ -63,7 +63,7 @@ export function listLinkedAccounts(request: Request, config: AuthConfig): Promis
 }
 
 /**
- * The signed-in user's ways in (see `passkeys/ways-in.ts`): IdP accounts, a password (a stored
+ * The signed-in user's ways in (see `ways-in.ts`): IdP accounts, a password (a stored
  * credentials account, or the one this session began with: JWT sessions store none), their passkeys
  * (one entry with a count), e-mail links to a verified address; each with how it is removed. The same
  * enumeration decides what `unlinkLinkedAccount` and `deletePasskey` refuse as the last way in, so a
@@ -90,7 +90,7 @@ function notUnlinkable(type: AdapterAccount["type"]): AccountManagementError {
 /**
  * Unlinks the signed-in user's IdP accounts of `provider` (all of them, for a provider linked more
  * than once); resolves what was unlinked. Refused with `LAST_SIGN_IN_METHOD` when no other way to
- * sign in would remain (see `passkeys/ways-in.ts`; checked again after the write, so concurrent
+ * sign in would remain (see `ways-in.ts`; checked again after the write, so concurrent
  * removals cannot both take the last ones), `ACCOUNT_NOT_UNLINKABLE` for a passkey's or a password's
  * account (they are not what signs in), and `ACCOUNT_UNKNOWN` when the user has no account of that provider;
  * for a user with two factors on, `ReauthenticationRequired` without a second factor verified within

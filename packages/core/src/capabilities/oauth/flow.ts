@@ -1,6 +1,6 @@
 /**
- * The OAuth 2 / OpenID Connect flow (`type: "oauth"` and `type: "oidc"`), as registered in
- * `flows/index.ts`:
+ * The OAuth 2 / OpenID Connect flow (`type: "oauth"` and `type: "oidc"`), as declared in
+ * `index.ts`:
  *
  * - `signin`: POST signin/:provider -> redirect to the authorization endpoint with check cookies.
  * - `callback`: GET callback/:provider (and `form_post` POST, re-issued as a GET first) -> the
@@ -9,8 +9,8 @@
 import type { AuthRequest, AuthResponse } from "../../kernel/types/http.js"
 import type { OAuthConfig } from "../../kernel/types/providers.js"
 import type { Flow, FlowContext, FlowOutcome } from "../../kernel/types/sign-in.js"
-import { authorizationRequest } from "./authorize.js"
-import { exchangeCode, loadProfile, readChecks, validateAuthorizationResponse, verifyIdToken } from "./callback.js"
+import { authorizationRequest } from "./flow-signin.js"
+import { exchangeCode, loadProfile, readChecks, validateAuthorizationResponse, verifyIdToken } from "./flow-callback.js"
 import { clearCheckCookies } from "./checks.js"
 import { activeChecks, oauthContext } from "./context.js"
 import { authorizationServer } from "./discovery.js"
@@ -68,8 +68,14 @@ async function callback(req: AuthRequest, ctx: FlowContext<OAuthConfig>): Promis
   const claims = await verifyIdToken(flow, tokens)
   const profile = await loadProfile(flow, tokens.server, tokens.tokens, claims)
   const result = await buildSignIn(flow.provider, withResponseUser(profile, params), tokens.tokens)
-  const allowEmailLinking = flow.provider.allowDangerousEmailAccountLinking === true
-  return { signIn: { ...result, cookies: clearCheckCookies(flow, checks), allowEmailLinking } }
+  const own: OAuthSignIn = { allowEmailLinking: flow.provider.allowDangerousEmailAccountLinking === true }
+  return { signIn: { ...result, cookies: clearCheckCookies(flow, checks), own } }
+}
+
+/** What an OAuth/OIDC sign-in keeps of its own (`SignInResult.own`). */
+export interface OAuthSignIn {
+  /** The provider allows joining a user who exists with the same address (`allowDangerousEmailAccountLinking`). */
+  readonly allowEmailLinking: boolean
 }
 
 /** The flow of `oauth` and `oidc` providers. */

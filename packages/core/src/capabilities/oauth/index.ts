@@ -1,17 +1,14 @@
 /**
- * OAuth 2 and OpenID Connect sign-in: the flow of `oauth` and `oidc` providers, their start-up
- * checks, their per-client limits, and RP-Initiated Logout at sign-out (`signOutAtProvider`).
+ * OAuth 2 and OpenID Connect sign-in: the sign-in type of `oauth` and `oidc` providers (flow,
+ * start-up checks, per-client limits, user rules, page part: `sign-in-type.ts`), and RP-Initiated Logout at sign-out (`signOutAtProvider`).
  */
-import type { Capability, FlowDeclaration } from "../../kernel/types/capability.js"
-import { checkOAuthProvider } from "./check.js"
+import type { Capability } from "../../kernel/types/capability.js"
 import { endSessionUrl } from "./end-session.js"
-import { oauthFlow } from "./flow.js"
-
-const declaration: FlowDeclaration = { flow: oauthFlow, limits: { signin: "oauth.perClient", callback: "oauth.perClient" }, check: checkOAuthProvider }
+import { oauthSignInType } from "./sign-in-type.js"
 
 export const oauth: Capability = {
   name: "oauth",
-  flows: { oauth: declaration, oidc: declaration },
+  signInTypes: { oauth: oauthSignInType, oidc: oauthSignInType },
   signOutRedirect: endSessionUrl,
 }
 

@@ -5,10 +5,11 @@
  */
 import type { Capability } from "../../kernel/types/capability.js"
 import { passkeyManagementErrors } from "./errors.js"
-import { changePasskeyRoute, listPasskeysRoute } from "./route.js"
+import { changePasskeyActions, listPasskeysRoute } from "./route.js"
 
 export const passkeyManagement: Capability = {
   name: "passkey-management",
-  routes: [{ action: "passkeys", answers: "json", GET: { handler: listPasskeysRoute, csrf: false }, POST: { handler: changePasskeyRoute, csrf: true } }],
+  requires: ["webauthn", "linked-accounts"],
+  routes: [{ action: "passkeys", answers: "json", GET: { handler: listPasskeysRoute, csrf: false }, POST: { actions: changePasskeyActions, csrf: true } }],
   errors: passkeyManagementErrors,
 }

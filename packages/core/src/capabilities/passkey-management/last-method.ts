@@ -1,5 +1,5 @@
 /**
- * Deleting a passkey must leave its owner a way to sign in (see `ways-in.ts`), unless the app allows
+ * Deleting a passkey must leave its owner a way to sign in (see `linked-accounts/ways-in.ts`), unless the app allows
  * otherwise, also when two removals race; and the passkey's `webauthn` account goes with it.
  */
 import { adapterMethods } from "../../kernel/ports/ports.js"
@@ -18,7 +18,7 @@ const lastWayIn = (accountsListed: boolean) =>
 
 /**
  * Throws `LAST_SIGN_IN_METHOD` when deleting one passkey (the user keeps `others`) would leave no
- * way in (see `ways-in.ts`) and not every passkey provider has `allowDeletingLastPasskey`. Resolves
+ * way in (see `linked-accounts/ways-in.ts`) and not every passkey provider has `allowDeletingLastPasskey`. Resolves
  * the user's accounts when the adapter lists them (for {@link unlinkPasskeyAccount}).
  */
 export async function assertAnotherWayIn(ctx: Context, providers: readonly WebAuthnConfig[], userId: string, others: readonly AdapterAuthenticator[]): Promise<AdapterAccount[] | undefined> {

@@ -66,7 +66,7 @@ interface Me {
 
 async function current(req: AuthRequest, ctx: Context): Promise<Me> {
   if (!sessionStrategy(ctx.config).storesSessions) throw new SessionManagementError("JWT sessions are not stored: they cannot be listed or ended one by one", { code: "DATABASE_SESSIONS_ONLY" })
-  const sessions = port(ctx.config.adapter, "sessionListing", "Managing sessions")
+  const sessions = port(ctx.config, "sessionListing", "Managing sessions")
   const { userId, storedSessionKey } = await requirePrincipal(req, ctx, "Sign in to manage your sessions")
   // Set under a strategy that stores sessions; a principal without one is no stored session.
   if (storedSessionKey === null) throw new SessionRequired("Sign in to manage your sessions", { code: "SESSION_MISSING" })

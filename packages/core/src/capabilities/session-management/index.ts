@@ -3,9 +3,9 @@
  * the app revokes a user's sessions (`functions.ts`).
  */
 import type { Capability } from "../../kernel/types/capability.js"
-import { changeSessionsRoute, listSessionsRoute } from "./route.js"
+import { changeSessionsActions, listSessionsRoute } from "./route.js"
 
 export const sessionManagement: Capability = {
   name: "session-management",
-  routes: [{ action: "sessions", answers: "json", GET: { handler: listSessionsRoute, csrf: false }, POST: { handler: changeSessionsRoute, csrf: true } }],
+  routes: [{ action: "sessions", answers: "json", GET: { handler: listSessionsRoute, csrf: false }, POST: { actions: changeSessionsActions, csrf: true } }],
 }

@@ -20,7 +20,8 @@ import { twoFactorStore } from "./store.js"
 export async function holdForSecondFactor(req: AuthRequest, ctx: Context, pending: PendingSignIn): Promise<AuthResponse | undefined> {
   const options = ctx.config.twoFactor
   if (!options) return undefined
-  if (pending.userVerified && options.passkeyCountsAsTwoFactors) return undefined
+  // Two factors in one step (a passkey that verified the person), where they count as two.
+  if (pending.factors === 2) return undefined
   const { userId } = pending
   // A user who is not stored cannot have, or enrol, a second factor (credentials without a user id).
   if (userId === undefined && !pending.resume.stores) return undefined

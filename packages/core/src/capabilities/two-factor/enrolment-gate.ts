@@ -14,7 +14,7 @@
 import { assertRecentAuthentication } from "../../kernel/sessions/freshness.js"
 import { requirePrincipal, type Principal } from "../../kernel/sessions/principal.js"
 import type { AuthRequest, Context, Cookie } from "../../kernel/types/http.js"
-import { confirmTotp, twoFactorOptions } from "./actions.js"
+import { confirmTotp, twoFactorOptions } from "./manage.js"
 import { reissueWithSecondFactor } from "./step-up.js"
 
 /** The signed-in principal who may enrol now (`SessionRequired` without a session, `ReauthenticationRequired` when its sign-in is too old). */

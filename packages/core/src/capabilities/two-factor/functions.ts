@@ -5,7 +5,7 @@
 import { serverCall } from "../../kernel/run/server-call.js"
 import { requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
-import { disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorStatus, type TotpEnrollment, type TwoFactorStatus } from "./actions.js"
+import { disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorStatus, type TotpEnrollment, type TwoFactorStatus } from "./manage.js"
 import { serializeCookie, type Cookie } from "../../kernel/cookies/serialize.js"
 import { confirmForSession, freshEnrolling } from "./enrolment-gate.js"
 import { qrCodeSvg } from "./qr-svg.js"

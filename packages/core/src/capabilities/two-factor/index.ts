@@ -26,11 +26,12 @@ import { TWO_FACTOR_RATE_LIMITS } from "./rate-limits.js"
 import { heldTwoFactorSignIn } from "./passkey.js"
 import { issuerProblem } from "./otpauth-uri.js"
 import { requiredProblem } from "./required.js"
-import { twoFactorAction, twoFactorPage } from "./route.js"
+import { twoFactorActions, twoFactorPage } from "./route.js"
 
 export const twoFactor: Capability = {
   name: "two-factor",
-  routes: [{ action: "two-factor", answers: "json", page: "twoFactor", GET: { handler: twoFactorPage, csrf: false }, POST: { handler: twoFactorAction, csrf: true } }],
+  requires: ["webauthn"],
+  routes: [{ action: "two-factor", answers: "json", page: "twoFactor", GET: { handler: twoFactorPage, csrf: false }, POST: { actions: twoFactorActions, csrf: true } }],
   beforeIssue: { active: (config) => config.twoFactor !== undefined, bodyFields: [CODE_FIELD], hold: holdForSecondFactor },
   heldSignIn: heldTwoFactorSignIn,
   options: twoFactorOption,
@@ -39,7 +40,7 @@ export const twoFactor: Capability = {
   ports: { twoFactor: TWO_FACTOR_PORT },
   freshness: twoFactorFreshness,
   removeFootholds: removeSecondFactors,
-  passkeyIsMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
+  oneStepMultiFactor: (config) => config.twoFactor?.passkeyCountsAsTwoFactors !== false,
   secondFactorLifetime: (config) => config.twoFactor?.reauthenticateAfter ?? null,
   check(config) {
     if (!config.twoFactor) return undefined

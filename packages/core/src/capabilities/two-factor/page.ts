@@ -7,7 +7,7 @@
 import { actionUrl, hiddenInputs, html, layout, SafeHtml } from "../../kernel/pages/html.js"
 import { PASSKEY_SCRIPT } from "../../kernel/pages/passkey-script.js"
 import type { Theme } from "../../kernel/types/config.js"
-import type { TotpEnrollment } from "./actions.js"
+import type { TotpEnrollment } from "./manage.js"
 import { qrCodeSvg } from "./qr-svg.js"
 
 /** Parameters of `renderTwoFactorPage`. */

@@ -15,7 +15,7 @@ import type { HeldSignIn } from "../../kernel/types/capability.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { passkeyProviderForUser, verifyHeldSignInPasskey } from "../webauthn/index.js"
 import type { WebAuthnConfig } from "../../kernel/types/providers.js"
-import { twoFactorOptions } from "./actions.js"
+import { twoFactorOptions } from "./manage.js"
 import { clearPending, firstFactorOf, readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms, signInMissing } from "./refusal.js"
 

@@ -5,7 +5,7 @@
  */
 import { serverCall } from "../../kernel/run/server-call.js"
 import type { AuthConfig } from "../../kernel/types/config.js"
-import { twoFactorOptions } from "./actions.js"
+import { twoFactorOptions } from "./manage.js"
 import { passkeyToFinish } from "./passkey.js"
 import { readPending } from "./pending.js"
 

@@ -3,7 +3,8 @@
  * to the page, which says why (`?error=...&code=...`), or to the sign-in page when no sign-in is
  * pending any more; a script (JSON, or `X-Auth-Return-Redirect: 1`) gets the error as JSON.
  */
-import { AuthError, RateLimited, WebAuthnVerificationError } from "../../kernel/errors/errors.js"
+import { AuthError, RateLimited } from "../../kernel/errors/errors.js"
+import { WebAuthnVerificationError } from "../webauthn/index.js"
 import { TwoFactorError } from "./errors.js"
 import { routeUrl } from "../../kernel/http/urls.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"

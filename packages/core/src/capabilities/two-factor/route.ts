@@ -16,7 +16,7 @@ import { formTargets, pageHeaders } from "../../kernel/pages/index.js"
 import { csrfTokenFor } from "../../kernel/security/csrf.js"
 import { principalOf, requirePrincipal } from "../../kernel/sessions/principal.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../../kernel/types/http.js"
-import { disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions, type TotpEnrollment } from "./actions.js"
+import { disableTwoFactor, enrollTotp, regenerateBackupCodes, twoFactorOptions, type TotpEnrollment } from "./manage.js"
 import { confirmPending, currentEnrolment, enrolPending } from "./enrol-pending.js"
 import { confirmForSession, freshEnrolling } from "./enrolment-gate.js"
 import { renderTwoFactorPage } from "./page.js"
@@ -25,6 +25,7 @@ import { verifyPendingCode } from "./verify.js"
 import { stepUpAction } from "./step-up.js"
 import { clearPending, readPending, type PendingTwoFactor } from "./pending.js"
 import { answeringForms } from "./refusal.js"
+import type { RouteHandler, SubActions } from "../../kernel/types/capability.js"
 
 /** What the page offers besides the code form: the enrolment of a sign-in held to enrol (and the cookie keeping a new secret), or the user's passkey (unless a passkey began the sign-in). */
 async function pageExtras(req: AuthRequest, ctx: Context, pending: PendingTwoFactor): Promise<{ enrolment?: TotpEnrollment; passkey?: { optionsUrl: string; provider: string }; cookies?: Cookie[] }> {
@@ -51,24 +52,41 @@ function verify(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   return answeringForms(req, ctx, () => verifyPendingCode(req, ctx, req.body.code))
 }
 
-export async function twoFactorAction(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
-  const { action, code } = req.body
-  if (action === "verify") return verify(req, ctx)
-  if (action === "step-up") return stepUpAction(req, ctx)
+/** Enrolment acts for the signed-in user, else for a sign-in held to enrol: that one, when there is one. */
+async function enrollingHeld(req: AuthRequest, ctx: Context): Promise<boolean> {
+  return !(await principalOf(req, ctx)) && (await readPending(req, ctx))?.enrol === true
+}
+
+const signedIn = (req: AuthRequest, ctx: Context) => requirePrincipal(req, ctx, "Sign in to manage two-factor sign-in").then((p) => p.userId)
+
+/** The handlers of POST /two-factor that need the option, after asking for it (`TWO_FACTOR_OFF` without it). */
+const withOption = (handler: RouteHandler): RouteHandler => (req, ctx) => {
   twoFactorOptions(ctx)
-  // The way out of a pending sign-in: nothing of it was stored, so clearing its cookie ends it.
-  if (action === "cancel") return { redirect: routeUrl(ctx, "signIn"), cookies: clearPending(req, ctx) }
-  if (action === "verify-passkey") return verifyPasskey(req, ctx)
-  // Enrolment acts for the signed-in user, else for a sign-in held to enrol.
-  const enrolling = (action === "totp-enroll" || action === "totp-confirm") && !(await principalOf(req, ctx))
-  if (enrolling && (await readPending(req, ctx))?.enrol) return action === "totp-enroll" ? enrolPending(req, ctx) : confirmPending(req, ctx)
-  const signedIn = () => requirePrincipal(req, ctx, "Sign in to manage two-factor sign-in").then((p) => p.userId)
-  if (action === "totp-enroll") return { json: await enrollTotp(ctx, (await freshEnrolling(req, ctx)).userId) }
-  if (action === "totp-confirm") {
-    const { cookies, ...confirmed } = await confirmForSession(req, ctx, code)
-    return { json: confirmed, cookies }
-  }
-  if (action === "disable") return { json: await disableTwoFactor(ctx, await signedIn(), code) }
-  if (action === "backup-codes") return { json: await regenerateBackupCodes(ctx, await signedIn(), code) }
-  throw new TwoFactorError('"action" must be "verify", "verify-passkey", "step-up", "cancel", "totp-enroll", "totp-confirm", "disable" or "backup-codes"', { code: "ACTION_INVALID" })
+  return handler(req, ctx)
+}
+
+/** POST /two-factor, by `action`. */
+export const twoFactorActions: SubActions = {
+  handlers: {
+    verify: (req, ctx) => verify(req, ctx),
+    "step-up": (req, ctx) => stepUpAction(req, ctx),
+    // The way out of a pending sign-in: nothing of it was stored, so clearing its cookie ends it.
+    cancel: withOption(async (req, ctx) => ({ redirect: routeUrl(ctx, "signIn"), cookies: clearPending(req, ctx) })),
+    "verify-passkey": withOption((req, ctx) => verifyPasskey(req, ctx)),
+    "totp-enroll": withOption(async (req, ctx) => {
+      if (await enrollingHeld(req, ctx)) return enrolPending(req, ctx)
+      return { json: await enrollTotp(ctx, (await freshEnrolling(req, ctx)).userId) }
+    }),
+    "totp-confirm": withOption(async (req, ctx) => {
+      if (await enrollingHeld(req, ctx)) return confirmPending(req, ctx)
+      const { cookies, ...confirmed } = await confirmForSession(req, ctx, req.body.code)
+      return { json: confirmed, cookies }
+    }),
+    disable: withOption(async (req, ctx) => ({ json: await disableTwoFactor(ctx, await signedIn(req, ctx), req.body.code) })),
+    "backup-codes": withOption(async (req, ctx) => ({ json: await regenerateBackupCodes(ctx, await signedIn(req, ctx), req.body.code) })),
+  },
+  refuse: (_given, ctx) => {
+    twoFactorOptions(ctx)
+    return new TwoFactorError('"action" must be "verify", "verify-passkey", "step-up", "cancel", "totp-enroll", "totp-confirm", "disable" or "backup-codes"', { code: "ACTION_INVALID" })
+  },
 }

@@ -1,10 +1,10 @@
 /**
  * The second step of a pending sign-in with a code (TOTP or backup): the one path of
  * `POST two-factor` `action=verify` (`route.ts`) and of `completeTwoFactorSignIn`
- * (`session-functions.ts`), so the route and the server function check exactly the same things.
+ * (`functions-session.ts`), so the route and the server function check exactly the same things.
  */
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
-import { twoFactorOptions } from "./actions.js"
+import { twoFactorOptions } from "./manage.js"
 import { TwoFactorError } from "./errors.js"
 import { checkCode, codeOf } from "./check-code.js"
 import { finishPending } from "./passkey.js"

@@ -1,15 +1,20 @@
 /**
- * Passkeys (WebAuthn): the callback flow of `webauthn` providers, the options route
- * (`GET webauthn-options/:provider`), their start-up checks and per-client limits.
+ * Passkeys (WebAuthn): the sign-in type of `webauthn` providers (flow, start-up checks, per-client
+ * limits, user rules, page part: `sign-in-type.ts`) and the options route (`GET webauthn-options/:provider`).
  */
 import type { Capability } from "../../kernel/types/capability.js"
-import { webauthnFlow } from "./callback.js"
-import { checkWebAuthnProvider } from "./check.js"
-import { webauthnOptionsRoute } from "./options-route.js"
+import { webauthnOptionsRoute } from "./route.js"
+import { webauthnSignInType } from "./sign-in-type.js"
+import { webauthnErrors } from "./errors.js"
 
 export const webauthn: Capability = {
   name: "webauthn",
-  flows: { webauthn: { flow: webauthnFlow, limits: { callback: "passkey.perClient" }, check: checkWebAuthnProvider } },
+  signInTypes: { webauthn: webauthnSignInType },
+  errors: webauthnErrors,
+  warnings: (config) =>
+    config.experimental.enableWebAuthn
+      ? [{ key: "experimental-webauthn", message: "WebAuthn is an experimental feature. It may change or be removed without notice. Do not use it in production." }]
+      : [],
   routes: [{ action: "webauthn-options", answers: "json", withProvider: true, GET: { handler: webauthnOptionsRoute, csrf: false, rateLimit: "passkey.perClient" } }],
 }
 
@@ -20,3 +25,4 @@ export { credentialIdToStored, storedIdToBase64url, transportsOf } from "./encod
 export { cleanPasskeyName, MAX_PASSKEY_NAME_LENGTH } from "./names.js"
 // What two-factor sign-in builds on: a passkey as the second factor of a held sign-in.
 export { passkeyProviderForUser, verifyHeldSignInPasskey, verifyStepUpPasskey, type HeldPasskeyCheck } from "./second-factor.js"
+export { WebAuthnVerificationError, WEBAUTHN_ERROR_CODES } from "./errors.js"

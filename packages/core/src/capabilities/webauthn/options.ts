@@ -11,7 +11,8 @@
  */
 import { passkeyStore } from "./store.js"
 import type { AdapterUser } from "../../kernel/types/adapters.js"
-import { WebAuthnVerificationError, type ErrorCode } from "../../kernel/errors/errors.js"
+import type { ErrorCode } from "../../kernel/errors/errors.js"
+import { WebAuthnVerificationError } from "./errors.js"
 import type { AuthRequest, AuthResponse } from "../../kernel/types/http.js"
 import type { HeldSignIn } from "../../kernel/types/capability.js"
 import type { WebAuthnConfig, WebAuthnUserInfo } from "../../kernel/types/providers.js"

@@ -1,17 +1,18 @@
 /**
  * A passkey asked of a known user as a second factor: the options route made authenticate options
- * for the user of a held sign-in (`options-route.ts`, the challenge bound to that sign-in's id);
+ * for the user of a held sign-in (`route.ts`, the challenge bound to that sign-in's id);
  * this verifies the answer exactly as a passkey sign-in is verified (`authenticate` of
- * `callback.ts`: the single-use challenge, origin, RP ID, signature, counter, the credential's
+ * `flow.ts`: the single-use challenge, origin, RP ID, signature, counter, the credential's
  * owner), and then that the challenge was made for this held sign-in and no other.
  */
-import { InvalidProvider, WebAuthnVerificationError } from "../../kernel/errors/errors.js"
+import { InvalidProvider } from "../../kernel/errors/errors.js"
+import { WebAuthnVerificationError } from "./errors.js"
 import type { Cookie } from "../../kernel/types/http.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import type { HeldSignIn } from "../../kernel/types/capability.js"
 import type { WebAuthnConfig } from "../../kernel/types/providers.js"
 import type { FlowContext } from "../../kernel/types/sign-in.js"
-import { authenticate, credentialOf } from "./callback.js"
+import { authenticate, credentialOf } from "./flow.js"
 import { consumeChallenge } from "./challenge.js"
 import { relyingPartyOf } from "./relying-party.js"
 import { webAuthnServer } from "./server.js"
@@ -56,7 +57,7 @@ export async function verifyHeldSignInPasskey(req: AuthRequest, ctx: Context, ch
   const requireUserVerification = (provider.userVerification ?? "required") === "required"
   // Checks the credential belongs to `challenge.userId`, the held sign-in's user.
   const verified = await authenticate({ ctx: flowCtx, credential, challenge, server, rp, requireUserVerification })
-  return { cookies: [cookie], userVerified: verified.userVerified === true }
+  return { cookies: [cookie], userVerified: verified.own?.userVerified === true }
 }
 
 /**

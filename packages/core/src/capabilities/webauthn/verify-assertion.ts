@@ -2,11 +2,12 @@
  * Verifies a passkey assertion (WebAuthn Level 3, 7.2) for the key types authenticators use, with
  * SHA-256 in-process and the signature through `@authlib/jwt`'s `verifySignature` (node:crypto on
  * Node, WebCrypto elsewhere): no thread-pool job per hash or key import. Each failed check has its
- * own code. Keys of other types go to `@simplewebauthn/server` (see `callback.ts`).
+ * own code. Keys of other types go to `@simplewebauthn/server` (see `flow.ts`).
  */
 import { verifySignature, type SignatureAlgorithm } from "@authlib/jwt"
 import { sha256 } from "@noble/hashes/sha2.js"
-import { WebAuthnVerificationError, type ErrorCode } from "../../kernel/errors/errors.js"
+import type { ErrorCode } from "../../kernel/errors/errors.js"
+import { WebAuthnVerificationError } from "./errors.js"
 import { decodeBase64 } from "./encoding.js"
 
 export interface AssertionCheck {

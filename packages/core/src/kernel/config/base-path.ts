@@ -5,8 +5,6 @@
  * "is this path authlib's", which a binding asks before handing a request to core.
  */
 
-import { registry } from "../registry/installed.js"
-
 /** The default mount point. */
 export const DEFAULT_BASE_PATH = "/auth"
 
@@ -20,10 +18,10 @@ export function normalizeBasePath(basePath: string | undefined): string {
 
 /**
  * Whether a request for `pathname` is authlib's under the normalised `basePath`. At the root only the
- * action names are (so an app mounted beside authlib keeps every other path); elsewhere everything
- * under the mount point is (an unknown action there is answered by core).
+ * `actions` of the registry are (so an app mounted beside authlib keeps every other path); elsewhere
+ * everything under the mount point is (an unknown action there is answered by core).
  */
-export function isAuthPath(pathname: string, basePath: string): boolean {
-  if (basePath === "") return registry().actions.has(pathname.split("/")[1] ?? "")
+export function isAuthPath(pathname: string, basePath: string, actions: ReadonlySet<string>): boolean {
+  if (basePath === "") return actions.has(pathname.split("/")[1] ?? "")
   return pathname === basePath || pathname.startsWith(`${basePath}/`)
 }

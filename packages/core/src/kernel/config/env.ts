@@ -17,6 +17,7 @@
  *   other than A-Z and 0-9 replaced by `_`: `azure-ad` reads `AUTH_AZURE_AD_ID`).
  * - Per e-mail provider: `AUTH_<ID>_KEY` fills `apiKey` when absent (HTTP e-mail services).
  */
+import type { Registry } from "../types/registry.js"
 import type { AuthConfig } from "../types/config.js"
 import type { ProviderConfig } from "../types/providers.js"
 import { parseOriginList } from "../security/origin-patterns.js"
@@ -55,23 +56,9 @@ function basePathOf(url: string): string | undefined {
   }
 }
 
-function fillProvider(provider: ProviderConfig, read: (name: string) => string | undefined): ProviderConfig {
-  if (provider.type === "email") {
-    // As Auth.js: an e-mail service's API key from AUTH_<ID>_KEY.
-    const key = read(`AUTH_${envStem(provider.id)}_KEY`)
-    const opts = (provider.options ?? {}) as Record<string, unknown>
-    return key !== undefined && provider.apiKey === undefined && opts.apiKey === undefined ? ({ ...provider, apiKey: key } as ProviderConfig) : provider
-  }
-  if (provider.type !== "oauth" && provider.type !== "oidc") return provider
-  const stem = envStem(provider.id)
-  const opts = (provider.options ?? {}) as Record<string, unknown>
-  const filled: Record<string, unknown> = { ...provider }
-  const pairs = [["clientId", "ID"], ["clientSecret", "SECRET"], ["issuer", "ISSUER"]] as const
-  for (const [key, suffix] of pairs) {
-    const value = read(`AUTH_${stem}_${suffix}`)
-    if (value !== undefined && provider[key] === undefined && opts[key] === undefined) filled[key] = value
-  }
-  return filled as unknown as ProviderConfig
+/** `provider` completed from the environment as its sign-in type reads it (`AUTH_<ID>_...`; see `SignInTypeDeclaration.fromEnv`). */
+function fillProvider(registry: Registry, provider: ProviderConfig, read: (name: string) => string | undefined): ProviderConfig {
+  return registry.signInType(provider.type)?.fromEnv?.(provider, read, envStem(provider.id)) ?? provider
 }
 
 /**
@@ -95,8 +82,8 @@ export function envReadingOf(config: AuthConfig): EnvReading | undefined {
   return (config as { [ENV_READING]?: EnvReading })[ENV_READING]
 }
 
-/** Fills `config` from `env`; returns nothing (spec section 4). */
-export function setEnvDefaults(env: EnvSource, config: AuthConfig): void {
+/** Fills `config` from `env`, each provider as its sign-in type in `registry` reads it; returns nothing (spec section 4). */
+export function setEnvDefaults(env: EnvSource, config: AuthConfig, registry: Registry): void {
   const read = reader(env)
   const url = read("WEBAUTH_URL")
   const marked = config as { [ENV_READING]?: EnvReading }
@@ -118,5 +105,5 @@ export function setEnvDefaults(env: EnvSource, config: AuthConfig): void {
   config.redirectProxyUrl ??= read("AUTH_REDIRECT_PROXY_URL")
   const allowed = read("AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS")
   if (allowed !== undefined) config.redirectProxyAllowedOrigins ??= parseOriginList(allowed)
-  config.providers = config.providers.map((p) => fillProvider(typeof p === "function" ? p() : p, read))
+  config.providers = config.providers.map((p) => fillProvider(registry, typeof p === "function" ? p() : p, read))
 }

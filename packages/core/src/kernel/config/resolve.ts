@@ -1,6 +1,7 @@
 /**
  * User config (+ env already applied by `setEnvDefaults`) -> frozen `ResolvedConfig`, built once per
- * config object and cached in a WeakMap. The caller's object is read, never written. Validation
+ * config object and cached in a WeakMap, with the registry the config carries (`registry/carried.ts`:
+ * a package entry puts it there). The caller's object is read, never written. Validation
  * runs here, once: a fatal misconfiguration is logged once and kept as `error`, so every request
  * answers `Configuration` without repeating the work.
  */
@@ -19,16 +20,22 @@ import { randomToken } from "../security/random.js"
 import { validateConfig } from "./validate.js"
 import { rateLimitProblems, resolveRateLimit } from "../rate-limit/options.js"
 import type { ResolvedCapabilityOptions, ResolvedConfig } from "../types/resolved-config.js"
-import { registry } from "../registry/installed.js"
+import { carriedRegistry } from "../registry/carried.js"
+import type { Registry } from "../types/registry.js"
 import { compileOriginPattern, type OriginPattern } from "../security/origin-patterns.js"
 
 const cache = new WeakMap<AuthConfig, ResolvedConfig>()
 
-/** Returns the resolved form of `config`, building it on first use. */
+/**
+ * Returns the resolved form of `config`, building it on first use. Throws when `config` carries no
+ * registry: only a caller that bypassed the package entries can get here without one.
+ */
 export function resolveConfig(config: AuthConfig): ResolvedConfig {
   let resolved = cache.get(config)
   if (!resolved) {
-    resolved = buildConfig(config)
+    const registry = carriedRegistry(config)
+    if (!registry) throw new Error("@authlib/core: the config carries no capability registry: call core through its package entries")
+    resolved = buildConfig(config, registry)
     cache.set(config, resolved)
   }
   return resolved
@@ -81,24 +88,24 @@ function compiledPatterns(sources: readonly string[] | undefined): OriginPattern
 }
 
 /** Each capability's own option, resolved by its declaration (its problems are `validateConfig`'s). */
-function capabilityOptions(config: AuthConfig): ResolvedCapabilityOptions {
+function capabilityOptions(config: AuthConfig, registry: Registry): ResolvedCapabilityOptions {
   const raw = config as unknown as Readonly<Record<string, unknown>>
   const resolved: Record<string, unknown> = {}
   // `never`: each declaration takes its own key's type; the key is the one it declared.
-  for (const option of registry().options) resolved[option.key] = option.resolve(raw[option.key] as never, config)
+  for (const option of registry.options) resolved[option.key] = option.resolve(raw[option.key] as never, config)
   return resolved as unknown as ResolvedCapabilityOptions
 }
 
-function buildConfig(config: AuthConfig): ResolvedConfig {
+function buildConfig(config: AuthConfig, registry: Registry): ResolvedConfig {
   const logger = createLogger(config.logger, config.debug)
   const session = sessionOptions(config)
   const secrets = config.secret === undefined ? [] : [config.secret].flat().filter((s) => typeof s === "string" && s !== "")
   const providers = Object.freeze(config.providers.map(normalizeProvider))
   const providerById = new Map(providers.map((p) => [p.id, p]))
   const cookieSets = new Map<boolean, CookiesOptions>()
-  const rateLimits = registry().rateLimits
+  const rateLimits = registry.rateLimits
   const resolved: ResolvedConfig = {
-    ...capabilityOptions(config),
+    ...capabilityOptions(config, registry),
     basePath: normalizeBasePath(config.basePath),
     appUrl: appUrlOf(config.url),
     secret: Object.freeze(secrets),
@@ -113,7 +120,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
     theme: Object.freeze({ colorScheme: "auto", ...(config.theme ?? {}) }),
     providers,
     providerById,
-    adapter: config.adapter ? wrapAdapter(config.adapter, logger, registry().portMethods) : undefined,
+    adapter: config.adapter ? wrapAdapter(config.adapter, logger, registry.portMethods) : undefined,
     skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
     raw: config.raw === raw,
     trustHost: config.trustHost === true,
@@ -128,6 +135,7 @@ function buildConfig(config: AuthConfig): ResolvedConfig {
       if (!set) cookieSets.set(secure, (set = resolveCookies(secure, config.cookies)))
       return set
     },
+    registry,
     error: undefined,
   }
   const error = validateConfig(config, resolved)

@@ -19,14 +19,13 @@ import type { AuthConfig } from "../types/config.js"
 import { missingError, missingMethods, PORTS } from "../ports/ports.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import type { ResolvedConfig } from "../types/resolved-config.js"
-import { registry } from "../registry/installed.js"
 import { compileOriginPattern } from "../security/origin-patterns.js"
 
 type Provider = ResolvedConfig["providers"][number]
 
 /** A provider's own start-up check, declared by the capability that signs in with its type. */
 function checkProvider(resolved: ResolvedConfig, p: Provider): AuthError | undefined {
-  return registry().flow(p.type)?.check?.(p, resolved)
+  return resolved.registry.signInType(p.type)?.check?.(p, resolved)
 }
 
 function checkProviders(resolved: ResolvedConfig): AuthError[] {
@@ -109,16 +108,16 @@ function checkBasics(config: AuthConfig, resolved: ResolvedConfig): AuthError[] 
       ),
     )
   problems.push(...absoluteMaxAgeProblems(resolved))
-  for (const problem of rateLimitProblems(config.rateLimit, registry().rateLimits)) problems.push(new Configuration(problem, { code: "RATE_LIMIT_INVALID" }))
+  for (const problem of rateLimitProblems(config.rateLimit, resolved.registry.rateLimits)) problems.push(new Configuration(problem, { code: "RATE_LIMIT_INVALID" }))
   if (config.url !== undefined && !resolved.appUrl)
     problems.push(new Configuration(`"url" (WEBAUTH_URL) is not a valid URL: ${config.url}`, { code: "APP_URL_INVALID" }))
   return problems
 }
 
 /** The problems of the capabilities' own options, each declaration checking its key. */
-function optionProblems(config: AuthConfig): AuthError[] {
+function optionProblems(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
   const raw = config as unknown as Readonly<Record<string, unknown>>
-  return registry().options.flatMap((option) => option.problems?.(raw[option.key] as never, config) ?? [])
+  return resolved.registry.options.flatMap((option) => option.problems?.(raw[option.key] as never, config) ?? [])
 }
 
 /** The proxy URLs in use: the config's and any provider's own. */
@@ -126,8 +125,8 @@ function proxyUrls(resolved: ResolvedConfig): string[] {
   const urls = new Set<string>()
   if (resolved.redirectProxyUrl) urls.add(resolved.redirectProxyUrl)
   for (const p of resolved.providers) {
-    const own = (p as { redirectProxyUrl?: unknown }).redirectProxyUrl
-    if ((p.type === "oauth" || p.type === "oidc") && typeof own === "string" && own !== "") urls.add(own)
+    const own = resolved.registry.signInType(p.type)?.redirectProxyUrl?.(p)
+    if (typeof own === "string" && own !== "") urls.add(own)
   }
   return [...urls]
 }
@@ -162,8 +161,7 @@ function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
   const { logger } = resolved
   if (config.rateLimit === false && looksLikeProduction(resolved))
     warnOnce(logger, "rate-limit-off", '"rateLimit: false": sign-in attempts and e-mails are not limited; remove it (or set your own limits) in production')
-  if (resolved.experimental.enableWebAuthn)
-    warnOnce(logger, "experimental-webauthn", "WebAuthn is an experimental feature. It may change or be removed without notice. Do not use it in production.")
+  for (const capability of resolved.registry.capabilities) for (const { key, message } of capability.warnings?.(resolved) ?? []) warnOnce(logger, key, message)
   if (envReadingOf(config)?.authUrlIgnored)
     warnOnce(logger, "auth-url-ignored", "AUTH_URL is set but WEBAUTH_URL is not: authlib reads only WEBAUTH_URL (what Auth.js calls AUTH_URL), so AUTH_URL is ignored; rename it to WEBAUTH_URL")
   if (resolved.secret.some((s) => s.length < 32)) warnOnce(logger, "weak-secret", "a secret is shorter than 32 characters; use 32 random bytes or more")
@@ -172,15 +170,15 @@ function warnings(config: AuthConfig, resolved: ResolvedConfig): void {
   if (csrf.name.startsWith("__Host-") && (csrf.options.domain || (csrf.options.path ?? "/") !== "/"))
     warnOnce(logger, "csrf-cookie-host-prefix", `the CSRF cookie "${csrf.name}" cannot carry Domain or a Path other than "/" (browsers drop such __Host- cookies): rename it or drop those options`)
   for (const p of resolved.providers)
-    if (!registry().flow(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
+    if (!resolved.registry.signInType(p.type)) warnOnce(logger, "flow-unavailable", `provider "${p.id}" has type "${p.type}", which this version of @authlib/core cannot sign in with yet`)
 }
 
 /** Every fatal problem of the configuration, after printing its warnings. */
 export function configProblems(config: AuthConfig, resolved: ResolvedConfig): AuthError[] {
   warnings(config, resolved)
-  const problems = [...checkBasics(config, resolved), ...optionProblems(config), ...checkRedirectProxy(config, resolved), ...checkProviders(resolved)]
+  const problems = [...checkBasics(config, resolved), ...optionProblems(config, resolved), ...checkRedirectProxy(config, resolved), ...checkProviders(resolved)]
   for (const problem of [checkCookieNames(resolved), checkSessions(resolved)]) if (problem) problems.push(problem)
-  for (const capability of registry().capabilities) {
+  for (const capability of resolved.registry.capabilities) {
     const problem = capability.check?.(resolved)
     if (problem) problems.push(problem)
   }

@@ -27,7 +27,7 @@ export function defaultCookies(secure: boolean): CookiesOptions {
 }
 
 /**
- * The device-mark cookie (rate-limit/device-mark.ts). Not one of `CookiesOptions` (the spec's set,
+ * The device-mark cookie (credentials/device-mark.ts). Not one of `CookiesOptions` (the spec's set,
  * which `cookies` overrides): its attributes are fixed, HttpOnly, SameSite=Lax, Path=/.
  */
 export function deviceMarkCookieName(secure: boolean): string {

@@ -3,7 +3,7 @@
  * (jshttp, 1.x) algorithm, kept here as ESM: the Qwik binding's module graph reaches the browser
  * in `vite` dev, where Vite serves a package imported from inside `node_modules` as it is, and a
  * CommonJS module there fails to load ("does not provide an export named 'parse'"). A test
- * (`test/cookies/parse.test.ts`) compares it with the package on generated headers.
+ * (`test/kernel/cookies/parse.test.ts`) compares it with the package on generated headers.
  */
 
 /** `name=value` pairs separated by `;`; spaces and tabs around each part are trimmed. */

@@ -7,7 +7,7 @@
  * every other error is logged in full through the logger and shown to the user as `Configuration`.
  */
 import type { JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
-import type { AccessDenied, CallbackRouteError, CredentialsSignin, EmailSignInError, InvalidCheck, InvalidEmailAddress, InvalidEndpoints, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError, SignInError, Verification, WebAuthnVerificationError } from "./sign-in.js"
+import type { AccessDenied, CallbackRouteError, CredentialsSignin, EmailSignInError, InvalidCheck, InvalidEmailAddress, InvalidEndpoints, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError, SignInError, Verification } from "./sign-in.js"
 import type { AdapterError, CallbackError, Configuration, DuplicateProviderId, EventError, ExperimentalFeatureNotEnabled, MissingAdapter, MissingAdapterMethods, MissingAuthorize, SessionTokenError, UntrustedHost } from "./configuration.js"
 import type { InvalidCallbackUrl, InvalidProvider, InvalidRequest, MethodNotAllowed, MissingCSRF, RateLimited, ReauthenticationRequired, SessionRequired, UnknownAction } from "./request.js"
 import type { RefreshTokenError, SessionManagementError } from "./management.js"
@@ -17,7 +17,7 @@ export type { AuthErrorOptions, ErrorCause } from "@authlib/jwt"
 export { APP_DEFINED_CODES, KERNEL_ERROR_CODES } from "./codes.js"
 export type { CallbackStep, CapabilityErrorCodes, CataloguedType, CheckName, ErrorCode, ErrorCodes, ListedCode } from "./codes.js"
 export { CataloguedError, isClientSafe, type CataloguedErrorOptions } from "./catalogued.js"
-export { CredentialsSignin, AccessDenied, Verification, OAuthAccountNotLinked, WebAuthnVerificationError, InvalidCheck, OAuthCallbackError, OAuthCallbackCancelled, OAuthSignInError, CallbackRouteError, SignInError, EmailSignInError, InvalidEmailAddress, InvalidEndpoints, OAuthProfileParseError } from "./sign-in.js"
+export { CredentialsSignin, AccessDenied, Verification, OAuthAccountNotLinked, InvalidCheck, OAuthCallbackError, OAuthCallbackCancelled, OAuthSignInError, CallbackRouteError, SignInError, EmailSignInError, InvalidEmailAddress, InvalidEndpoints, OAuthProfileParseError } from "./sign-in.js"
 export { Configuration, UntrustedHost, AdapterError, MissingAdapter, MissingAdapterMethods, MissingAuthorize, ExperimentalFeatureNotEnabled, DuplicateProviderId, SessionTokenError, EventError, CallbackError } from "./configuration.js"
 export { MissingCSRF, InvalidCallbackUrl, UnknownAction, InvalidProvider, InvalidRequest, MethodNotAllowed, RateLimited, ReauthenticationRequired, SessionRequired } from "./request.js"
 export { RefreshTokenError, SessionManagementError } from "./management.js"
@@ -66,7 +66,6 @@ export type AnyAuthError =
   | MethodNotAllowed
   | EmailSignInError
   | InvalidEmailAddress
-  | WebAuthnVerificationError
   | SessionRequired
   | ReauthenticationRequired
   | RateLimited

@@ -42,18 +42,6 @@ export class OAuthAccountNotLinked extends CataloguedError<"OAuthAccountNotLinke
   static override clientSafe = true
 }
 
-/**
- * A passkey request or response that cannot be accepted: a missing, expired, replayed or foreign
- * challenge, an unknown credential, a response for another origin or RP ID, a bad signature, no
- * user verification where it is required, a counter that went backwards (a cloned authenticator).
- * Client-safe: the user sees that the passkey could not be used; `code` says why.
- */
-export class WebAuthnVerificationError extends CataloguedError<"WebAuthnVerificationError"> {
-  static override type = "WebAuthnVerificationError"
-  declare type: "WebAuthnVerificationError"
-  static override clientSafe = true
-}
-
 /** A PKCE, state or nonce check failed in an OAuth callback. */
 export class InvalidCheck extends CataloguedError<"InvalidCheck"> {
   static override type = "InvalidCheck"

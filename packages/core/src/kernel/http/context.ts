@@ -1,7 +1,7 @@
 /**
  * The per-request context: the application origin (the configured `url` / `WEBAUTH_URL`, else the
  * request's own, honouring `X-Forwarded-Host` / `-Proto` since `trustHost` is required), the action
- * URL prefix, and the cookie set for a secure or plain origin.
+ * URL prefix, the cookie set for a secure or plain origin, and the request's empty memo slots.
  */
 import type { ResolvedConfig } from "../types/resolved-config.js"
 import type { AuthRequest, Context } from "../types/http.js"
@@ -30,6 +30,6 @@ function originOf(req: AuthRequest, config: ResolvedConfig): string {
 export function contextOf(req: AuthRequest, config: ResolvedConfig): Context {
   const origin = originOf(req, config)
   const secure = config.useSecureCookies ?? origin.startsWith("https:")
-  return { config, origin, actionBase: `${origin}${config.basePath}`, secure, cookies: config.cookies(secure) }
+  return { config, origin, actionBase: `${origin}${config.basePath}`, secure, cookies: config.cookies(secure), memo: {} }
 }
 

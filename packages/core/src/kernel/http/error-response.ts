@@ -12,12 +12,12 @@ import { routeUrl } from "./urls.js"
 import { wantsRedirectAsJson } from "./to-response.js"
 import type { ResolvedConfig } from "../types/resolved-config.js"
 import { pageHeaders, renderErrorPage } from "../pages/index.js"
-import { registry } from "../registry/installed.js"
+import type { Registry } from "../types/registry.js"
 
 /** Whether `action` answers errors as JSON (its route declares `answers: "json"`). */
-const answersJson = (action: AuthAction) => registry().route(action)?.answers === "json"
+const answersJson = (registry: Registry, action: AuthAction) => registry.route(action)?.answers === "json"
 /** The status of a JSON answer: the type's policy, else the error's own (from its code), else 400. */
-const statusOf = (err: unknown, type: string) => registry().policyOf(type).status ?? (type !== "Configuration" && typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 400)
+const statusOf = (err: unknown, type: string, registry: Registry) => registry.policyOf(type).status ?? (type !== "Configuration" && typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 400)
 
 /** The 4xx answer to a request that could not be parsed or routed. */
 export function requestErrorResponse(err: AuthError): AuthResponse {
@@ -56,7 +56,7 @@ export function publicType(err: unknown, logger: LoggerInstance, logged = false)
  * on the host it asked).
  */
 export function configErrorResponse(action: AuthAction, config: ResolvedConfig): AuthResponse {
-  if (answersJson(action)) return { status: 500, json: { error: "Configuration" } }
+  if (answersJson(config.registry, action)) return { status: 500, json: { error: "Configuration" } }
   const origin = config.appUrl?.origin
   const custom = config.pages.error
   if (custom) {
@@ -97,12 +97,12 @@ function rateLimitedResponse(err: RateLimited, action: AuthAction, ctx: Context,
   const status = err.status
   const headers = { "retry-after": String(err.retryAfter) }
   const body = { error: err.type, code: err.code, retryAfter: err.retryAfter }
-  if (answersJson(action)) return { status, headers, json: body }
+  if (answersJson(ctx.config.registry, action)) return { status, headers, json: body }
   const url = routeUrl(ctx, "error", { error: err.type, code: err.code })
   if (caller === "script") return { status, headers, json: { url, ...body } }
-  if (caller === "form" && registry().route(action)?.answers === "sign-in") return { redirect: routeUrl(ctx, "signIn", { error: err.type, code: err.code }), headers }
+  if (caller === "form" && ctx.config.registry.route(action)?.answers === "sign-in") return { redirect: routeUrl(ctx, "signIn", { error: err.type, code: err.code }), headers }
   if (ctx.config.pages.error) return { redirect: url, headers }
-  const { html } = renderErrorPage({ error: err.type, code: err.code, signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, retryAfter: err.retryAfter })
+  const { html } = renderErrorPage({ error: err.type, code: err.code, signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, retryAfter: err.retryAfter, texts: ctx.config.registry.errorText })
   return { status, html, headers: { ...pageHeaders(html), ...headers } }
 }
 
@@ -115,9 +115,9 @@ export function errorResponse(err: unknown, action: AuthAction, ctx: Context, lo
   if (err instanceof RateLimited && !logged) return rateLimitedResponse(err, action, ctx, caller)
   const { type, code } = publicType(err, ctx.config.logger, logged)
   // The error page's own errors answer JSON: a redirect to it could loop.
-  const policy = registry().policyOf(type)
-  if (answersJson(action) || action === "error") {
-    return { status: statusOf(err, type), json: { error: type, ...(code && policy.codeInJson ? { code } : {}) } }
+  const policy = ctx.config.registry.policyOf(type)
+  if (answersJson(ctx.config.registry, action) || action === "error") {
+    return { status: statusOf(err, type, ctx.config.registry), json: { error: type, ...(code && policy.codeInJson ? { code } : {}) } }
   }
   const keptCode = code && policy.codeInRedirect ? { code } : {}
   return { redirect: routeUrl(ctx, policy.page === "sign-in" ? "signIn" : "error", { error: type, ...keptCode }) }

@@ -2,11 +2,11 @@
  * Request -> AuthRequest. Never throws: malformed input comes back as an error value the dispatcher
  * answers with a 4xx JSON body. Limits: headers 16 KiB in total (Node's own default), body 64 KiB.
  */
-import { registry } from "../registry/installed.js"
 import { InvalidRequest, MethodNotAllowed, UnknownAction } from "../errors/errors.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
 import type { AuthError, ErrorCode } from "../errors/errors.js"
 import type { AuthAction, AuthRequest } from "../types/http.js"
+import type { Registry } from "../types/registry.js"
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
 
 
@@ -22,8 +22,8 @@ function decodeComponent(value: string): string | undefined {
 
 const unknownAction = (pathname: string) => new UnknownAction(`Unknown action: ${pathname.slice(0, 200)}`, { code: "ACTION_UNKNOWN" })
 
-/** `basePath/action[/providerId]` -> parts, or an error for anything else. */
-function parsePath(pathname: string, basePath: string): { action: AuthAction; providerId: string | undefined } | AuthError {
+/** `basePath/action[/providerId]` -> parts, or an error for anything else (an action no route of `registry` declares included). */
+function parsePath(pathname: string, basePath: string, registry: Registry): { action: AuthAction; providerId: string | undefined } | AuthError {
   if (!pathname.startsWith(basePath) || pathname[basePath.length] !== "/") return unknownAction(pathname)
   // One trailing slash is tolerated (`/auth/session/`), as routers commonly do.
   const rest = pathname.endsWith("/") ? pathname.slice(basePath.length + 1, -1) : pathname.slice(basePath.length + 1)
@@ -32,7 +32,7 @@ function parsePath(pathname: string, basePath: string): { action: AuthAction; pr
   if (decoded.some((p) => p === undefined)) return bad("The URL path is not valid percent-encoding", "PATH_ENCODING_INVALID")
   const action = decoded[0]
   const providerId = decoded[1]
-  const route = action ? registry().route(action) : undefined
+  const route = action ? registry.route(action) : undefined
   if (!action || !route || decoded.length > 2) return unknownAction(pathname)
   if (providerId !== undefined && (!route.withProvider || providerId === "")) return unknownAction(pathname)
   return { action, providerId }
@@ -164,21 +164,21 @@ function parseBody(request: Request, text: string): { body: Record<string, unkno
 }
 
 /**
- * Parses `request`; `allowed(action)` names the methods the dispatch table accepts for it. A GET
- * (no body to read) is answered synchronously: the caller's `await` is then its only hop.
+ * Parses `request` against the routes of `registry` (the actions it declares, the methods each
+ * accepts). A GET (no body to read) is answered synchronously: the caller's `await` is then its only hop.
  */
 export function parseRequest(
   request: Request,
   basePath: string,
-  allowed: (action: AuthAction) => readonly string[],
+  registry: Registry,
   clientAddress?: string,
 ): AuthRequest | AuthError | Promise<AuthRequest | AuthError> {
   try {
     const url = new URL(request.url)
-    const path = parsePath(url.pathname, basePath)
+    const path = parsePath(url.pathname, basePath, registry)
     if (path instanceof Error) return path
     const method = request.method.toUpperCase()
-    const methods = allowed(path.action)
+    const methods: readonly string[] = registry.methods(path.action)
     if (methods.length === 0) return new UnknownAction(`Action ${path.action} is not available`, { code: "ACTION_UNAVAILABLE" })
     if (!methods.includes(method)) return new MethodNotAllowed(`${method} is not allowed on ${path.action}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: methods.join(", ") } })
     if (headerBytes(request.headers) > MAX_HEADER_BYTES) return bad("The request headers are too large", "HEADERS_TOO_LARGE", 431)

@@ -4,7 +4,6 @@
  */
 import type { Context } from "../types/http.js"
 import type { PagesOptions } from "../types/config.js"
-import { registry } from "../registry/installed.js"
 
 /** `path` (absolute or relative to the origin) with `params` added to its query. */
 export function pageUrl(ctx: Pick<Context, "origin">, path: string, params: Record<string, string | undefined> = {}): string {
@@ -24,5 +23,5 @@ const BUILTIN: Partial<Record<keyof PagesOptions, string>> = {
 /** The custom page for `page` when configured, else the built-in route. */
 export function routeUrl(ctx: Context, page: keyof PagesOptions, params: Record<string, string | undefined> = {}): string {
   const custom = ctx.config.pages[page]
-  return pageUrl(ctx, custom ?? `${ctx.actionBase}/${BUILTIN[page] ?? registry().page(page) ?? ""}`, params)
+  return pageUrl(ctx, custom ?? `${ctx.actionBase}/${BUILTIN[page] ?? ctx.config.registry.page(page) ?? ""}`, params)
 }

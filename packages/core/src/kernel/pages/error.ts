@@ -4,7 +4,7 @@
  */
 import type { Theme } from "../types/config.js"
 import { actionUrl, html, layout } from "./html.js"
-import { errorText } from "./messages.js"
+import { errorText, type CapabilityTexts } from "./messages.js"
 
 /** Parameters of `renderErrorPage`. */
 export interface ErrorPageParams {
@@ -17,6 +17,8 @@ export interface ErrorPageParams {
   theme: Theme
   /** Seconds until a rate-limited user may try again: the page says when (a number, never input). */
   retryAfter?: number
+  /** The texts of the capabilities' error types (else they get the default text). */
+  texts?: CapabilityTexts
 }
 
 /** "in about 3 minutes" / "in 40 seconds". */
@@ -32,7 +34,7 @@ function waitText(seconds: number): string {
  * type (known or not) 400.
  */
 export function renderErrorPage(p: ErrorPageParams): { status: number; html: string } {
-  const text = errorText(p.error, p.code)
+  const text = errorText(p.error, p.code, p.texts)
   const wait = p.retryAfter !== undefined && Number.isFinite(p.retryAfter) ? ` You can try again in ${waitText(Math.max(1, Math.ceil(p.retryAfter)))}.` : ""
   const body = html`<h1>${text.title}</h1>
 <p>${text.message}${wait}</p>

@@ -3,8 +3,11 @@
  * interpolation unless it is already `SafeHtml`, URL vetting for `href`/`src`/`action`, and the
  * page layout. Pages are built only through `html`, so forgetting to escape is not possible.
  */
+import { SafeHtml } from "../types/safe-html.js"
 import type { Theme } from "../types/config.js"
 import { cssColor, themeCss } from "./theme.js"
+
+export { SafeHtml }
 
 const ESCAPES: Readonly<Record<string, string>> = {
   "&": "&amp;",
@@ -23,13 +26,6 @@ export function escapeHtml(s: string): string {
   return String(s ?? "").replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c)
 }
 
-/** A fragment of markup that is already safe to emit verbatim. */
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value
-  }
-}
 
 type Interpolation = SafeHtml | string | number | false | null | undefined | Interpolation[]
 

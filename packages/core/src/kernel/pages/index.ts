@@ -4,7 +4,7 @@
  */
 export { escapeHtml } from "./html.js"
 export { ANY_FORM_TARGET, formTargets, pageHeaders, type FormTargets } from "./headers.js"
-export { renderSignInPage, signInFormTargets, type SignInPageParams, type SignInPageProvider } from "./signin.js"
+export { buttonOf, buttonPart, renderSignInPage, signInButton, signInFormTargets, type ButtonProvider, type SignInPageParams, type SignInPageProvider } from "./signin.js"
 export { renderSignOutPage, type SignOutPageParams } from "./signout.js"
 export { renderErrorPage, type ErrorPageParams } from "./error.js"
 export { renderVerifyRequestPage, type VerifyRequestPageParams } from "./verify-request.js"

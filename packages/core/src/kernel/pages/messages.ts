@@ -1,18 +1,12 @@
 /**
  * What the built-in pages say about each client-safe error type. The error type in a URL is
  * attacker-controlled, so it only ever selects one of these fixed texts: it is never shown itself.
+ * A capability's types bring their texts in their declarations (`ErrorDeclaration.text`).
  */
+import type { ErrorText } from "../types/capability.js"
 
-export interface ErrorText {
-  /** HTTP status of the error page. */
-  status: number
-  /** Heading of the error page. */
-  title: string
-  /** The sentence shown on the sign-in and error pages. */
-  message: string
-  /** Label of the error page's link to the sign-in page; "Back to sign in" when not set. */
-  link?: string
-}
+export type { ErrorText } from "../types/capability.js"
+
 
 const SIGN_IN_FAILED = "Unable to sign in"
 
@@ -58,12 +52,6 @@ const TEXTS: ReadonlyMap<string, ErrorText> = new Map([
     status: 400,
     title: SIGN_IN_FAILED,
     message: "The provider's answer could not be processed. Try again or use another method.",
-  }],
-  ["WebAuthnVerificationError", {
-    status: 400,
-    title: "Passkey not accepted",
-    message: "The passkey could not be used to sign in. Try again, or sign in another way.",
-    link: "Try again",
   }],
   ["SessionRequired", { status: 400, title: "Sign in required", message: "Please sign in to view this page." }],
 ])
@@ -116,16 +104,20 @@ const DEFAULT: ErrorText = {
   message: "Something went wrong while signing in. Please try again.",
 }
 
+/** The texts capabilities declare for their own error types (the registry's `errorText`). */
+export type CapabilityTexts = (type: string) => ErrorText | undefined
+
 /**
  * The texts for an error type; unknown types (including `"constructor"`, `"__proto__"` and other
  * prototype keys, which a `Map` does not inherit) get the default texts. `code` (from `?code=`,
  * attacker-controlled like the type) only chooses between fixed texts and is never shown here.
  */
-export function errorText(type: unknown, code?: unknown): ErrorText {
+export function errorText(type: unknown, code?: unknown, capabilityTexts?: CapabilityTexts): ErrorText {
   if (type === "EmailSignInError") {
     return typeof code === "string" && code.startsWith("EMAIL_") ? EMAIL_ADDRESS_REFUSED : EMAIL_NOT_SENT
   }
   if (type === "RateLimited") return code === "STORE_UNAVAILABLE" ? LIMITS_UNAVAILABLE : RATE_LIMITED
   if (type === "ReauthenticationRequired") return code === "SECOND_FACTOR_REQUIRED" ? SECOND_FACTOR_NEEDED : VERIFY_AGAIN
-  return (typeof type === "string" && TEXTS.get(type)) || DEFAULT
+  if (typeof type !== "string") return DEFAULT
+  return TEXTS.get(type) ?? capabilityTexts?.(type) ?? DEFAULT
 }

@@ -3,12 +3,13 @@
  * Auth.js's methods are the base (an Auth.js adapter keeps working); authlib's additions are named
  * ports that an adapter implements together. A capability asks for the methods it needs and gets a
  * typed handle with no optional members, or `MissingAdapterMethods` naming what is missing: the
- * only place that error is made. Start-up (`validate.ts`) checks the same lists, so a configured
+ * only place that error is made. Start-up (`config/validate.ts`) checks the same lists, so a configured
  * feature never meets a missing method at request time.
  */
 import type { Adapter, CapabilityPorts } from "../types/adapters.js"
 import { MissingAdapterMethods } from "../errors/errors.js"
-import { registry } from "../registry/installed.js"
+import type { ResolvedConfig } from "../types/resolved-config.js"
+import type { Registry } from "../types/registry.js"
 
 /**
  * authlib's named adapter ports of the kernel (Auth.js's base methods are asked for by name): the
@@ -30,8 +31,6 @@ export const PORTS = {
   sessionListing: ["listSessionsByUserId", "deleteSessionsByUserId", "deleteSession"],
   /** The per-user session epoch that ends JWT sessions. */
   sessionEpochs: ["getUserSessionEpoch", "incrementUserSessionEpoch"],
-  /** Provider tokens kept on account rows and refreshed there. */
-  accountTokens: ["listAccountsByUserId", "updateAccount", "getAccount"],
 } as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
 
 /** Every port: the kernel's and those capabilities add. */
@@ -39,10 +38,13 @@ export type AllPorts = typeof PORTS & CapabilityPorts
 
 export type PortName = keyof AllPorts
 
-/** The methods of the port `name`: the kernel's list, or the one its capability declared. */
-export function portMethods(name: PortName): readonly string[] {
-  return (PORTS as Partial<Record<PortName, readonly string[]>>)[name] ?? registry().ports[name] ?? []
+/** The methods of the port `name`: the kernel's list, or the one its capability in `registry` declared. */
+export function portMethods(name: PortName, registry: Registry): readonly string[] {
+  return (PORTS as Partial<Record<PortName, readonly string[]>>)[name] ?? registry.ports[name] ?? []
 }
+
+/** Where a port is asked for: the config's (wrapped) adapter, and its registry, whose capabilities declare ports beside the kernel's. */
+export type PortSource = Pick<ResolvedConfig, "adapter" | "registry">
 
 /** The methods `K` of an adapter, all present. */
 export type AdapterMethods<K extends keyof Adapter> = { readonly [M in K]-?: NonNullable<Adapter[M]> }
@@ -92,25 +94,25 @@ export function missingError(missing: readonly string[], purpose: Purpose | stri
 
 /**
  * Which ports an adapter implements, answered once per adapter: the session read asks on every
- * request. The resolved adapter is a frozen wrapper (`config/adapter.ts`), so the answer cannot change.
+ * request. The resolved adapter is a frozen wrapper (`adapter.ts`), so the answer cannot change.
  */
 const implemented = new WeakMap<Adapter, Map<PortName, boolean>>()
 
-function implementsPort(adapter: Adapter, name: PortName): boolean {
+function implementsPort(adapter: Adapter, name: PortName, registry: Registry): boolean {
   let known = implemented.get(adapter)
   if (!known) implemented.set(adapter, (known = new Map()))
   let has = known.get(name)
-  if (has === undefined) known.set(name, (has = missingMethods(adapter, portMethods(name)).length === 0))
+  if (has === undefined) known.set(name, (has = missingMethods(adapter, portMethods(name, registry)).length === 0))
   return has
 }
 
-/** The port `name` as a typed handle, or `MissingAdapterMethods`. */
-export function port<N extends PortName>(adapter: Adapter | undefined, name: N, purpose: Purpose | string): PortMethods<N> {
-  if (adapter && implementsPort(adapter, name)) return adapter as unknown as PortMethods<N>
-  throw missingError(missingMethods(adapter, portMethods(name)), purpose)
+/** The port `name` of the config's adapter as a typed handle, or `MissingAdapterMethods`. */
+export function port<N extends PortName>({ adapter, registry }: PortSource, name: N, purpose: Purpose | string): PortMethods<N> {
+  if (adapter && implementsPort(adapter, name, registry)) return adapter as unknown as PortMethods<N>
+  throw missingError(missingMethods(adapter, portMethods(name, registry)), purpose)
 }
 
-/** The port `name` when the adapter implements it, else undefined (for features that degrade). */
-export function optionalPort<N extends PortName>(adapter: Adapter | undefined, name: N): PortMethods<N> | undefined {
-  return adapter && implementsPort(adapter, name) ? (adapter as unknown as PortMethods<N>) : undefined
+/** The port `name` when the config's adapter implements it, else undefined (for features that degrade). */
+export function optionalPort<N extends PortName>({ adapter, registry }: PortSource, name: N): PortMethods<N> | undefined {
+  return adapter && implementsPort(adapter, name, registry) ? (adapter as unknown as PortMethods<N>) : undefined
 }

@@ -21,7 +21,7 @@ export const KERNEL_RATE_LIMITS: Readonly<Record<KernelRateLimitGroup, readonly 
   "session.perClient": [],
 }
 
-/** The default rules of every group: the kernel's and the registry's (see `assemble.ts`). */
+/** The default rules of every group: the kernel's and the registry's (see `registry/assemble.ts`). */
 export type RateLimitDefaults = Readonly<Record<RateLimitGroup, readonly RateLimitRule[]>>
 /** Default `email.maxLiveTokens`. */
 export const DEFAULT_MAX_LIVE_TOKENS = 3

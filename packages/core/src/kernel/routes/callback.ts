@@ -4,7 +4,6 @@
  */
 import { MethodNotAllowed } from "../errors/errors.js"
 import { InvalidProvider } from "../errors/errors.js"
-import { registry } from "../registry/installed.js"
 import type { FlowContext } from "../types/sign-in.js"
 import { resolveCallbackUrl } from "../http/callback-url.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
@@ -18,7 +17,7 @@ import { limitClient } from "../rate-limit/limiter.js"
 
 export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const provider = providerOf(req.action, req.providerId, ctx.config)
-  const declared = registry().flow(provider.type)
+  const declared = ctx.config.registry.signInType(provider.type)
   if (!declared) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
   const { flow } = declared
   if (!flow.callbackMethods.includes(req.method))
@@ -33,6 +32,7 @@ export async function callback(req: AuthRequest, ctx: Context): Promise<AuthResp
     actionBase: ctx.actionBase,
     secure: ctx.secure,
     cookies: ctx.cookies,
+    memo: ctx.memo,
     provider,
     callbackUrl,
     signedInUserId: async () => (await principalOf(req, ctx))?.userId,

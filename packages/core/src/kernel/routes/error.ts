@@ -10,6 +10,6 @@ export async function errorPage(req: AuthRequest, ctx: Context): Promise<AuthRes
   const error = req.query.error ?? "Default"
   const code = req.query.code
   if (ctx.config.pages.error) return { redirect: routeUrl(ctx, "error", { error, code }) }
-  const { status, html } = renderErrorPage({ error, ...(code ? { code } : {}), signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme })
+  const { status, html } = renderErrorPage({ error, ...(code ? { code } : {}), signinUrl: routeUrl(ctx, "signIn"), theme: ctx.config.theme, texts: ctx.config.registry.errorText })
   return { status, html, headers: pageHeaders(html) }
 }

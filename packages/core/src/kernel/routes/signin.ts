@@ -4,25 +4,23 @@
  * Providers without a start step (credentials) send the user to the sign-in page.
  */
 import { InvalidProvider } from "../errors/errors.js"
-import { registry } from "../registry/installed.js"
 import { callbackUrlCookie, resolveCallbackUrl } from "../http/callback-url.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { routeUrl } from "../http/urls.js"
-import { formTargets, pageHeaders, renderSignInPage, signInFormTargets } from "../pages/index.js"
+import { buttonOf, buttonPart, formTargets, pageHeaders, renderSignInPage, signInFormTargets, type SignInPageProvider } from "../pages/index.js"
 import { toAppProvider } from "../providers/normalize.js"
-import type { CredentialInput, OAuthProviderButtonStyles, ProviderConfig, WebAuthnConfig } from "../types/providers.js"
+import type { ProviderConfig } from "../types/providers.js"
 import { csrfTokenFor } from "../security/csrf.js"
 import { providerOf } from "../providers/lookup.js"
 import { limitClient } from "../rate-limit/limiter.js"
 
-function pageProvider(provider: ProviderConfig, ctx: Context) {
-  const style = (provider as { style?: OAuthProviderButtonStyles }).style
-  const credentials = provider.type === "credentials" ? (provider as { credentials?: Record<string, CredentialInput> }).credentials : undefined
-  const passkey = provider.type === "webauthn" ? (provider as WebAuthnConfig) : undefined
-  const webauthn = passkey
-    ? { optionsUrl: `${ctx.actionBase}/webauthn-options/${encodeURIComponent(passkey.id)}`, autofill: passkey.enableConditionalUI !== false, register: passkey.allowNewAccounts === true }
-    : undefined
-  return { ...toAppProvider(provider, ctx.actionBase), ...(style ? { style } : {}), ...(credentials ? { credentials } : {}), ...(webauthn ? { webauthn } : {}) }
+/** A provider's form, as its sign-in type draws it (a type without one: a plain button to its sign-in URL). */
+function pageProvider(provider: ProviderConfig, ctx: Context): SignInPageProvider {
+  const { style } = buttonOf(provider)
+  const { signinUrl, callbackUrl } = toAppProvider(provider, ctx.actionBase)
+  const urls = { signinUrl, callbackUrl, actionBase: ctx.actionBase }
+  const part = ctx.config.registry.signInType(provider.type)?.page(provider, urls) ?? buttonPart(provider, signinUrl, false)
+  return style ? { style, part } : { part }
 }
 
 export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
@@ -39,6 +37,7 @@ export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthRe
     ...(code ? { code } : {}),
     ...(email ? { email } : {}),
     theme: ctx.config.theme,
+    texts: ctx.config.registry.errorText,
   })
   const headers = pageHeaders(html, signInFormTargets(providers, formTargets(ctx.origin, ctx.config.pages, callbackUrl)))
   return { html, headers, cookies: cookie ? [cookie] : [] }
@@ -47,7 +46,7 @@ export async function signinPage(req: AuthRequest, ctx: Context): Promise<AuthRe
 
 export async function signinProvider(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   const provider = providerOf(req.action, req.providerId, ctx.config)
-  const declared = registry().flow(provider.type)
+  const declared = ctx.config.registry.signInType(provider.type)
   if (!declared) throw new InvalidProvider(`Provider type "${provider.type}" has no sign-in flow in this version`, { code: "FLOW_UNAVAILABLE", cause: { provider: provider.id } })
   const { flow } = declared
   if (declared.limits?.signin) await limitClient(req, ctx, declared.limits.signin)

@@ -13,7 +13,6 @@ import { formTargets, pageHeaders, renderSignOutPage } from "../pages/index.js"
 import { csrfTokenFor } from "../security/csrf.js"
 import { clearSessionCookie } from "../sessions/session-cookie.js"
 import { sessionStrategy } from "../sessions/strategy.js"
-import { registry } from "../registry/installed.js"
 
 export async function signoutPage(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
   if (ctx.config.pages.signOut) return { redirect: routeUrl(ctx, "signOut", { callbackUrl: req.query.callbackUrl }) }
@@ -27,7 +26,7 @@ export async function signout(req: AuthRequest, ctx: Context): Promise<AuthRespo
   const callbackUrl = await resolveCallbackUrl(req, ctx, false)
   // Read before the session ends: the ID token belongs to the user the session names.
   let atProvider: string | undefined
-  for (const hook of registry().signOutRedirects) if ((atProvider = await hook(req, ctx, callbackUrl)) !== undefined) break
+  for (const hook of ctx.config.registry.signOutRedirects) if ((atProvider = await hook(req, ctx, callbackUrl)) !== undefined) break
   await emitEvent(ctx, "signOut", await sessionStrategy(ctx.config).end(req, ctx))
   return { redirect: atProvider ?? callbackUrl, cookies: clearSessionCookie(req, ctx) }
 }

@@ -8,7 +8,7 @@
  *   deleted again (a clean-up that unlinks later also deletes it);
  * - JWT: the link is checked after the user's epoch was read into the token (a clean-up that
  *   unlinks later moves the epoch past the token's, which then reads as revoked).
- * Only OAuth/OIDC sign-ins are held to it: their user comes from the link alone.
+ * Only sign-ins whose user comes from the link alone are held to it (`UserRules.fromLinkAlone`: an IdP's account).
  */
 import { OAuthAccountNotLinked } from "../errors/errors.js"
 import type { Context } from "../types/http.js"
@@ -21,7 +21,7 @@ export interface LinkCheck {
 }
 
 /**
- * For a sign-in whose user came from an account link an adapter stores (OAuth/OIDC with an adapter):
+ * For a sign-in whose user came from an account link an adapter stores (an IdP's account, with an adapter):
  * the question "is the account still linked to this user?", to ask after the session was written or
  * its epoch read. Undefined for any other sign-in.
  */
@@ -29,7 +29,7 @@ export function linkCheck(ctx: Context, signIn: NewSession): LinkCheck | undefin
   const { type, provider, providerAccountId } = signIn.account
   const lookUp = ctx.config.adapter?.getUserByAccount
   const userId = signIn.user.id
-  if ((type !== "oauth" && type !== "oidc") || !lookUp || typeof userId !== "string") return undefined
+  if (!ctx.config.registry.signInType(type)?.users.fromLinkAlone || !lookUp || typeof userId !== "string") return undefined
   return { userId, stillLinked: async () => (await lookUp({ provider, providerAccountId }))?.id === userId }
 }
 

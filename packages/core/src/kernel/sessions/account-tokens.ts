@@ -1,16 +1,13 @@
 /**
- * The provider tokens of an OAuth/OIDC account as a session keeps them (`StoredProviderTokens`,
- * JWT sessions with `session.providerTokens`): the token fields it came with, nothing else.
+ * The provider tokens of an account as a session keeps them (`StoredProviderTokens`, JWT sessions
+ * with `session.providerTokens`): what its sign-in type keeps of them (`sessionTokens`: an
+ * OAuth/OIDC account's token fields); none for a type that keeps none.
  */
 import type { Account } from "../types/config.js"
-import type { StoredProviderTokens } from "./types.js"
+import type { StoredProviderTokens } from "../types/model.js"
+import type { Registry } from "../types/registry.js"
 
-const TOKEN_FIELDS = ["access_token", "refresh_token", "expires_at", "token_type", "scope"] as const
-
-/** The tokens of `account` to keep, or undefined for an account that is not OAuth/OIDC or has no access token. */
-export function accountTokens(account: Account): StoredProviderTokens | undefined {
-  if ((account.type !== "oauth" && account.type !== "oidc") || !account.access_token) return undefined
-  const kept: StoredProviderTokens = {}
-  for (const field of TOKEN_FIELDS) if (account[field] !== undefined) (kept as Record<string, unknown>)[field] = account[field]
-  return kept
+/** The tokens of `account` a session keeps (as its sign-in type in `registry` says), or undefined. */
+export function sessionTokensOf(registry: Registry, account: Account): StoredProviderTokens | undefined {
+  return registry.signInType(account.type)?.sessionTokens?.(account)
 }

@@ -19,7 +19,7 @@ import type { Authentication, NewSession } from "./types.js"
 const MIN_TOKEN_LENGTH = 22 // 128 bits in base64url
 
 /** The session record's methods (checked at start-up for this strategy, see `adapterMethods`). */
-export const storedSessions = (ctx: Context) => port(ctx.config.adapter, "storedSessions", "Database sessions")
+export const storedSessions = (ctx: Context) => port(ctx.config, "storedSessions", "Database sessions")
 
 export function sessionCookie(token: string, expires: Date, ctx: Context): Cookie {
   const option = ctx.cookies.sessionToken
@@ -33,7 +33,7 @@ export function sessionCookie(token: string, expires: Date, ctx: Context): Cooki
  * the port, may refuse keys it does not know.
  */
 export function keepsSessionMetadata(ctx: Context): boolean {
-  return optionalPort(ctx.config.adapter, "sessionListing") !== undefined
+  return optionalPort(ctx.config, "sessionListing") !== undefined
 }
 
 type NewRecord = { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">

@@ -279,7 +279,7 @@ async function principal(req: AuthRequest, ctx: Context): Promise<Principal | nu
  * absolute lifetime. Needs an adapter that keeps session metadata: without it the record could not be kept.
  */
 async function reauthenticate(req: AuthRequest, ctx: Context, authentication: Authentication): Promise<Cookie[]> {
-  port(ctx.config.adapter, "sessionListing", "Step-up with database sessions")
+  port(ctx.config, "sessionListing", "Step-up with database sessions")
   const current = await liveSession(req, ctx)
   if (!current) throw signInFirst()
   const startedAt = current.session.createdAt == null ? NaN : new Date(current.session.createdAt).getTime()

@@ -12,7 +12,6 @@
  * `secondFactorLifetime` hooks. Every check of a second factor asks it.
  */
 import { ReauthenticationRequired } from "../errors/errors.js"
-import { registry } from "../registry/installed.js"
 import type { AuthRequest, Context } from "../types/http.js"
 import { nowSeconds } from "./lifetime.js"
 import { requirePrincipal } from "./principal.js"
@@ -34,7 +33,7 @@ export interface RecentAuthentication {
  */
 export function hasSecondFactor(ctx: Context, principal: Principal): boolean {
   if (!principal.amr.includes("mfa")) return false
-  const lifetime = registry().secondFactorLifetime(ctx.config)
+  const lifetime = ctx.config.registry.secondFactorLifetime(ctx.config)
   if (lifetime === null) return true
   return principal.authTime !== null && nowSeconds() - principal.authTime <= lifetime
 }
@@ -56,7 +55,7 @@ export function assertRecentAuthentication(ctx: Context, principal: Principal, w
 /** The strictest age the `freshness` hooks ask of a second factor for `userId`, or null when none asks. */
 async function freshAgeFor(ctx: Context, userId: string): Promise<number | null> {
   let strictest: number | null = null
-  for (const hook of registry().freshness) {
+  for (const hook of ctx.config.registry.freshness) {
     const age = await hook(ctx, userId)
     if (age !== null && (strictest === null || age < strictest)) strictest = age
   }

@@ -24,7 +24,7 @@ import { SessionManagementError } from "../errors/errors.js"
 import { SESSION_START_CLAIM, tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
 import { cappedLife, isSessionStart, nowSeconds, sessionEnd } from "./lifetime.js"
 import { linkCheck, unlinkedMeanwhile } from "./account-link.js"
-import { accountTokens } from "./account-tokens.js"
+import { sessionTokensOf } from "./account-tokens.js"
 import type { Authentication, NewSession, Principal, ProviderTokenStore, Revocation, SessionStrategy, StoredProviderTokens, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
@@ -132,7 +132,7 @@ function providerTokensOf(token: JWT | null | undefined): Record<string, StoredP
  */
 async function withProviderTokens(req: AuthRequest, ctx: Context, signIn: NewSession, token: JWT): Promise<JWT> {
   const { account } = signIn
-  const kept = ctx.config.session.providerTokens ? accountTokens(account) : undefined
+  const kept = ctx.config.session.providerTokens ? sessionTokensOf(ctx.config.registry, account) : undefined
   if (!kept) return token
   // Only from a token that may still act: a revoked one's tokens stay with it.
   const current = (await verifiedToken(req, ctx))?.token

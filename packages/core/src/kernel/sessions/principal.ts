@@ -17,17 +17,12 @@ import type { Principal } from "./types.js"
 
 export type { Principal } from "./types.js"
 
-/** One resolution per request: a route and the issuer asking twice get the same answer for one look-up. */
-const resolved = new WeakMap<AuthRequest, Promise<Principal | null>>()
-
-/** The request's principal, or `null` when it carries no session that may act (none, expired, revoked, user gone). */
+/**
+ * The request's principal, or `null` when it carries no session that may act (none, expired, revoked, user gone).
+ * Resolved once per request (kept in `ctx.memo`): a route and the issuer asking twice get the same answer for one look-up.
+ */
 export function principalOf(req: AuthRequest, ctx: Context): Promise<Principal | null> {
-  let found = resolved.get(req)
-  if (!found) {
-    found = sessionStrategy(ctx.config).principal(req, ctx)
-    resolved.set(req, found)
-  }
-  return found
+  return (ctx.memo.principal ??= sessionStrategy(ctx.config).principal(req, ctx))
 }
 
 /** The request's principal; `SessionRequired` (`SESSION_MISSING`) with `message` when there is none. */

@@ -12,7 +12,7 @@ import type { Context } from "../types/http.js"
 type HasConfig = Pick<Context, "config">
 
 /** The adapter's session-epoch port, when it keeps epochs (`getUserSessionEpoch` and `incrementUserSessionEpoch`). */
-export const epochs = (ctx: HasConfig) => optionalPort(ctx.config.adapter, "sessionEpochs")
+export const epochs = (ctx: HasConfig) => optionalPort(ctx.config, "sessionEpochs")
 
 /** Whether the adapter keeps session epochs. */
 export function keepsEpochs(ctx: HasConfig): boolean {

@@ -6,10 +6,13 @@ import type { JWT } from "@authlib/jwt"
 import type { AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "../types/adapters.js"
 import type { Cookie } from "../cookies/serialize.js"
 import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
-import type { Session } from "../types/model.js"
+import type { Session, StoredProviderTokens } from "../types/model.js"
 import type { Authentication, NewSession } from "../types/sign-in.js"
+import type { Principal } from "../types/principal.js"
 
 export type { Authentication, NewSession } from "../types/sign-in.js"
+export type { Principal } from "../types/principal.js"
+export type { StoredProviderTokens } from "../types/model.js"
 
 /**
  * An e-mail link used through `issueForLink`: the token and the e-mail account's owner, as
@@ -30,17 +33,6 @@ export interface SessionUpdate {
 /** What the `signOut` event receives. */
 export type SignOutMessage = { session: AdapterSession | null | undefined | void } | { token: JWT | null }
 
-/** Provider tokens as a session keeps them (the token fields of an account). */
-export interface StoredProviderTokens {
-  access_token?: string
-  refresh_token?: string
-  expires_at?: number
-  token_type?: string
-  scope?: string
-  /** Set when the provider refused the refresh token; the session then carries `error: "RefreshTokenError"`. */
-  error?: "RefreshTokenError"
-}
-
 /**
  * Provider tokens kept in the session itself (JWT strategy with `session.providerTokens`). A
  * strategy whose sessions keep none (database: the accounts keep them) has a store that says so.
@@ -52,23 +44,6 @@ export interface ProviderTokenStore {
   read(req: AuthRequest, ctx: Context): Promise<{ sub: string; tokens: Readonly<Record<string, StoredProviderTokens>> } | null>
   /** The session re-issued with `tokens` for `providerId`: the cookies to set. */
   write(req: AuthRequest, ctx: Context, providerId: string, tokens: StoredProviderTokens): Promise<Cookie[]>
-}
-
-/**
- * Who a request acts for, once the strategy has made every check it has (see `principal.ts`).
- * The only way a privileged path learns the current user.
- */
-export interface Principal {
-  readonly userId: string
-  /** The stored key (hashed token) of the request's session where sessions are stored (database strategy), else null. */
-  readonly storedSessionKey: string | null
-  /**
-   * When the user last authenticated for this session (seconds since the epoch), or null when the
-   * session does not say (issued before it was recorded, or an adapter that keeps no session metadata).
-   */
-  readonly authTime: number | null
-  /** How, in RFC 8176 values (`"mfa"` after two factors); empty when unknown. */
-  readonly amr: readonly string[]
 }
 
 /** What ending sessions did: how many stored sessions ended (`null` when not counted: JWT), and cookies to set. */

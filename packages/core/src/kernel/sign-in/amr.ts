@@ -2,40 +2,34 @@
  * How a user authenticated, in RFC 8176 "Authentication Method Reference" values, recorded with
  * every session (`Authentication`) so step-up can ask how recent and how strong it was.
  *
- * First factors:
- * - credentials: `pwd` (the app's `authorize` checked a password or the like);
- * - e-mail link: `otp`. RFC 8176 has no e-mail value; the link carries a random one-time secret
- *   delivered out of band, which is what `otp` describes (`sms`/`tel` name the channel, not this);
- * - OAuth/OIDC: `fed`, an unregistered value (RFC 8176 §1 allows them): the user authenticated at
- *   another party whose methods we do not know. Claiming `pwd` would say more than we know;
- * - passkey: `hwk` (proof of possession of a key the authenticator guards, signing only after a
- *   gesture) and `user` (WebAuthn's user-presence test). With user verification (a PIN or
- *   biometric), `mfa` too unless a capability says otherwise (`Capability.passkeyIsMultiFactor`):
- *   the authenticator proved possession and the person, so step-up treats it as two factors.
+ * First factors: each sign-in type declares its methods and how many factors it proves
+ * (`SignInTypeDeclaration.firstFactor`, with the reasons for its values beside it). One that proves
+ * two in one step (a passkey with user verification) gets `mfa` too unless a capability says
+ * otherwise (`Capability.oneStepMultiFactor`).
  * Second factors (TOTP or a backup code: `otp`; a passkey after another first factor: `hwk`) add
  * their methods and `mfa`, only when independent of the first (`independentOf`); see `recordVerifiedFactor`.
  */
-import { registry } from "../registry/installed.js"
 import { nowSeconds } from "../sessions/lifetime.js"
 import type { Context } from "../types/http.js"
+import type { VerifiedFactor } from "../types/request-memo.js"
 import type { Authentication, SignInResult } from "../types/sign-in.js"
+import type { FirstFactor } from "../types/capability.js"
 
 
-/** The methods of a first factor, from the flow's result. */
+/**
+ * A first factor as it counts under `ctx.config`: its sign-in type's methods and factors, and `mfa`
+ * when the type proved two factors in one step and no capability says that does not count
+ * (`Capability.oneStepMultiFactor`).
+ */
+export function firstFactorOf(ctx: Context, result: SignInResult): FirstFactor {
+  const proved = ctx.config.registry.signInType(result.account.type)?.firstFactor(result) ?? { amr: [], factors: 1 }
+  if (proved.factors === 2 && ctx.config.registry.oneStepMultiFactor(ctx.config)) return { amr: unionAmr(proved.amr, ["mfa"]), factors: 2 }
+  return { amr: proved.amr.filter((method) => method !== "mfa"), factors: 1 }
+}
+
+/** The methods of a first factor, from the flow's result (see `firstFactorOf`). */
 export function firstFactorAmr(ctx: Context, result: SignInResult): string[] {
-  switch (result.account.type) {
-    case "credentials":
-      return ["pwd"]
-    case "email":
-      return ["otp"]
-    case "oauth":
-    case "oidc":
-      return ["fed"]
-    case "webauthn":
-      return result.userVerified && registry().passkeyIsMultiFactor(ctx.config) ? ["hwk", "user", "mfa"] : ["hwk", "user"]
-    default:
-      return []
-  }
+  return [...firstFactorOf(ctx, result).amr]
 }
 
 /** `a` then the values of `b` not in it (order kept, no duplicates). */
@@ -43,15 +37,7 @@ export function unionAmr(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])]
 }
 
-/**
- * A second factor as a capability verified it: `kind` names the kind of credential in the terms of
- * a first factor's account type (a passkey is `"webauthn"`, a TOTP or backup code `"otp"`, which no
- * first factor is), `amr` its RFC 8176 methods.
- */
-export interface VerifiedFactor {
-  readonly kind: string
-  readonly amr: readonly string[]
-}
+export type { VerifiedFactor } from "../types/request-memo.js"
 
 /**
  * THE rule of two factors: a second factor counts only when it is independent of the first, i.e. of
@@ -62,15 +48,12 @@ export function independentOf(firstFactorType: string, factor: VerifiedFactor): 
   return factor.kind !== firstFactorType
 }
 
-/** Factors a capability verified during this request (one context per request). */
-const verified = new WeakMap<Context, VerifiedFactor[]>()
-
 /**
  * Records that a second factor was verified in this request: a sign-in it completes
  * (`completeSignIn`) then carries that factor and `mfa`, authenticated now.
  */
 export function recordVerifiedFactor(ctx: Context, factor: VerifiedFactor): void {
-  verified.set(ctx, [...(verified.get(ctx) ?? []), factor])
+  ctx.memo.verifiedFactors = [...(ctx.memo.verifiedFactors ?? []), factor]
 }
 
 /**
@@ -80,7 +63,7 @@ export function recordVerifiedFactor(ctx: Context, factor: VerifiedFactor): void
  * so that no session is issued on one credential counted twice.
  */
 export function withVerifiedFactors(ctx: Context, firstFactorType: string, first: Authentication | undefined): Authentication | undefined {
-  const second = verified.get(ctx)
+  const second = ctx.memo.verifiedFactors
   if (!second?.length) return first
   if (!second.every((factor) => independentOf(firstFactorType, factor))) throw new Error(`a second factor of the first factor's own kind ("${firstFactorType}") was recorded: refused`)
   const amr = second.reduce<string[]>((all, factor) => unionAmr(all, factor.amr), [...(first?.amr ?? [])])

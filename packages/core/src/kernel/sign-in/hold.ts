@@ -15,7 +15,9 @@ import type { Authentication, NewSession, ResumableSignIn, SignInResult } from "
 import { completeSignIn } from "./complete.js"
 import { applyPlan, planUser, plannedUserId, settleProof, type PersistedUser, type UserPlan } from "./link-user.js"
 import { resumable, resumedResult } from "./resume.js"
-import { authenticationOf, newSession, signInEventInput } from "./session-of.js"
+import { newSession, signInEventInput } from "./session-of.js"
+import { firstFactorOf } from "./amr.js"
+import { nowSeconds } from "../sessions/lifetime.js"
 
 /** A sign-in's user plan, and the signed-in user an account joins (if any). */
 export interface Planned {
@@ -48,12 +50,13 @@ export async function holdSignIn(
   cookies: readonly Cookie[],
 ): Promise<{ held: AuthResponse } | { plan: UserPlan | undefined }> {
   const plan = planned && (await settleProof(ctx, result, planned.plan))
-  const authentication = authenticationOf(ctx, result)
+  const first = firstFactorOf(ctx, result)
+  const authentication = { time: nowSeconds(), amr: [...first.amr] }
   const session = heldSession(result, plan, authentication)
   const userId = plan ? plannedUserId(plan) : typeof result.user.id === "string" ? result.user.id : undefined
-  const resume = resumable(result, plan !== undefined, authentication, planned?.linkTo)
+  const resume = resumable(ctx.config.registry, result, plan !== undefined, authentication, planned?.linkTo)
   for (const hook of holds) {
-    const held = await hook.hold(req, ctx, { session, userId, resume, callbackUrl, cookies, userVerified: result.userVerified === true })
+    const held = await hook.hold(req, ctx, { session, userId, resume, callbackUrl, cookies, factors: first.factors })
     if (held) return { held }
   }
   return { plan }
@@ -89,6 +92,6 @@ export async function completeHeldSignIn(req: AuthRequest, ctx: Context, held: H
   }
   await held.beforeSession?.({ id: stored?.user.id ?? held.userId, stored: stored?.user })
   const session = newSession(result, stored, held.resume.authentication)
-  const event = held.event ? signInEventInput(result, stored) : undefined
+  const event = held.event ? signInEventInput(ctx.config.registry, result, stored) : undefined
   return completeSignIn(req, ctx, session, held.callbackUrl, held.cookies, event)
 }

@@ -10,11 +10,11 @@ import type { AuthRequest, AuthResponse, Context, Cookie } from "../types/http.j
 import type { CallbacksOptions } from "../types/config.js"
 import { runSignInCallback } from "../user-code/callbacks.js"
 import { sessionStrategy } from "../sessions/strategy.js"
-import { registry } from "../registry/installed.js"
-import { applyPlan, planUser, type UserPlan } from "./link-user.js"
+import { applyPlan, planUser, userRules, type UserPlan } from "./link-user.js"
 import { principalOf } from "../sessions/principal.js"
 import { requireFreshSecondFactor } from "../sessions/freshness.js"
-import { accountTokens } from "../sessions/account-tokens.js"
+import { sessionTokensOf } from "../sessions/account-tokens.js"
+import type { UserRules } from "../types/capability.js"
 import { completeSignIn, signedIn } from "./complete.js"
 import { holdSignIn, type Planned } from "./hold.js"
 import { authenticationOf, newSession, ownerOf, signInEventInput } from "./session-of.js"
@@ -22,19 +22,24 @@ import { authenticationOf, newSession, ownerOf, signInEventInput } from "./sessi
 export type { SignInEventInput } from "./session-of.js"
 
 /**
- * The user plan of a sign-in that stores its user: whenever there is an adapter, but credentials
- * users only where a session needs a stored user. Linking a new way in to the signed-in user
- * passes the step-up gate here, as adding a passkey does in its callback.
+ * The user plan of a sign-in that stores its user: whenever there is an adapter, but the app's own
+ * users (`UserRules.owner: "app"`) only where a session needs a stored user. Linking a new way in
+ * to the signed-in user passes the step-up gate here, as adding a passkey does in its callback.
  */
 async function planIfNeeded(req: AuthRequest, ctx: Context, result: SignInResult): Promise<Planned | undefined> {
-  const type = result.account.type
-  if (type === "credentials" && !sessionStrategy(ctx.config).needsStoredUser) return undefined
-  // WebAuthn names its user itself: a passkey's owner, or the signed-in user who added it.
-  const linkTo = type === "webauthn" ? result.knownUserId : type === "credentials" || type === "email" ? undefined : (await principalOf(req, ctx))?.userId
+  const rules = userRules(ctx.config.registry, result)
+  if (rules.owner === "app" && !sessionStrategy(ctx.config).needsStoredUser) return undefined
+  const linkTo = await joinedUser(req, ctx, rules, result)
   const plan = await planUser(ctx, result, linkTo)
   // A passkey's callback asked the same gate already (before its ceremony); asking again reads nothing new but the freshness hook.
   if (addsWayIn(plan, linkTo)) await requireFreshSecondFactor(req, ctx, "Sign in to add a way in")
   return { plan, linkTo }
+}
+
+/** The stored user a new account of `result` joins, as its sign-in type says (`UserRules.joins`). */
+async function joinedUser(req: AuthRequest, ctx: Context, rules: UserRules, result: SignInResult): Promise<string | undefined> {
+  if (rules.joins === "named") return rules.linkTarget?.(result.own)
+  return rules.joins === "signed-in" ? (await principalOf(req, ctx))?.userId : undefined
 }
 
 /** Whether `plan` adds a way in for the signed-in user `linkTo` (an account linked, a passkey registered) rather than signing someone in. */
@@ -42,12 +47,13 @@ const addsWayIn = (plan: UserPlan, linkTo: string | undefined): boolean => plan.
 
 type SignInParams = Parameters<CallbacksOptions["signIn"]>[0]
 
-/** The `signIn` callback's input: the flow's fields, absent ones left out (built without spreads). */
-function signInParams(result: SignInResult): SignInParams {
+/** The `signIn` callback's input: the flow's fields and its sign-in type's own (`signInInput`), absent ones left out. */
+function signInParams(ctx: Context, result: SignInResult): SignInParams {
   const params: SignInParams = { user: result.user, account: result.account }
   if (result.profile) params.profile = result.profile
-  if (result.credentials) params.credentials = result.credentials
-  if (result.email) params.email = result.email
+  const own = ctx.config.registry.signInType(result.account.type)?.signInInput?.(result.own)
+  if (own?.credentials) params.credentials = own.credentials
+  if (own?.email) params.email = own.email
   return params
 }
 
@@ -57,7 +63,7 @@ function signInParams(result: SignInResult): SignInParams {
  * stored user first, i.e. no `signIn` callback and no capability that may hold the sign-in back.
  */
 export function mayIssueWithFirstFactor(ctx: Context): boolean {
-  return !ctx.config.hasSignInCallback && !registry().beforeIssue.some((b) => b.active(ctx.config))
+  return !ctx.config.hasSignInCallback && !ctx.config.registry.beforeIssue.some((b) => b.active(ctx.config))
 }
 
 /** Turns a successful flow into session cookies and the redirect that follows sign-in. */
@@ -65,21 +71,22 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   const flowCookies = result.cookies ?? []
   // Stored with the link's use (`mayIssueWithFirstFactor` held): the default `signIn` callback allows it.
   if (result.issued) {
-    const event = ctx.config.events.signIn ? signInEventInput(result, ownerOf(result, result.issued.user)) : undefined
+    const event = ctx.config.events.signIn ? signInEventInput(ctx.config.registry, result, ownerOf(result, result.issued.user)) : undefined
     return signedIn(ctx, false, callbackUrl, flowCookies, result.issued.cookies, event)
   }
   // The default `signIn` callback allows every sign-in: answered here, without the user-code runner.
-  const decision = ctx.config.hasSignInCallback ? await runSignInCallback(signInParams(result), ctx) : {}
+  const decision = ctx.config.hasSignInCallback ? await runSignInCallback(signInParams(ctx, result), ctx) : {}
   if (decision.redirect) return { redirect: decision.redirect, cookies: flowCookies }
   const strategy = sessionStrategy(ctx.config)
-  const holds = registry().beforeIssue.filter((b) => b.active(ctx.config))
-  // A returning credentials user under database sessions: owner and session in one adapter call,
-  // unless a capability may hold the sign-in back (it must see the user before any session exists).
-  if (result.account.type === "credentials" && ctx.config.adapter && holds.length === 0) {
+  const holds = ctx.config.registry.beforeIssue.filter((b) => b.active(ctx.config))
+  // A returning user of the app's own (credentials) under database sessions: owner and session in
+  // one adapter call, unless a capability may hold the sign-in back (it must see the user before
+  // any session exists).
+  if (ctx.config.adapter && holds.length === 0 && userRules(ctx.config.registry, result).owner === "app") {
     const atOnce = await strategy.issueForAccount(req, ctx, result.account, authenticationOf(ctx, result))
     if (atOnce) {
       const stored = ownerOf(result, atOnce.user)
-      const event = ctx.config.events.signIn ? signInEventInput(result, stored) : undefined
+      const event = ctx.config.events.signIn ? signInEventInput(ctx.config.registry, result, stored) : undefined
       return signedIn(ctx, false, callbackUrl, flowCookies, atOnce.cookies, event)
     }
   }
@@ -93,7 +100,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
     plan = asked.plan
   }
   const stored = plan ? await applyPlan(ctx, result, plan) : undefined
-  const event = ctx.config.events.signIn ? signInEventInput(result, stored) : undefined
+  const event = ctx.config.events.signIn ? signInEventInput(ctx.config.registry, result, stored) : undefined
   if (plan && addsWayIn(plan, planned?.linkTo)) return signedIn(ctx, false, callbackUrl, flowCookies, await keepSession(req, ctx, result), event)
   const session = newSession(result, stored, authenticationOf(ctx, result))
   return completeSignIn(req, ctx, session, callbackUrl, flowCookies, event)
@@ -107,7 +114,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
  * account's tokens beside the others. The cookies to set.
  */
 async function keepSession(req: AuthRequest, ctx: Context, result: SignInResult): Promise<Cookie[]> {
-  const tokens = ctx.config.session.providerTokens ? accountTokens(result.account) : undefined
+  const tokens = ctx.config.session.providerTokens ? sessionTokensOf(ctx.config.registry, result.account) : undefined
   const store = sessionStrategy(ctx.config).providerTokens
   return tokens && store.kept ? store.write(req, ctx, result.account.provider, tokens) : []
 }

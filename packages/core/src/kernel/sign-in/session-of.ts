@@ -6,16 +6,17 @@ import type { AdapterAccount, AdapterUser } from "../types/adapters.js"
 import type { EventCallbacks } from "../types/config.js"
 import type { Context } from "../types/http.js"
 import type { Authentication, NewSession, SignInResult } from "../types/sign-in.js"
+import type { Registry } from "../types/registry.js"
 import { nowSeconds } from "../sessions/lifetime.js"
 import { firstFactorAmr } from "./amr.js"
-import type { PersistedUser } from "./link-user.js"
+import { userRules, type PersistedUser } from "./link-user.js"
 
 /** When and how the first factor authenticated the user. */
 export function authenticationOf(ctx: Context, result: SignInResult): Authentication {
   return { time: nowSeconds(), amr: firstFactorAmr(ctx, result) }
 }
 
-/** What `persistUser` answers for an account whose owner is `user` (see `issueForAccount`). */
+/** What storing the user answers for an account whose owner is `user` (see `issueForAccount`). */
 export const ownerOf = (result: SignInResult, user: AdapterUser): PersistedUser => ({ user, account: { ...result.account, userId: user.id } as AdapterAccount, isNewUser: false })
 
 /** Who signed in (the stored user and account where there are, else the flow's), how and when. */
@@ -26,9 +27,10 @@ export function newSession(result: SignInResult, stored: PersistedUser | undefin
 /** What the `signIn` event receives. */
 export type SignInEventInput = Parameters<EventCallbacks["signIn"]>[0]
 
-export function signInEventInput(result: SignInResult, stored: PersistedUser | undefined): SignInEventInput {
+export function signInEventInput(registry: Registry, result: SignInResult, stored: PersistedUser | undefined): SignInEventInput {
   return {
-    user: result.account.type === "credentials" ? result.user : (stored?.user ?? result.user),
+    // The app's own users are the ones its code returned (`authorize`), stored or not.
+    user: userRules(registry, result).owner === "app" ? result.user : (stored?.user ?? result.user),
     account: stored?.account ?? result.account,
     ...(result.profile ? { profile: result.profile } : {}),
     isNewUser: stored?.isNewUser ?? false,

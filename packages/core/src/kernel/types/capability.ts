@@ -2,7 +2,7 @@
  * What a capability declares, in one object: its routes (action, methods, how errors answer, CSRF,
  * rate-limit group, page), the sign-in flows it brings, its own option, rate-limit groups, errors
  * and adapter port, and its hooks into configuration checks, sign-in, step-up and sign-out. The
- * kernel reads only these declarations (see `assemble.ts`); it imports no capability. The types of
+ * kernel reads only these declarations (see `registry/assemble.ts`); it imports no capability. The types of
  * what a capability adds (its option, page, groups, codes, port methods) reach the public types by
  * declaration merging: the capability augments the kernel's empty `Capability*` interfaces.
  */
@@ -14,14 +14,34 @@ import type { AuthRequest, AuthResponse, Context } from "./http.js"
 import type { ResolvedCapabilityOptions, ResolvedConfig } from "./resolved-config.js"
 import type { ProviderType } from "./model.js"
 import type { RateLimitGroup, RateLimitRule } from "./rate-limit.js"
-import type { Flow, PendingSignIn } from "./sign-in.js"
+import type { Flow, PendingSignIn, SignInResult, UserPlan } from "./sign-in.js"
+import type { ProviderConfig } from "./providers.js"
+import type { Account } from "./config.js"
+import type { AdapterUser } from "./adapters.js"
+import type { SafeHtml } from "./safe-html.js"
+import type { StoredProviderTokens } from "./model.js"
+import type { HeldSignIn } from "./request-memo.js"
+
+export type { HeldSignIn } from "./request-memo.js"
 
 /** A route handler: the parsed request and its context in, the internal response out. */
 export type RouteHandler = (req: AuthRequest, ctx: Context) => Promise<AuthResponse>
 
-/** One method of a route. */
+/**
+ * The actions of a POST that does several things, by the body's `action` (`rename`, `delete`...):
+ * each its handler, and the refusal of any other value (the capability's own error and code).
+ * The registry lists them (`Registry.actionsOf`), so the README's route table is checked against them.
+ */
+export interface SubActions {
+  readonly handlers: Readonly<Record<string, RouteHandler>>
+  /** The error for any other `action` (it may throw a more pressing one itself: the feature is off). */
+  refuse(given: unknown, ctx: Context): AuthError
+}
+
+/** One method of a route: a handler, or sub-actions picked by the body's `action`. */
 export interface RouteMethod {
-  readonly handler: RouteHandler
+  readonly handler?: RouteHandler
+  readonly actions?: SubActions
   /**
    * Whether the kernel checks the CSRF token and Origin before the handler runs. Every POST must say
    * `true`, or name in `csrfBy` where its own check lives (a flow whose response another check binds).
@@ -51,13 +71,115 @@ export interface RouteDeclaration {
   readonly POST?: RouteMethod
 }
 
-/** A sign-in flow with what the kernel asks of it besides its steps. */
-export interface FlowDeclaration {
-  readonly flow: Flow<any>
+/**
+ * A first factor as its sign-in type counts it: its RFC 8176 methods (`sign-in/amr.ts`) and how
+ * many factors it proved on its own (2: a passkey that verified the person too).
+ */
+export interface FirstFactor {
+  readonly amr: readonly string[]
+  readonly factors: 1 | 2
+}
+
+/**
+ * Who a sign-in type's user is, as the kernel asks when it stores users (`sign-in/link-user.ts`).
+ * `Own` is the type's slot of `SignInResult` (`SignInResult.own`).
+ */
+export interface UserRules<Own = unknown> {
+  /**
+   * `adapter`: the user is stored whenever there is an adapter (found by account, joined or
+   * created). `app`: the app's own code vouches for the user (`authorize`), who is stored only where
+   * the session strategy needs a stored user, is the user the `signIn` event receives, and whose
+   * returning session may be stored with the owner's look-up in one adapter call.
+   */
+  readonly owner: "adapter" | "app"
+  /**
+   * The stored user a new account joins instead of a new one: `signed-in` (the user signed in on
+   * this request, linking another way in), `named` (`linkTarget` names it), `none`.
+   */
+  readonly joins: "signed-in" | "named" | "none"
+  /** With `joins: "named"`: the user the flow identified (a passkey's owner, or the signed-in user adding one). */
+  linkTarget?(own: Own | undefined): string | undefined
+  /**
+   * The type's own plan, read only, where the kernel's (owner of the account, the joined user, the
+   * user with the address, a new user) does not fit; `undefined` falls back to the kernel's.
+   */
+  plan?(ctx: Context, result: SignInResult<Own>, linkTo: string | undefined): Promise<UserPlan | undefined>
+  /**
+   * Whether the account may join `existing`, the stored user with its address (else
+   * `OAuthAccountNotLinked` `EMAIL_ALREADY_LINKED`, logged with `facts`); default no.
+   */
+  joinByEmail?(result: SignInResult<Own>, existing: AdapterUser): { readonly allowed: boolean; readonly facts?: Readonly<Record<string, unknown>> }
+  /** The date a new user's address counts as verified from (default null: not verified). */
+  verifiedAt?(result: SignInResult<Own>): Date | null
+  /** What else is stored when the account is linked to `userId` (a new passkey's authenticator). */
+  linked?(ctx: Context, userId: string, own: Own | undefined): Promise<void>
+  /**
+   * Whether a session of this type's account may stand only while the account is still linked to
+   * its user (the user comes from the link alone: an IdP's account), checked as the session is
+   * written (`sessions/account-link.ts`).
+   */
+  readonly fromLinkAlone?: boolean
+}
+
+/** The part of the built-in sign-in page one provider gets from its sign-in type. */
+export interface SignInPagePart {
+  /** Whether the form has fields (its button takes the brand colour; "or" dividers around it). */
+  readonly fields: boolean
+  /** Whether one of its fields names the user (where passkey autofill can attach). */
+  readonly userField: boolean
+  /** Whether submitting it hands the browser to another site (the page's form targets cannot be narrowed). */
+  readonly leavesSite: boolean
+  /** Whether it offers passkey autofill on a user field of the page. */
+  readonly offersAutofill?: boolean
+  /** The script the page needs for this form. */
+  readonly script?: string
+  /** The form: `index` is the provider's place on the page (its CSS class), `page` what every form shares. */
+  render(index: number, page: SignInPageContext): SafeHtml
+}
+
+/** A provider's routes: where its sign-in starts and ends, and the base of every action. */
+export interface ProviderUrls {
+  readonly signinUrl: string
+  readonly callbackUrl: string
+  readonly actionBase: string
+}
+
+/** What every form of the sign-in page shares. */
+export interface SignInPageContext {
+  readonly csrfToken: string
+  readonly callbackUrl: string
+  /** Pre-fills an e-mail field. */
+  readonly email?: string
+  /** A passkey form offers autofill and the page has a user field: that field's autocomplete says `webauthn`. */
+  readonly autofill: boolean
+}
+
+/**
+ * A sign-in type: its flow, and every rule the kernel would otherwise hard-code for it: the first
+ * factor it proves, who its user is, its part of the sign-in page, and its configuration (checks,
+ * environment variables). The kernel names no provider type; it asks this declaration.
+ */
+export interface SignInTypeDeclaration<P extends ProviderConfig = any, Own = any> {
+  readonly flow: Flow<P>
   /** Per-client limits the kernel counts on its sign-in start and callback (credentials and e-mail count inside their flows). */
   readonly limits?: { readonly signin?: RateLimitGroup; readonly callback?: RateLimitGroup }
   /** A fatal configuration problem of one of its providers, checked once at start-up. */
-  check?(provider: ResolvedConfig["providers"][number], config: ResolvedConfig): AuthError | undefined
+  check?(provider: P, config: ResolvedConfig): AuthError | undefined
+  /** The first factor a successful sign-in proved (before capabilities weigh it: `Capability.oneStepMultiFactor`). */
+  firstFactor(result: SignInResult<Own>): FirstFactor
+  readonly users: UserRules<Own>
+  /** The `signIn` callback's input besides user, account and profile (the submitted credentials, the e-mail step). */
+  signInInput?(own: Own | undefined): { credentials?: Record<string, unknown>; email?: { verificationRequest?: boolean } }
+  /** What of `own` a held sign-in keeps (JSON-safe; nothing typed by the user); default nothing. */
+  keep?(own: Own | undefined): Own | undefined
+  /** The provider's part of the built-in sign-in page (`urls`: its routes under the app's `basePath`). */
+  page(provider: P, urls: ProviderUrls): SignInPagePart
+  /** The provider completed from environment variables (`setEnvDefaults`; `read` returns undefined for an unset one). */
+  fromEnv?(provider: P, read: (name: string) => string | undefined, stem: string): P
+  /** The provider's own redirect proxy URL, if it may have one (checked with the config's at start-up). */
+  redirectProxyUrl?(provider: P): string | undefined
+  /** The provider tokens of an account of this type that a session may keep (`session.providerTokens`). */
+  sessionTokens?(account: Account): StoredProviderTokens | undefined
 }
 
 /** What happens at sign-out besides ending the session (read before it ends). */
@@ -76,16 +198,6 @@ export interface BeforeIssueHook {
    */
   readonly bodyFields?: readonly string[]
   hold(req: AuthRequest, ctx: Context, pending: PendingSignIn): Promise<AuthResponse | undefined>
-}
-
-/**
- * A sign-in that a capability holds back (the first factor done, a second factor pending): its
- * random id and its user. Routes of other capabilities that help finish it (passkey options for a
- * second factor) ask for it through the kernel (`sign-in/held.ts`) without importing the holder.
- */
-export interface HeldSignIn {
-  readonly id: string
-  readonly userId: string
 }
 
 /** Reads the request's held sign-in, if the capability holds one for it. */
@@ -116,15 +228,29 @@ export type OptionsDeclaration = {
   }
 }[CapabilityOptionKey]
 
+/** What the built-in pages say about an error type. */
+export interface ErrorText {
+  /** HTTP status of the error page. */
+  readonly status: number
+  /** Heading of the error page. */
+  readonly title: string
+  /** The sentence shown on the sign-in and error pages. */
+  readonly message: string
+  /** Label of the error page's link to the sign-in page; "Back to sign in" when not set. */
+  readonly link?: string
+}
+
 /**
- * An error type a capability brings (its class lives in the capability folder): its codes, in the
- * catalogue (`ERROR_CODES`), and its row of the error policy. Codes for a kernel type (a
+ * An error type a capability brings (its class lives in the capability folder), in one declaration:
+ * its codes, in the catalogue (`ERROR_CODES`), its row of the error policy and its page text. Codes for a kernel type (a
  * `Configuration` code of the capability's own) are appended to that type's.
  */
 export interface ErrorDeclaration {
   readonly type: CataloguedType
   readonly codes: readonly string[]
   readonly policy?: ErrorPolicy
+  /** What the built-in pages say about the type (the error page's status and title, the sentence on the sign-in and error pages). */
+  readonly text?: ErrorText
   /**
    * The type a new type is listed just before in `ERROR_CODES` (default: the first type that sorts
    * after it), so that moving a type into a capability keeps the catalogue's order.
@@ -151,15 +277,29 @@ export type FreshnessHook = (ctx: Context, userId: string) => Promise<number | n
  */
 export type FootholdHook = (ctx: Context, userId: string) => Promise<Record<string, unknown> | undefined>
 
+/** A warning printed once per process (`key`) at start-up. */
+export interface StartupWarning {
+  readonly key: string
+  readonly message: string
+}
+
 /** One feature of core. */
 export interface Capability {
   readonly name: string
+  /**
+   * The capabilities it builds on, by name (it imports their public file): assembling a registry
+   * without one of them is refused with an error naming both.
+   */
+  readonly requires?: readonly string[]
   readonly routes?: readonly RouteDeclaration[]
-  readonly flows?: Partial<Record<ProviderType, FlowDeclaration>>
+  /** The sign-in types it brings, by provider type. */
+  readonly signInTypes?: Partial<Record<ProviderType, SignInTypeDeclaration>>
   /** Asked at sign-out, in registry order; the first URL returned is where the browser goes next. */
   readonly signOutRedirect?: SignOutHook
   /** A fatal problem of the capability's own options, checked once at start-up. */
   check?(config: ResolvedConfig): AuthError | undefined
+  /** Start-up warnings (each printed once per process under its `key`), checked with the fatal problems. */
+  warnings?(config: ResolvedConfig): readonly StartupWarning[]
   /** Asked before every session is issued, in registry order; the first answer wins. */
   readonly beforeIssue?: BeforeIssueHook
   /** The sign-in this capability holds back for the request (see `HeldSignIn`). */
@@ -177,10 +317,11 @@ export interface Capability {
   /** Asked by the kernel's step-up gate (`requireFreshSecondFactor`); the strictest answer wins. */
   readonly freshness?: FreshnessHook
   /**
-   * Whether a passkey sign-in with user verification counts as two factors (`mfa`) under `config`.
-   * The kernel says yes unless a capability answers false.
+   * Whether a first factor that proves two factors in one step (its sign-in type says `factors: 2`:
+   * a passkey with user verification) counts as two (`mfa`) under `config`. The kernel says yes
+   * unless a capability answers false.
    */
-  passkeyIsMultiFactor?(config: ResolvedConfig): boolean
+  oneStepMultiFactor?(config: ResolvedConfig): boolean
   /**
    * Seconds a session's second factor (`mfa`) counts after it was verified (the session's
    * `authTime`) under `config`, or null for as long as the session lasts. The kernel asks it in

@@ -1,6 +1,6 @@
 /**
  * The configuration types of the spec (section 2): options, callbacks, events, `AuthConfig`. The
- * shared data model lives in `model.ts`, provider config types in `providers/types.ts`, adapter
+ * shared data model lives in `model.ts`, provider config types in `providers.ts`, adapter
  * types in `adapters.ts`.
  */
 import type { Awaitable, JWT, JWTOptions, LoggerInstance } from "@authlib/jwt"

@@ -1,9 +1,10 @@
 /**
  * The internal request and response of core. A `Request` becomes an `AuthRequest` in
- * `parse-request.ts`; routes return an `AuthResponse`; only `to-response.ts` makes a `Response`.
+ * `http/parse-request.ts`; routes return an `AuthResponse`; only `http/to-response.ts` makes a `Response`.
  */
 import type { ResolvedConfig } from "./resolved-config.js"
 import type { CookieOption, CookiesOptions } from "./config.js"
+import type { RequestMemo } from "./request-memo.js"
 
 /**
  * An action under `basePath` (design.md "Routes"): one the kernel or a capability declares (the
@@ -50,6 +51,8 @@ export interface Context {
   /** Whether cookies are `Secure` and prefixed. */
   readonly secure: boolean
   readonly cookies: CookiesOptions
+  /** What this request has worked out once and reuses (its held sign-in, principal, verified factors). */
+  readonly memo: RequestMemo
 }
 
 /** One cookie to set (or clear, with `maxAge: 0`). */

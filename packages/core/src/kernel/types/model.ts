@@ -2,7 +2,7 @@
  * The data model shared by every layer: users, accounts, profiles, sessions and provider kinds
  * (spec 2). A leaf module: it imports nothing of core, so config, adapter and provider types can
  * all build on it without import cycles. Re-exported from the package root by `types.ts` and
- * `providers/types.ts`.
+ * `providers.ts`.
  */
 
 export type OAuthProviderType = "oauth" | "oidc"
@@ -114,4 +114,15 @@ export interface Theme {
   logo?: string
   brandColor?: string
   buttonText?: string
+}
+
+/** Provider tokens as a session keeps them (the token fields of an account). */
+export interface StoredProviderTokens {
+  access_token?: string
+  refresh_token?: string
+  expires_at?: number
+  token_type?: string
+  scope?: string
+  /** Set when the provider refused the refresh token; the session then carries `error: "RefreshTokenError"`. */
+  error?: "RefreshTokenError"
 }

@@ -16,7 +16,10 @@ import type { CallbacksOptions, CookiesOptions, EventCallbacks, PagesOptions, Se
  */
 export interface ResolvedCapabilityOptions {}
 
-/** The configuration as core uses it: every default applied, frozen; capabilities' options included. */
+/**
+ * The configuration as core uses it: every default applied, frozen; capabilities' options included,
+ * and the registry it runs with (`registry`, declared in `registry.ts` beside its type).
+ */
 export interface ResolvedConfig extends ResolvedCapabilityOptions {
   readonly basePath: string
   /** The application URL (`url` / `WEBAUTH_URL`); links use its origin when set. */

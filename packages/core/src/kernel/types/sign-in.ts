@@ -1,56 +1,36 @@
 /**
  * The flow seam. A flow is the provider-type-specific part of signing in (credentials, OAuth/OIDC,
  * e-mail, WebAuthn). Routes pick the flow from the provider's `type`; a flow never touches session
- * cookies: it returns a `SignInResult` and `sessions/issue.ts` turns that into a session (e-mail may
+ * cookies: it returns a `SignInResult` and `sign-in/issue.ts` turns that into a session (e-mail may
  * have the session strategy store it with the link's use: `issued`, which the issuer sends).
  */
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from "./adapters.js"
+import type { AdapterAccount, AdapterUser } from "./adapters.js"
 import type { Cookie } from "./http.js"
 import type { AuthRequest, AuthResponse, Context } from "./http.js"
 import type { ProviderConfig } from "./providers.js"
 import type { Account, Profile, User } from "./config.js"
 
-/** What every successful flow hands to `issueSession`. */
-export interface SignInResult {
+/**
+ * What every successful flow hands to `issueSession`: what every sign-in type has, and one slot,
+ * `own`, for the type's own data, which only its rules (`SignInTypeDeclaration`) read.
+ */
+export interface SignInResult<Own = unknown> {
   /** The user as the provider produced it (credentials: what `authorize` returned). */
   user: User
   /** The account: `provider`, `providerAccountId`, `type` and any token set. */
   account: Account
   /** The provider's raw profile (OAuth/OIDC). */
   profile?: Profile
-  /** Extra input of the `signIn` callback: the submitted credentials (credentials flow). */
-  credentials?: Record<string, unknown>
-  /** Extra input of the `signIn` callback: the e-mail step (e-mail flow). */
-  email?: { verificationRequest?: boolean }
   /** Cookies the flow consumed or set (for example expired check cookies); never session cookies. */
   cookies?: Cookie[]
-  /** OAuth: link to a user who exists with the same e-mail (`allowDangerousEmailAccountLinking`). */
-  allowEmailLinking?: boolean
   /**
-   * E-mail: the stored user with the address and the owner of the `email` account, as the flow
-   * found them before the `signIn` callback; storing the user reuses them instead of asking again.
-   */
-  emailUser?: EmailUserLookup
-  /**
-   * WebAuthn: the stored user the flow identified (the passkey's owner, or the signed-in user
-   * adding one). The account is linked to this user; no session or e-mail lookup decides.
-   */
-  knownUserId?: string
-  /** WebAuthn sign-in: the assertion was verified with user verification (a PIN or biometric), so it proved two factors. */
-  userVerified?: boolean
-  /** WebAuthn registration: the new credential, stored when its account is linked. */
-  authenticator?: Omit<AdapterAuthenticator, "userId">
-  /**
-   * E-mail: the session was already stored with the link's use (`SessionStrategy.issueForLink`,
-   * only where `mayIssueWithFirstFactor` allowed it): its stored user and the cookies to set.
+   * The session was already stored with the first factor's last write (an e-mail link's use:
+   * `SessionStrategy.issueForLink`, only where `mayIssueWithFirstFactor` allowed it): its stored
+   * user and the cookies to set.
    */
   issued?: { user: AdapterUser; cookies: Cookie[] }
-}
-
-/** Who holds an e-mail address: the user with it, and the owner of its `email` account (`null`: none). */
-export interface EmailUserLookup {
-  user: AdapterUser | null
-  accountOwner: AdapterUser | null
+  /** The sign-in type's own data (the passkey's owner, the e-mail look-up, the submitted credentials...). */
+  own?: Own
 }
 
 /** The end of a `callback` step: a sign-in to issue, or an intermediate page (e-mail confirm). */
@@ -112,7 +92,7 @@ export interface NewSession {
  */
 export interface ResumableSignIn {
   /** The flow's result, without what must not be kept (submitted credentials, cookies, look-ups); dates as ISO strings. */
-  readonly result: Pick<SignInResult, "account" | "profile" | "allowEmailLinking" | "knownUserId" | "authenticator"> & { user: Omit<User, "emailVerified"> & { emailVerified: string | null } }
+  readonly result: Pick<SignInResult, "account" | "profile" | "own"> & { user: Omit<User, "emailVerified"> & { emailVerified: string | null } }
   /** The signed-in user the account was being linked to, if any. */
   readonly linkTo?: string
   /** Whether the sign-in stores its user (an adapter, and not a credentials sign-in with JWT sessions). */
@@ -136,6 +116,22 @@ export interface PendingSignIn {
   readonly callbackUrl: string
   /** The flow's own cookies (expired check cookies): the hook's answer must carry them. */
   readonly cookies: readonly Cookie[]
-  /** Whether the first factor verified the user as well as the credential (a passkey with user verification). */
-  readonly userVerified: boolean
+  /** How many factors the first factor proved, as they count under the config (2: a passkey that verified the person too). */
+  readonly factors: 1 | 2
 }
+
+/**
+ * Who a sign-in's user is and what storing it writes, read without writing anything (so a sign-in
+ * held for a second factor stores nothing until that factor passes):
+ * - `none`: the account is the user's already (`ownerId`: the account's owner, where it differs);
+ * - `link`: the account (and a new passkey) joins `user`;
+ * - `create`: a new user is created with the account (with `email` as its address, when the sign-in proved one);
+ * - `prove`: the sign-in proves `address`, the address of `user`, never verified (an e-mail link):
+ *   the clean-up of what was linked without that proof runs, the address is marked verified, then
+ *   the account is linked unless `ownerId` owns it.
+ */
+export type UserPlan =
+  | { readonly write: "none"; readonly user: AdapterUser; readonly ownerId?: string }
+  | { readonly write: "link"; readonly user: AdapterUser }
+  | { readonly write: "create"; readonly emailVerified: Date | null; readonly email?: string }
+  | { readonly write: "prove"; readonly user: AdapterUser; readonly ownerId: string | null; readonly address: string }

@@ -1,6 +1,6 @@
 /**
  * The callbacks whose answer steers a flow, read the same way wherever they run. (Every callback
- * runs through `user-code.ts`, which maps what it throws.)
+ * runs through `run.ts`, which maps what it throws.)
  */
 import { AccessDenied } from "../errors/errors.js"
 import type { Context } from "../types/http.js"

@@ -13,7 +13,7 @@ import type { AuthConfig } from "../../../src/index.js"
 import { stepUpTwoFactor, unlockTwoFactor } from "../../../src/index.js"
 import { Client, ORIGIN, config as baseConfig, recordingLogger } from "../../helpers/harness.js"
 import { twoFactorAdapter, type TwoFactorAdapter } from "../../helpers/two-factor-adapter.js"
-import { emailProvider, followLink, requestLink, type Outbox } from "../../flows/email/helpers.js"
+import { emailProvider, followLink, requestLink, type Outbox } from "../email/helpers.js"
 import { advanceSeconds, appRequest, codeAt, enrolTotpWithBackupCodes, sessionCookie, wrongCodeFor } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest"
 import { createTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
 import { sealTotpKey } from "../../../src/capabilities/two-factor/secret-box.js"
-import { APP, browserFor, locationOf, sessionCookie, sessionOf, signInAtLocalOP, testConfig } from "../../flows/oauth/helpers/app.js"
-import { useLocalOidc } from "../../flows/oauth/helpers/local-oidc.js"
+import { APP, browserFor, locationOf, sessionCookie, sessionOf, signInAtLocalOP, testConfig } from "../oauth/helpers/app.js"
+import { useLocalOidc } from "../oauth/helpers/local-oidc.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 
 const oidc = useLocalOidc()

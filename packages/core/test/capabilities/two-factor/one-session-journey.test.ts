@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { deletePasskey, listPasskeys, renamePasskey, requireRecentAuthentication, unlinkLinkedAccount } from "../../../src/index.js"
-import { answer, options, setup } from "../../flows/webauthn/setup.js"
+import { answer, options, setup } from "../webauthn/setup.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
 import { advanceSeconds, appRequest, codeAt, sessionCookie } from "../../helpers/two-factor.js"
 

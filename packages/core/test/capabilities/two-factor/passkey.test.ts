@@ -12,7 +12,7 @@ import { getPendingTwoFactor, requireRecentAuthentication } from "../../../src/i
 import { importTotpKey, totp } from "../../../src/capabilities/two-factor/totp.js"
 import { alice, ORIGIN } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
-import { options, registerPasskey, setup, signInWithPasskey, signOutLocally, type PasskeySetup } from "../../flows/webauthn/setup.js"
+import { options, registerPasskey, setup, signInWithPasskey, signOutLocally, type PasskeySetup } from "../webauthn/setup.js"
 import { appRequest, sessionCookie } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)

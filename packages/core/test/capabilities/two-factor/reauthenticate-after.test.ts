@@ -10,7 +10,7 @@ import type { AuthConfig } from "../../../src/index.js"
 import { ReauthenticationRequired, requireRecentAuthentication, unlinkLinkedAccount } from "../../../src/index.js"
 import { alice, Client, ORIGIN, config as baseConfig, recordingLogger } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
-import { passkeyAdapter, registerPasskey, setup as passkeySetup, signInWithPasskey, signOutLocally } from "../../flows/webauthn/setup.js"
+import { passkeyAdapter, registerPasskey, setup as passkeySetup, signInWithPasskey, signOutLocally } from "../webauthn/setup.js"
 import { adapterWithAccounts, advanceSeconds, appRequest, codeAt, enrolTotp, signInWithCode } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)

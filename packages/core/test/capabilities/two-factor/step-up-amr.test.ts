@@ -8,9 +8,9 @@ import type { AuthConfig } from "../../../src/index.js"
 import { requireRecentAuthentication } from "../../../src/index.js"
 import { Client, ORIGIN, config as baseConfig } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
-import { emailProvider, followLink, requestLink, type Outbox } from "../../flows/email/helpers.js"
-import { APP, browserFor, signInAtLocalOP, testConfig } from "../../flows/oauth/helpers/app.js"
-import { useLocalOidc } from "../../flows/oauth/helpers/local-oidc.js"
+import { emailProvider, followLink, requestLink, type Outbox } from "../email/helpers.js"
+import { APP, browserFor, signInAtLocalOP, testConfig } from "../oauth/helpers/app.js"
+import { useLocalOidc } from "../oauth/helpers/local-oidc.js"
 
 const oidc = useLocalOidc()
 

@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { deletePasskey, ReauthenticationRequired, requireRecentAuthentication, stepUpTwoFactor, TwoFactorError } from "../../../src/index.js"
 import { alice, type Client } from "../../helpers/harness.js"
 import { twoFactorAdapter } from "../../helpers/two-factor-adapter.js"
-import { answer, options, passkeyAdapter, registerPasskey, setup as passkeySetup, signInWithPasskey, signOutLocally } from "../../flows/webauthn/setup.js"
-import { seedPasskey } from "../../passkeys/helpers.js"
+import { answer, options, passkeyAdapter, registerPasskey, setup as passkeySetup, signInWithPasskey, signOutLocally } from "../webauthn/setup.js"
+import { seedPasskey } from "../passkey-management/helpers.js"
 import { advanceSeconds, appRequest, codeAt, enrolTotp } from "../../helpers/two-factor.js"
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0)
