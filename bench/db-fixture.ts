@@ -61,11 +61,14 @@ export function browser(handler: Handler) {
   return { jar, cookie, request }
 }
 
+/** The browser of every request: its User-Agent is described in the session's `clientDescription`. */
+export const USER_AGENT = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+
 /** A form POST as a browser sends it. */
 export function post(path: string, cookie: string, form: Record<string, string>): Request {
   return new Request(`${origin}${path}`, {
     method: "POST",
-    headers: { cookie, origin, "content-type": "application/x-www-form-urlencoded" },
+    headers: { cookie, origin, "content-type": "application/x-www-form-urlencoded", "user-agent": USER_AGENT },
     body: new URLSearchParams(form).toString(),
   })
 }

@@ -5,6 +5,9 @@
  * CSRF double-submit checked, the credentials and e-mail accounts mapped to their user, the session
  * and its `authlib_users_sessions` link written, single-use links and challenges consumed.
  *
+ * The session row carries what authlib writes at sign-in: expiry, user, `createdAt`, the client's
+ * description (from its User-Agent) and network, `authTime` and `amr`, and its link row.
+ *
  * Statements: `GET /session` 1 (session joined to user), credentials 1 (account -> session + link),
  * e-mail 1 (link consumed -> account -> session + link), passkey 2 (the stored key is read before
  * the signature is checked; then challenge consumed, counter, session + link), sign-out 1.
@@ -20,10 +23,14 @@ const sha256hex = (value: string) => createHash("sha256").update(value).digest("
 const MAX_AGE = 30 * 86_400_000
 const COOKIE = "floor.session-token"
 
-/** The session and its link in one statement, for the user `userQuery` (a CTE named `u` yielding `"user"`) finds. */
+/**
+ * The session and its link in one statement, for the user `userQuery` (a CTE named `u` yielding
+ * `"user"`) finds. Parameters from `$first`: token hash, expires, network, description, authTime, amr.
+ */
 const insertSession = (userQuery: string, first: number) => `WITH ${userQuery},
-  s AS (INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientNetwork")
-        SELECT $${first}::text, $${first + 1}::timestamptz, "user", now(), $${first + 2}::text FROM u RETURNING xata_id, "user"),
+  s AS (INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientNetwork", "clientDescription", "authTime", amr)
+        SELECT $${first}::text, $${first + 1}::timestamptz, "user", now(), $${first + 2}::text, $${first + 3}::text, $${first + 4}::bigint, $${first + 5}::text[]
+        FROM u RETURNING xata_id, "user"),
   l AS (INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s)
 SELECT "user" FROM s`
 
@@ -54,6 +61,16 @@ async function checkedForm(request: Request): Promise<URLSearchParams | null> {
   if (request.headers.get("origin") !== origin || !token || !digest || form.get("csrfToken") !== token || !same(digest, csrfHash(token))) return null
   return form
 }
+
+/** The client as authlib describes it: browser and system from the User-Agent (a fixed vocabulary). */
+function describe(userAgent: string | null): string | null {
+  if (!userAgent) return null
+  const browser = /Edg\//.test(userAgent) ? "Edge" : /Chrome\//.test(userAgent) ? "Chrome" : /Firefox\//.test(userAgent) ? "Firefox" : /Safari\//.test(userAgent) ? "Safari" : null
+  const system = /Android/.test(userAgent) ? "Android" : /iPhone|iPad/.test(userAgent) ? "iOS" : /Mac OS X/.test(userAgent) ? "macOS" : /Windows/.test(userAgent) ? "Windows" : /Linux/.test(userAgent) ? "Linux" : null
+  return browser && system ? `${browser} on ${system}` : browser ?? system
+}
+/** The session's metadata after the network: description, authTime (seconds), amr. */
+const metadata = (request: Request, amr: string[]) => [describe(request.headers.get("user-agent")), Math.floor(Date.now() / 1000), amr]
 
 const redirect = (cookie: string) => new Response(null, { status: 302, headers: { location: `${origin}/`, "set-cookie": cookie } })
 const refused = () => new Response(null, { status: 302, headers: { location: `${origin}/auth/signin?error=Verification` } })
@@ -93,11 +110,11 @@ export async function floorImplementation(pool: pg.Pool, setup: pg.Pool, userId:
     const expires = new Date(Date.now() + MAX_AGE)
     if (pathname === "/auth/callback/credentials") {
       if (form.get("username") !== ada.email || form.get("password") !== password) return refused()
-      return newSession(CREDENTIALS, [userId, sha256url(token), expires, "203.0.113.0/24"], token, expires)
+      return newSession(CREDENTIALS, [userId, sha256url(token), expires, "203.0.113.0/24", ...metadata(request, ["pwd"])], token, expires)
     }
     if (pathname === "/auth/callback/email") {
       const email = (form.get("email") ?? "").trim().toLowerCase()
-      return newSession(EMAIL, [email, sha256hex(`${form.get("token")}${secret}`), sha256url(token), expires, "203.0.113.0/24"], token, expires)
+      return newSession(EMAIL, [email, sha256hex(`${form.get("token")}${secret}`), sha256url(token), expires, "203.0.113.0/24", ...metadata(request, ["otp"])], token, expires)
     }
     if (pathname === "/auth/callback/passkey") {
       const [challenge, tag] = (cookieOf(request.headers, "floor.challenge") ?? "").split(".")
@@ -114,7 +131,7 @@ export async function floorImplementation(pool: pg.Pool, setup: pg.Pool, userId:
       if (!authData.subarray(0, 32).equals(rpIdHash) || (authData[32]! & 0x05) !== 0x05) return refused()
       const signed = Buffer.concat([authData, createHash("sha256").update(clientDataJSON).digest()])
       if (!verify("sha256", signed, key, Buffer.from(data.response.signature, "base64url"))) return refused()
-      const response = await newSession(PASSKEY, [sha256hex(challenge), authData.readUInt32BE(33), stored, sha256url(token), expires, "203.0.113.0/24"], token, expires)
+      const response = await newSession(PASSKEY, [sha256hex(challenge), authData.readUInt32BE(33), stored, sha256url(token), expires, "203.0.113.0/24", ...metadata(request, ["hwk", "user"])], token, expires)
       response.headers.append("set-cookie", "floor.challenge=; Path=/; Max-Age=0")
       return response
     }
@@ -129,7 +146,7 @@ export async function floorImplementation(pool: pg.Pool, setup: pg.Pool, userId:
   const csrf = randomBytes(32).toString("hex")
   const csrfCookie = `floor.csrf-token=${csrf}|${csrfHash(csrf)}`
   const liveToken = randomBytes(32).toString("base64url")
-  const newRow = (token: string) => setup.query(insertSession(`u AS (SELECT $1::text AS "user")`, 2), [userId, sha256url(token), new Date(Date.now() + MAX_AGE), null])
+  const newRow = (token: string) => setup.query(insertSession(`u AS (SELECT $1::text AS "user")`, 2), [userId, sha256url(token), new Date(Date.now() + MAX_AGE), null, null, null, null])
   await newRow(liveToken)
   const links = queue<string>()
   const ending = queue<string>()

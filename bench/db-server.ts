@@ -67,6 +67,8 @@ export interface CountedPool {
   /** What the implementations get: the pool itself, its `query` counted in place (so it stays a node-postgres `Pool`). */
   client: pg.Pool
   count: number
+  /** When set, each statement's text and values are appended (`bench/db-scale.ts` explains them). */
+  record?: Array<{ text: string; values: unknown[] }>
   /** The backend's CPU time in microseconds (NaN where /proc cannot tell). */
   backendCpu(): number
   end(): Promise<void>
@@ -91,6 +93,13 @@ export async function countedPool(url: string, searchPath: string): Promise<Coun
     },
     end: () => pool.end(),
   }
-  pool.query = ((...args: unknown[]) => (counted.count++, query(...args))) as pg.Pool["query"]
+  pool.query = ((...args: unknown[]) => {
+    counted.count++
+    if (counted.record) {
+      const [first, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined]
+      counted.record.push(typeof first === "string" ? { text: first, values: values ?? [] } : { text: first.text, values: first.values ?? [] })
+    }
+    return query(...args)
+  }) as pg.Pool["query"]
   return counted
 }

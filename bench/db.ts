@@ -19,6 +19,7 @@ import { authjsImplementation } from "./db-authjs.js"
 import { authlibImplementation } from "./db-authlib.js"
 import { OPERATIONS as ALL_OPERATIONS, type Implementation, type Op, type Operation } from "./db-fixture.js"
 import { floorImplementation } from "./db-floor.js"
+import { runScale } from "./db-scale.js"
 import { countedPool, startDbServer, type CountedPool, type DbServer } from "./db-server.js"
 import type { BenchModule } from "./lib-bench.js"
 import { fmt, measure, pairedRatio, printFigures, type Figures, type Task } from "./lib-measure.js"
@@ -52,6 +53,7 @@ const schemaPool = (url: string, schema: string) => new pg.Pool({ connectionStri
 const db: BenchModule = {
   name: "db",
   async run(options) {
+    if (process.argv.includes("--scale") || process.argv.some((a) => a.startsWith("--scale-factor"))) return runScale(options)
     const server = await startDbServer()
     if (!server) {
       console.log("SKIPPED: needs PostgreSQL (DATABASE_URL or the server binaries: apt-get install postgresql)")
@@ -133,15 +135,21 @@ const db: BenchModule = {
       // the kept rounds' means in brackets.
       const fig = (operation: Operation, name: string) => figures.get(`${operation} | ${name}`)
       const both = (a: Figures, b: Figures) => `${fmt(pairedRatio(a, b), 2)} (${fmt(a.mean / b.mean, 2)} mean)`
-      const TARGETS: [Operation, number][] = [["GET /session", 1.2], ["credentials sign-in", 1.5], ["e-mail link completion", 1.5]]
-      for (const floorName of ["floor", "floor, prepared statements"]) {
+      // Issue 38: against the prepared floor (it writes the same session columns as authlib);
+      // the plain floor's ratios are printed beside them for issue 27's figures.
+      const TARGETS: [Operation, number][] = [["GET /session", 1.15], ["credentials sign-in", 1.3], ["e-mail link completion", 1.3]]
+      for (const floorName of ["floor, prepared statements", "floor"]) {
         const parts = TARGETS.filter(([operation]) => OPERATIONS.includes(operation)).map(([operation, target]) => {
           const ours = fig(operation, "authlib")!
           const floor = fig(operation, floorName)!
           const r = pairedRatio(ours, floor)
-          return `${operation} ${both(ours, floor)} (<= ${target}: ${r <= target ? "met" : "NOT met"})`
+          return floorName === "floor" ? `${operation} ${both(ours, floor)}` : `${operation} ${both(ours, floor)} (<= ${target}: ${r <= target ? "met" : "NOT met"})`
         })
-        console.log(`targets, authlib ÷ ${floorName} (paired p50): ${parts.join(", ")}`)
+        console.log(`${floorName === "floor" ? "for reference" : "targets"}, authlib ÷ ${floorName} (paired p50): ${parts.join(", ")}`)
+      }
+      if (OPERATIONS.includes("passkey sign-in")) {
+        const passkey = costs.get("passkey sign-in | authlib")!
+        console.log(`target, passkey sign-in statements: ${fmt(passkey.sql, 2)} per sign-in (<= 2: ${passkey.sql <= 2 ? "met" : "NOT met"})`)
       }
       const ahead = OPERATIONS.flatMap((operation) => {
         const theirs = fig(operation, "@auth/core + @auth/pg-adapter")

@@ -2,7 +2,8 @@
  * Entry of `pnpm bench`. Runs every module of `modules` in this one process, pinned to one core
  * with `taskset -c 0` when available (the machine is shared; unpinned WebCrypto timings swing
  * 2-3x). `pnpm bench <name...>` runs only the named modules; BENCH_ROUNDS and BENCH_TIME (ms per
- * task per round) shorten or lengthen a run.
+ * task per round) shorten or lengthen a run. `pnpm bench db --scale` runs the database bench on
+ * filled tables instead (`db-scale.ts`).
  *
  * To add a bench: write `bench/<name>.ts` with a default-exported `BenchModule` and add it below.
  */
@@ -34,7 +35,8 @@ function reexecPinned(): boolean {
 
 async function main(): Promise<void> {
   if (reexecPinned()) return
-  const only = process.argv.slice(2)
+  // Flags (`--scale`, `--scale-factor=0.1`) are for the modules that read them; the rest name modules.
+  const only = process.argv.slice(2).filter((arg) => !arg.startsWith("--"))
   const selected = only.length > 0 ? modules.filter((m) => only.includes(m.name)) : modules
   const options = { rounds: Number(process.env.BENCH_ROUNDS ?? 15), time: Number(process.env.BENCH_TIME ?? 150) }
   const pinned = process.env.AUTHLIB_BENCH_PINNED ? "pinned to core 0 (taskset)" : "not pinned"

@@ -32,6 +32,7 @@ import { duplicatesSuite } from "./duplicates.js"
 import { portSuite } from "./ports.js"
 import { createSessionForAccountSuite, useVerificationTokenForAccountSuite } from "./account-shortcuts.js"
 import { useVerificationTokenAndCreateSessionSuite } from "./link-sign-in.js"
+import { passkeySignInSuite } from "./passkey-sign-in.js"
 import { twoFactorSuite } from "./two-factor.js"
 import type { Adapter } from "@authlib/core"
 import type { TestOptions } from "./types.js"
@@ -51,6 +52,8 @@ const NO_SESSION_FOR_ACCOUNT = "the adapter has no createSessionForAccount, an o
 const NO_TOKEN_FOR_ACCOUNT = "the adapter has no useVerificationTokenForAccount, an optional method (core then completes an e-mail link in two calls)"
 const NO_LINK_SESSION =
   "the adapter has no useVerificationTokenAndCreateSession, an optional method (core then completes a returning user's e-mail link in two calls)"
+const NO_PASSKEY_SIGN_IN =
+  "the adapter has no useVerificationTokenAndGetAuthenticator/updateAuthenticatorCounterAndCreateSession, optional methods (core then signs in with a passkey in four or five calls)"
 const NO_GET_TOKEN = "the adapter has no getVerificationToken, an optional method (core then shows the confirm page for used or expired e-mail links too)"
 const NO_UPDATE_ACCOUNT = "the adapter has no updateAccount, an optional method (core then cannot write refreshed provider tokens back)"
 const NO_USER_SESSIONS = "the adapter has no listSessionsByUserId/deleteSessionsByUserId, optional methods (core then cannot list or end a user's sessions)"
@@ -97,6 +100,10 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  *   least 16, exactly one gets it and exactly one session is stored), a session with its metadata
  *   only for the verified owner of the link's address and a live link, nothing written for an
  *   unknown token or a taken session token (the link then stays usable).
+ * - `useVerificationTokenAndGetAuthenticator` and `updateAuthenticatorCounterAndCreateSession`,
+ *   optional (with WebAuthn): the challenge's token used once (of N parallel uses, at most one
+ *   receives it) with the passkey read; the counter set with the owner's session stored, nothing
+ *   written for a passkey that no longer exists.
  * - The two-factor port, optional (`getTwoFactor` and six more; then `db.dump` is required): a
  *   pending secret, enabling by compare-and-swap on it, a last used TOTP step that only moves
  *   forward (of N parallel calls for one step exactly one wins), single-use backup codes (of 20
@@ -138,6 +145,7 @@ export function runBasicTests(options: TestOptions): void {
     describe("authenticators", () => authenticatorsSuite(ctx))
     optionalSuite("deleteAuthenticator", NO_DELETE_AUTHENTICATOR, () => deleteAuthenticatorSuite(ctx))
     optionalSuite("updateAuthenticator", NO_UPDATE_AUTHENTICATOR, () => updateAuthenticatorSuite(ctx))
+    optionalSuite("updateAuthenticatorCounterAndCreateSession", NO_PASSKEY_SIGN_IN, () => passkeySignInSuite(ctx))
   }
   optionalSuite("listAccountsByUserId", NO_LIST_ACCOUNTS, () => listAccountsSuite(ctx))
   optionalSuite("updateAccount", NO_UPDATE_ACCOUNT, () => updateAccountSuite(ctx))

@@ -3,6 +3,7 @@
  * (database sessions, e-mail sign-in, passkeys) without a database. Records are copied in and out,
  * so a caller mutating a returned object never changes the store.
  */
+import { passkeySignInMethods } from "./memory-passkey-sign-in.js"
 import { accountShortcutMethods } from "./memory-account-shortcuts.js"
 import type {
   Adapter,
@@ -307,13 +308,15 @@ function authenticatorMethods(store: MemoryStore): Adapter {
 export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Required<Adapter> {
   const sessions = sessionMethods(store)
   const tokens = tokenMethods(store)
+  const authenticators = authenticatorMethods(store)
   return {
     ...userMethods(store),
     ...accountMethods(store),
     ...sessions,
     ...tokens,
     ...accountShortcutMethods(store, { ...sessions, ...tokens } as Required<Adapter>),
-    ...authenticatorMethods(store),
+    ...authenticators,
+    ...passkeySignInMethods(store.users, { ...sessions, ...tokens, ...authenticators } as Required<Adapter>),
     ...twoFactorMethods(store),
   } as Required<Adapter>
 }

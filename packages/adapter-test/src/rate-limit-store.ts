@@ -6,6 +6,7 @@ import { beforeAll, describe, test } from "vitest"
 import type { Awaitable, RateLimitStore } from "@authlib/core"
 import { skipAwareRegistrar } from "./context.js"
 import { rateLimitStoreCases } from "./rate-limit-cases.js"
+import { rateLimitCombinedCases } from "./rate-limit-combined-cases.js"
 import type { SkipTest } from "./types.js"
 
 /** Options of `runRateLimitStoreTests`. */
@@ -43,6 +44,9 @@ const DEFAULT_WINDOW_MS = 400
  * - A window that has ended counts as none; concurrent hits on such a key start exactly one new window.
  * - 200 concurrent hits on one key answer the counts 1..200, each once; concurrent hits on
  *   different keys do not interfere.
+ * - A store with the optional combined operations (`hitEach`, `resetEach`): steps counted in
+ *   order, nothing after the first over its limit, reads that count nothing, every named key reset,
+ *   exact under concurrency, and attempts and resets sharing counters never wait on each other.
  *
  * Throws at once when a `skip` entry lacks a reason or `windowMs` is below 100.
  *
@@ -64,7 +68,7 @@ export function runRateLimitStoreTests(options: RateLimitStoreTestOptions): void
     beforeAll(async () => {
       store = await options.store()
     })
-    for (const { name, run } of rateLimitStoreCases(windowMs)) {
+    for (const { name, run } of [...rateLimitStoreCases(windowMs), ...rateLimitCombinedCases()]) {
       registry.test(name, async () => {
         if (!store) throw new Error("the store getter did not run (or failed): see the error of beforeAll")
         await run(store)

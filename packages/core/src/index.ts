@@ -133,7 +133,7 @@ export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabili
 export const { getPendingTwoFactor } = forRequests(twoFactorPendingInfo)
 export type { ServerFunction, ServerResult } from "./kernel/run/server-function.js"
 export type { PendingTwoFactorInfo } from "./capabilities/two-factor/pending-info.js"
-export type { RateLimitHit, RateLimitStore } from "./kernel/types/rate-limit-store.js"
+export type { RateLimitHit, RateLimitStep, RateLimitStore } from "./kernel/types/rate-limit-store.js"
 export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"
 export type { MemoryRateLimitStoreOptions } from "./kernel/rate-limit/memory-store.js"
 export { DEFAULT_MAX_LIVE_TOKENS } from "./kernel/rate-limit/options.js"

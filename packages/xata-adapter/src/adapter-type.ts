@@ -65,6 +65,20 @@ export interface XataAdapterMethods extends Required<Adapter> {
     account: Pick<AdapterAccount, "provider" | "providerAccountId">,
     session: { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">,
   ): Promise<{ token: VerificationToken; owner: AdapterUser | null; session: AdapterSession | null } | null>
+  /** One statement: the token used (single use, as `useVerificationToken`) and the passkey read. */
+  useVerificationTokenAndGetAuthenticator(
+    params: { identifier: string; token: string },
+    credentialID: string,
+  ): Promise<{ token: VerificationToken | null; authenticator: AdapterAuthenticator | null }>
+  /**
+   * One statement: the counter set and `lastUsedAt` stamped, the owner's session and its link row
+   * written; `null`, nothing written, when no passkey has the id (or its user is gone).
+   */
+  updateAuthenticatorCounterAndCreateSession(
+    credentialID: string,
+    newCounter: number,
+    session: { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">,
+  ): Promise<{ authenticator: AdapterAuthenticator; user: AdapterUser; session: AdapterSession } | null>
   /** One `SELECT`: the token as stored, left in place; `null` when unknown. */
   getVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null>
   /**

@@ -21,6 +21,7 @@ import { sessionMethods } from "./sql/sessions.js"
 import { verificationTokenMethods } from "./sql/verification-tokens.js"
 import { linkSignInMethods } from "./sql/link-sign-in.js"
 import { authenticatorMethods } from "./sql/authenticators.js"
+import { passkeySignInMethods } from "./sql/passkey-sign-in.js"
 import { twoFactorMethods } from "./sql/two-factor.js"
 import { toAdapterError } from "./sql/values.js"
 import type { XataAdapterMethods } from "./adapter-type.js"
@@ -79,6 +80,7 @@ export function XataAdapter(client: AdapterClient): XataAdapterMethods {
     ...verificationTokenMethods(db),
     ...linkSignInMethods(db),
     ...authenticatorMethods(db),
+    ...passkeySignInMethods(db),
     ...twoFactorMethods(db),
   }
   const entries = Object.entries(methods).map(([name, method]) => [name, guarded(method as AnyMethod)])

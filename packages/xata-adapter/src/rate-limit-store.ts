@@ -3,10 +3,11 @@
  * instance of an app counts against the same limits. One row per key (`authlib_rate_limits`,
  * migration 3); each hit is one atomic statement; keys are stored as their SHA-256.
  */
-import type { RateLimitHit, RateLimitStore } from "@authlib/core"
+import type { RateLimitHit, RateLimitStep, RateLimitStore } from "@authlib/core"
 import { XataAdapterError } from "./errors.js"
 import { toExecutor, type AdapterClient, type Executor, type Row } from "./executors/index.js"
 import { asNumber, first, toAdapterError, written } from "./sql/values.js"
+import { hitEachSql, RESET_EACH_SQL } from "./rate-limit-steps.js"
 
 /**
  * Counts a hit, in one statement. `now()` is the start of the statement's transaction, one instant
@@ -57,10 +58,14 @@ export interface PostgresRateLimitStoreOptions {
   logger?: RateLimitStoreLogger
 }
 
-/** The store as `PostgresRateLimitStore` returns it: core's two methods, plus `sweep`. */
+/** The store as `PostgresRateLimitStore` returns it: core's methods, combined ones included, plus `sweep`. */
 export interface PostgresRateLimitStoreMethods extends RateLimitStore {
   hit(key: string, windowMs: number, cost?: number): Promise<RateLimitHit>
   reset(key: string): Promise<void>
+  /** Counts the steps in one statement, in order, stopping after the first over its limit (see `RateLimitStore.hitEach`). */
+  hitEach(steps: readonly RateLimitStep[]): Promise<RateLimitHit[]>
+  /** Forgets every key in one statement. */
+  resetEach(keys: readonly string[]): Promise<void>
   /** Deletes up to `sweepLimit` ended windows now and answers how many (for a scheduled job, if you prefer one). */
   sweep(): Promise<number>
 }
@@ -126,12 +131,33 @@ function checkedOption(value: number | undefined, fallback: number, name: string
   return checked
 }
 
-async function query(db: Executor, statement: string, params: (string | number)[]): Promise<Row | null> {
+async function rows(db: Executor, statement: string, params: (string | number)[]): Promise<Row[]> {
   try {
-    return first(await db.query(statement, params))
+    return await db.query(statement, params)
   } catch (err) {
     throw toAdapterError(err)
   }
+}
+
+const query = async (db: Executor, statement: string, params: (string | number)[]): Promise<Row | null> => first(await rows(db, statement, params))
+
+/** `hitEach`'s statements by shape (`r`/`h` per step): a few shapes per app. */
+const hitEachStatements = new Map<string, string>()
+
+/** The statement and parameters of `hitEach` for `steps` (checked as `hit` checks its arguments). */
+async function hitEachCall(steps: readonly RateLimitStep[]): Promise<{ statement: string; params: (string | number)[]; windows: number[] }> {
+  if (!Array.isArray(steps) || steps.length === 0 || steps.length > 32) throw invalid("steps", "an array of 1 to 32 steps", Array.isArray(steps) ? steps.length : typeof steps)
+  const checked = steps.map((step) => {
+    const { windowMs, cost } = hitParams(step?.key, step?.windowMs, step?.cost ?? 1)
+    if (!Number.isInteger(step.limit) || step.limit < 0 || step.limit > MAX_INT) throw invalid("limit", `an integer in [0, ${MAX_INT}]`, step.limit)
+    return { windowMs, cost, limit: step.limit }
+  })
+  const hashes = await Promise.all(steps.map((step) => hashRateLimitKey(step.key)))
+  const shape = checked.map((step) => (step.cost === 0 ? "r" : "h")).join("")
+  let statement = hitEachStatements.get(shape)
+  if (statement === undefined) hitEachStatements.set(shape, (statement = hitEachSql(shape)))
+  const params = checked.flatMap((step, i) => [hashes[i]!, step.cost, step.windowMs, step.limit])
+  return { statement, params, windows: checked.map((step) => step.windowMs) }
 }
 
 /**
@@ -174,6 +200,19 @@ export function PostgresRateLimitStore(client: AdapterClient, options: PostgresR
     async reset(key) {
       if (typeof key !== "string") throw invalid("key", "a string", typeof key)
       await query(db, RESET_SQL, [await hashRateLimitKey(key)])
+    },
+    async hitEach(steps) {
+      const { statement, params, windows } = await hitEachCall(steps)
+      const answered = await rows(db, statement, params)
+      // Rows of the steps counted, in order: the first k steps, k >= 1.
+      if (answered.length === 0 || answered.some((row, i) => asNumber(row.step) !== i)) written(null, "rate-limit counts")
+      maybeSweep()
+      return answered.map((row, i) => toHit(row, windows[i]!))
+    },
+    async resetEach(keys) {
+      if (!Array.isArray(keys) || keys.some((key) => typeof key !== "string")) throw invalid("keys", "an array of strings", typeof keys)
+      if (keys.length === 0) return
+      await rows(db, RESET_EACH_SQL, [JSON.stringify(await Promise.all(keys.map(hashRateLimitKey)))])
     },
     sweep,
   }

@@ -9,7 +9,7 @@ import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor, Row } from "../executors/index.js"
 import { asBoolean, asDate, asNumber, asString, first, integer, lookupable, requiredInteger, requiredStrings, requiredText, text, timestamp, written } from "./values.js"
 
-const COLUMNS = `"credentialID", "user", "providerAccountId", counter, "credentialBackedUp", "credentialPublicKey",
+export const COLUMNS = `"credentialID", "user", "providerAccountId", counter, "credentialBackedUp", "credentialPublicKey",
   "credentialDeviceType", transports, name, "createdAt", "lastUsedAt"`
 
 const REQUIRED = ["credentialID", "user", "providerAccountId", "credentialPublicKey", "credentialDeviceType"] as const
@@ -18,7 +18,7 @@ const REQUIRED = ["credentialID", "user", "providerAccountId", "credentialPublic
  * A passkey row as an `AdapterAuthenticator`, or `null` when it lacks a field the type requires (only
  * other tools write such a row): a NULL key must not read as the key "null", nor a NULL counter as 0.
  */
-function toAuthenticator(row: Row): AdapterAuthenticator | null {
+export function toAuthenticator(row: Row): AdapterAuthenticator | null {
   const required = requiredStrings(row, REQUIRED)
   const counter = asNumber(row.counter)
   const credentialBackedUp = asBoolean(row.credentialBackedUp)

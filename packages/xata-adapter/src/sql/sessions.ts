@@ -82,31 +82,19 @@ const oneSession = (rows: Row[]) => {
   return row ? toSession(row) : null
 }
 
-type SessionMethods = "createSessionForAccount" | "createSession" | "getSessionAndUser" | "updateSession" | "extendSession" | "deleteSession" | "listSessionsByUserId" | "deleteSessionsByUserId"
-
-export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMethods> {
-  return {
-    async createSession(session) {
-      const rows = await db.query(
-        `WITH s AS (
+/**
+ * The statements of the session paths as module constants: the pg executor names each prepared
+ * statement by its text, and a text built per call would be hashed again on every call.
+ */
+const CREATE_SESSION = `WITH s AS (
            INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", error, "authTime", amr)
            VALUES ($1::text, $2::timestamptz, $8::text, $3::timestamptz, $4::text, $5::text, $9::text, $6::bigint, ${amrIn(7)})
            RETURNING xata_id, ${SESSION_COLUMNS}
          ), link AS (
            INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s
          )
-         SELECT ${RETURNED_COLUMNS} FROM s`,
-        [...ownedSessionParams(session), requiredText(session.userId, "userId"), text(session.error, "error")],
-      )
-      return written(oneSession(rows), "session")
-    },
-    // The account's owner, the session and its link in one statement (a sign-in whose first factor
-    // named an account: credentials). No owner: nothing is written and core takes the usual path.
-    async createSessionForAccount({ provider, providerAccountId }, session) {
-      if (!lookupable(provider, providerAccountId)) return null
-      const row = first(
-        await db.query(
-          `WITH owner AS (
+         SELECT ${RETURNED_COLUMNS} FROM s`
+const CREATE_FOR_ACCOUNT = `WITH owner AS (
              SELECT u.xata_id, u.name, u.email, u."emailVerified", u.image
              FROM authlib_accounts a JOIN authlib_users u ON u.xata_id = a."user"
              WHERE a.provider = $1::text AND a."providerAccountId" = $2::text
@@ -119,7 +107,29 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
            )
            SELECT s."sessionToken", s.expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error, s."authTime", s.amr,
                   o.xata_id AS u_xata_id, o.name AS u_name, o.email AS u_email, o."emailVerified" AS "u_emailVerified", o.image AS u_image
-           FROM s JOIN owner o ON o.xata_id = s."user"`,
+           FROM s JOIN owner o ON o.xata_id = s."user"`
+const EXTEND_SESSION = `UPDATE authlib_sessions SET expires = $2::timestamptz
+         WHERE "sessionToken" = $1::text AND expires < $3::timestamptz RETURNING ${SESSION_COLUMNS}`
+const DELETE_SESSION = `DELETE FROM authlib_sessions WHERE "sessionToken" = $1::text RETURNING ${SESSION_COLUMNS}`
+
+type SessionMethods = "createSessionForAccount" | "createSession" | "getSessionAndUser" | "updateSession" | "extendSession" | "deleteSession" | "listSessionsByUserId" | "deleteSessionsByUserId"
+
+export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMethods> {
+  return {
+    async createSession(session) {
+      const rows = await db.query(
+        CREATE_SESSION,
+        [...ownedSessionParams(session), requiredText(session.userId, "userId"), text(session.error, "error")],
+      )
+      return written(oneSession(rows), "session")
+    },
+    // The account's owner, the session and its link in one statement (a sign-in whose first factor
+    // named an account: credentials). No owner: nothing is written and core takes the usual path.
+    async createSessionForAccount({ provider, providerAccountId }, session) {
+      if (!lookupable(provider, providerAccountId)) return null
+      const row = first(
+        await db.query(
+          CREATE_FOR_ACCOUNT,
           [
             provider,
             providerAccountId,
@@ -189,8 +199,7 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
     async extendSession({ sessionToken, expires }, dueBefore) {
       if (!lookupable(sessionToken)) return null
       const rows = await db.query(
-        `UPDATE authlib_sessions SET expires = $2::timestamptz
-         WHERE "sessionToken" = $1::text AND expires < $3::timestamptz RETURNING ${SESSION_COLUMNS}`,
+        EXTEND_SESSION,
         [sessionToken, requiredTimestamp(expires, "expires"), requiredTimestamp(dueBefore, "dueBefore")],
       )
       return oneSession(rows)
@@ -201,7 +210,7 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
     // statement's server CPU, `bench/db-schema-probe.ts`).
     async deleteSession(sessionToken) {
       if (!lookupable(sessionToken)) return null
-      return oneSession(await db.query(`DELETE FROM authlib_sessions WHERE "sessionToken" = $1::text RETURNING ${SESSION_COLUMNS}`, [sessionToken]))
+      return oneSession(await db.query(DELETE_SESSION, [sessionToken]))
     },
     async listSessionsByUserId(userId) {
       if (!lookupable(userId)) return []

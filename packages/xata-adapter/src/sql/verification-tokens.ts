@@ -7,7 +7,7 @@ import { asDate, asNumber, asString, first, lookupable, requiredText, requiredTi
 import { toUser } from "./users.js"
 
 /** A token row, or `null` when it lacks a field the type requires (only rows written by other tools can). */
-function toToken(row: Row): VerificationToken | null {
+export function toToken(row: Row): VerificationToken | null {
   const identifier = asString(row.identifier)
   const token = asString(row.token)
   const expires = asDate(row.expires)

@@ -41,9 +41,23 @@ export interface DeviceMark {
   readonly renew: boolean
 }
 
+/** How long a mark that checked out is taken on trust again without its MAC (see `verifiedDeviceMark`). */
+const TRUST_MS = 60_000
+/** Marks that checked out lately: for which identifier, with which secret, until when; emptied when full. */
+const verified = new Map<string, { identifier: string; secret: string; until: number }>()
+const VERIFIED_MAX = 4096
+
+/** The mark `nonce` made with `secrets[index]` whose expiry is `expires` (seconds), at `nowMs`. */
+function markOf(nonce: string, expires: string, index: number, nowMs: number): DeviceMark {
+  return { id: nonce, renew: index > 0 || Number(expires) * 1000 - nowMs < (DEVICE_MARK_MAX_AGE * 1000) / 2 }
+}
+
 /**
  * The mark in `value` when it is valid for `identifier` (already normalised) at `nowMs`, checked
  * against every secret; undefined for anything else (absent, malformed, expired, another identifier).
+ * A mark that checked out is taken again for the same identifier and a secret still configured
+ * for a minute (in this process) without its MAC: one MAC per mark and identifier per minute, not
+ * one per sign-in. The cookie's expiry is still checked every time.
  */
 export function verifiedDeviceMark(value: string | undefined, identifier: string, secrets: readonly string[], nowMs: number): DeviceMark | undefined {
   if (!value || value.length > MAX_MARK_LENGTH) return undefined
@@ -51,9 +65,16 @@ export function verifiedDeviceMark(value: string | undefined, identifier: string
   if (parts.length !== 3) return undefined
   const [expires, nonce, mac] = parts as [string, string, string]
   if (!/^[0-9]{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs || nonce === "" || mac === "") return undefined
+  const known = verified.get(value)
+  if (known && known.identifier === identifier && nowMs < known.until && nowMs >= known.until - TRUST_MS) {
+    const index = secrets.indexOf(known.secret)
+    if (index >= 0) return markOf(nonce, expires, index, nowMs)
+  }
   for (let i = 0; i < secrets.length; i++) {
     if (!timingSafeEqual(mac, macOf(secrets[i]!, expires, nonce, identifier))) continue
-    return { id: nonce, renew: i > 0 || Number(expires) * 1000 - nowMs < (DEVICE_MARK_MAX_AGE * 1000) / 2 }
+    if (verified.size >= VERIFIED_MAX) verified.clear()
+    verified.set(value, { identifier, secret: secrets[i]!, until: nowMs + TRUST_MS })
+    return markOf(nonce, expires, i, nowMs)
   }
   return undefined
 }

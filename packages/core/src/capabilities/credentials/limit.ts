@@ -13,6 +13,10 @@
  * A success clears its own counter and the identifier's total (successful sign-ins never count),
  * not the counters of other networks, where someone else may be guessing.
  * Failures also count per client (across identifiers). Synchronous with a synchronous store.
+ *
+ * Round trips: the client's read and the identifier's counters go to the store in one call
+ * (`RateLimitStore.hitEach`), the success's resets in one more (`resetEach`): two per sign-in on a
+ * store that has them, whatever the number of rules.
  */
 import { RateLimited } from "../../kernel/errors/errors.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
@@ -21,9 +25,9 @@ import { logError } from "../../kernel/errors/logger.js"
 import { networkOfKey } from "../../kernel/rate-limit/client-address.js"
 import { deviceMarkCookie, verifiedDeviceMark } from "./device-mark.js"
 import { deviceMarkCookieName } from "../../kernel/cookies/names.js"
-import { clientOf, count, isThenable, normalizeIdentifier } from "../../kernel/rate-limit/limiter.js"
-import type { ResolvedRateLimit, ResolvedRule } from "../../kernel/rate-limit/options.js"
-import type { Awaitable } from "@authlib/jwt"
+import { clientOf, count, countEach, isThenable, normalizeIdentifier, type CountedStep } from "../../kernel/rate-limit/limiter.js"
+import { resetEach } from "../../kernel/rate-limit/steps.js"
+import type { RateLimitGroup, ResolvedRateLimit, ResolvedRule } from "../../kernel/rate-limit/options.js"
 
 /** What a credentials sign-in reports back once `authorize` has answered. */
 export interface CredentialsAttempt {
@@ -49,6 +53,8 @@ class Attempt implements CredentialsAttempt {
     readonly total: boolean,
     /** Whether a success sets a (new) device mark: not while the browser holds a fresh one. */
     readonly mark: boolean,
+    /** The counters it counts and forgets; undefined when the limits count nothing for it. */
+    readonly plan: AttemptPlan | undefined,
   ) {}
 
   async failed(): Promise<void> {
@@ -64,13 +70,16 @@ class Attempt implements CredentialsAttempt {
   succeeded(): void | Promise<void> {
     // The identifier's total goes too: successful sign-ins never count against it (an app that
     // signs in often would otherwise find it full). Other networks' counters stay.
-    if (this.key === undefined) return
-    const limits = this.ctx.config.rateLimit!
-    const forgotten = forget(this.ctx, limits.rules["credentials.perIdentifier"], this.key)
-    const id = this.id
-    if (id === undefined || this.key.startsWith("client:")) return forgotten
-    if (isThenable(forgotten)) return forgotten.then(() => forget(this.ctx, limits.identifierTotals, id))
-    return forget(this.ctx, limits.identifierTotals, id)
+    const keys = this.plan?.forget
+    if (this.key === undefined || !keys || keys.length === 0) return
+    let done: void | PromiseLike<void>
+    try {
+      done = resetEach(this.ctx.config.rateLimit!.store, keys)
+    } catch (err) {
+      return logError(this.ctx.config.logger, err)
+    }
+    // A store failure is logged, never fatal: the sign-in has succeeded and the counts expire.
+    if (isThenable(done)) return Promise.resolve(done).catch((err: unknown) => logError(this.ctx.config.logger, err))
   }
 
   markCookie(): Cookie | undefined {
@@ -81,26 +90,56 @@ class Attempt implements CredentialsAttempt {
 
 const NOTHING: CredentialsAttempt = { failed: async () => {}, succeeded: () => {}, markCookie: () => undefined }
 
-/** Forgets the counter `key` under each of `rules`; a store failure is logged (the sign-in has succeeded). */
-function forget(ctx: Context, rules: readonly ResolvedRule[], key: string): void | Promise<void> {
+/** The counter keys of `value` under each of `rules`, appended to `into`. */
+function keysOf(rules: readonly ResolvedRule[], value: string, into: string[]): string[] {
+  for (let i = 0; i < rules.length; i++) into.push(rules[i]!.prefix + value)
+  return into
+}
+
+/** Appends a step per rule of `rules` for `value` to `into`. */
+function stepsOf(group: RateLimitGroup, rules: readonly ResolvedRule[], value: string, cost: number, into: CountedStep[]): void {
   for (let i = 0; i < rules.length; i++) {
-    let done: Awaitable<void>
-    try {
-      done = ctx.config.rateLimit!.store.reset(rules[i]!.prefix + key)
-    } catch (err) {
-      return logError(ctx.config.logger, err)
-    }
-    if (isThenable(done)) return forgetAsync(ctx, rules, key, i, done)
+    const rule = rules[i]!
+    into.push({ key: rule.prefix + value, windowMs: rule.windowMs, cost, limit: rule.limit, group })
   }
 }
 
-async function forgetAsync(ctx: Context, rules: readonly ResolvedRule[], key: string, from: number, first: PromiseLike<void>): Promise<void> {
-  try {
-    await first
-    for (let i = from + 1; i < rules.length; i++) await ctx.config.rateLimit!.store.reset(rules[i]!.prefix + key)
-  } catch (err) {
-    logError(ctx.config.logger, err)
+/** The counters of one kind of attempt (a client and identifier, or a device mark and identifier): made once, reused. */
+interface AttemptPlan {
+  /** What the attempt counts, in order (the client's read, the identifier's counter, its total). */
+  readonly steps: readonly CountedStep[]
+  /** What a success forgets: the identifier's counter and its total. */
+  readonly forget: readonly string[]
+}
+
+/**
+ * Plans per resolved limits, by client and identifier (or mark and identifier). Reusing the same
+ * key strings keeps a sign-in from building and hashing nine keys each time (the store's maps hash
+ * a string once); bounded, emptied when full, like the device marks' table.
+ */
+const plans = new WeakMap<ResolvedRateLimit, Map<string, AttemptPlan>>()
+const PLANS_MAX = 4096
+
+function planOf(limits: ResolvedRateLimit, cacheKey: string, make: () => AttemptPlan): AttemptPlan {
+  let byKey = plans.get(limits)
+  if (!byKey) plans.set(limits, (byKey = new Map()))
+  let plan = byKey.get(cacheKey)
+  if (!plan) {
+    if (byKey.size >= PLANS_MAX) byKey.clear()
+    byKey.set(cacheKey, (plan = make()))
   }
+  return plan
+}
+
+/** The attempt's plan: the client's read unless marked, the per-identifier counter, the total when it applies. */
+function makePlan(limits: ResolvedRateLimit, client: string | undefined, key: string, id: string | undefined, total: boolean): AttemptPlan {
+  const steps: CountedStep[] = []
+  if (client !== undefined && !key.startsWith("mark:")) stepsOf("credentials.perClient", limits.rules["credentials.perClient"], client, 0, steps)
+  stepsOf("credentials.perIdentifier", limits.rules["credentials.perIdentifier"], key, 1, steps)
+  if (total && id !== undefined) stepsOf("credentials.perIdentifier", limits.identifierTotals, id, 1, steps)
+  const forget = keysOf(limits.rules["credentials.perIdentifier"], key, [])
+  if (id !== undefined && !key.startsWith("client:")) keysOf(limits.identifierTotals, id, forget)
+  return { steps: Object.freeze(steps.map((step) => Object.freeze(step))), forget: Object.freeze(forget) }
 }
 
 /** The attempt's counters: which key, and whether the total applies (see the module comment). */
@@ -110,38 +149,35 @@ function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, id
   const id = identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined
   const client = perIdentifier || perClient ? clientOf(req, ctx) : undefined
   const failures = perClient ? client : undefined
-  if (!perIdentifier) return new Attempt(ctx, failures, id, undefined, false, false)
-  if (id === undefined) return new Attempt(ctx, failures, undefined, `client:${client ?? ""}`, false, false)
+  if (!perIdentifier) return new Attempt(ctx, failures, id, undefined, false, false, failures === undefined ? undefined : readOnly(limits, failures))
+  const attempt = (key: string, total: boolean, mark: boolean, cacheKey: string) =>
+    new Attempt(ctx, failures, id, key, total, mark, planOf(limits, cacheKey, () => makePlan(limits, failures, key, id, total)))
+  if (id === undefined) return attempt(`client:${client ?? ""}`, false, false, `c\n${failures ?? ""}\n${client ?? ""}`)
   const mark = verifiedDeviceMark(req.cookies[deviceMarkCookieName(ctx.secure)], id, ctx.config.secret, Date.now())
-  if (mark !== undefined) return new Attempt(ctx, failures, id, `mark:${mark.id}`, false, mark.renew)
-  return new Attempt(ctx, failures, id, `net:${client === undefined ? "" : networkOfKey(client)}:${id}`, true, true)
+  if (mark !== undefined) return attempt(`mark:${mark.id}`, false, mark.renew, `m\n${mark.id}\n${id}`)
+  return attempt(`net:${client === undefined ? "" : networkOfKey(client)}:${id}`, true, true, `n\n${failures ?? ""}\n${client ?? ""}\n${id}`)
+}
+
+/** Without per-identifier limits: the client's read alone. */
+function readOnly(limits: ResolvedRateLimit, client: string): AttemptPlan {
+  const steps: CountedStep[] = []
+  stepsOf("credentials.perClient", limits.rules["credentials.perClient"], client, 0, steps)
+  return { steps, forget: [] }
 }
 
 /**
- * Before `authorize`: checks (without counting) the client's failures, unless the browser holds a
- * device mark for the identifier; then counts the attempt on its per-identifier counter, then on
- * the identifier's total. Throws `RateLimited` at the first that is over: a refused attempt is not
- * counted further, so hammering one network's counter never uses up the total.
+ * Before `authorize`, in one store call: checks (without counting) the client's failures, unless
+ * the browser holds a device mark for the identifier; then counts the attempt on its
+ * per-identifier counter, then on the identifier's total. Throws `RateLimited` at the first that
+ * is over: a refused attempt is not counted further, so hammering one network's counter never
+ * uses up the total.
  */
 export function credentialsAttempt(req: AuthRequest, ctx: Context, identifier: string | undefined): CredentialsAttempt | Promise<CredentialsAttempt> {
   const limits = ctx.config.rateLimit
   if (!limits) return NOTHING
   const attempt = attemptOf(req, ctx, limits, identifier)
-  const marked = attempt.key?.startsWith("mark:") === true
-  const read = attempt.client !== undefined && !marked ? count(ctx, "credentials.perClient", attempt.client, 0) : undefined
-  if (isThenable(read)) return read.then(() => countIdentifier(ctx, limits, attempt))
-  return countIdentifier(ctx, limits, attempt)
-}
-
-function countIdentifier(ctx: Context, limits: ResolvedRateLimit, attempt: Attempt): CredentialsAttempt | Promise<CredentialsAttempt> {
-  if (attempt.key === undefined) return attempt
-  const done = count(ctx, "credentials.perIdentifier", attempt.key, 1)
-  if (isThenable(done)) return done.then(() => countTotal(ctx, limits, attempt))
-  return countTotal(ctx, limits, attempt)
-}
-
-function countTotal(ctx: Context, limits: ResolvedRateLimit, attempt: Attempt): CredentialsAttempt | Promise<CredentialsAttempt> {
-  if (!attempt.total) return attempt
-  const done = count(ctx, "credentials.perIdentifier", attempt.id ?? "", 1, limits.identifierTotals)
+  const steps = attempt.plan?.steps
+  if (!steps || steps.length === 0) return attempt
+  const done = countEach(ctx, steps)
   return isThenable(done) ? done.then(() => attempt) : attempt
 }

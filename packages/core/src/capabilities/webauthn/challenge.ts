@@ -11,6 +11,7 @@ import { expireCookie, type Cookie } from "../../kernel/cookies/serialize.js"
 import type { ErrorCode } from "../../kernel/errors/errors.js"
 import { WebAuthnVerificationError } from "./errors.js"
 import type { AuthRequest } from "../../kernel/types/http.js"
+import type { AdapterAuthenticator } from "../../kernel/types/adapters.js"
 import type { WebAuthnConfig } from "../../kernel/types/providers.js"
 import { sha256 } from "../../kernel/security/random.js"
 import type { FlowContext } from "../../kernel/types/sign-in.js"
@@ -109,17 +110,22 @@ async function open(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Promise
  * clears it. Refused when missing, expired, tampered, minted by another provider or for the other
  * action, or already answered.
  */
-export async function consumeChallenge(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, action: WebAuthnAction): Promise<{ challenge: Challenge; cookie: Cookie }> {
+export async function consumeChallenge(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, action: WebAuthnAction, credentialID?: string): Promise<{ challenge: Challenge; cookie: Cookie; authenticator?: AdapterAuthenticator | null }> {
   const payload = await open(req, ctx)
   const provider = ctx.provider.id
   if (typeof payload.challenge !== "string" || payload.challenge === "") throw refuse("CHALLENGE_INVALID", "The passkey challenge cookie is invalid", provider)
   if (payload.provider !== provider) throw refuse("CHALLENGE_PROVIDER_MISMATCH", "The passkey challenge was issued for another provider", provider)
   if (payload.action !== action) throw refuse("CHALLENGE_ACTION_MISMATCH", `The passkey challenge was issued for "${String(payload.action)}", not "${action}"`, provider)
   const userId = action === "register" && typeof payload.userId === "string" ? payload.userId : undefined
-  const used = await passkeyStore(ctx).useVerificationToken({ identifier: identifierOf(provider, userId), token: sha256(payload.challenge) })
+  const record = { identifier: identifierOf(provider, userId), token: sha256(payload.challenge) }
+  // Signing in with a known credential id: the record used and the passkey read in one round trip where the adapter can.
+  const both = credentialID !== undefined && ctx.config.adapter?.useVerificationTokenAndGetAuthenticator
+  const answer = both ? await both(record, credentialID) : { token: await passkeyStore(ctx).useVerificationToken(record), authenticator: undefined }
+  const used = answer.token
   if (!used) throw refuse("CHALLENGE_USED", "The passkey challenge was already answered", provider)
   // The record's expiry is exact (the cookie's allows for clock skew between instances).
   if (new Date(used.expires).getTime() <= Date.now()) throw refuse("CHALLENGE_EXPIRED", "The passkey challenge has expired", provider)
   const { name, options } = ctx.cookies.webauthnChallenge
-  return { challenge: payload as Challenge, cookie: expireCookie(name, options) }
+  const cookie = expireCookie(name, options)
+  return answer.authenticator === undefined ? { challenge: payload as Challenge, cookie } : { challenge: payload as Challenge, cookie, authenticator: answer.authenticator }
 }

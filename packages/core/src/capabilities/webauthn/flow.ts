@@ -7,7 +7,9 @@
  *
  * - authenticate: the stored credential's signature, origin, RP ID, user verification and counter
  *   (a counter that goes backwards means a cloned authenticator: refused and logged); the counter
- *   is stored; the credential's owner signs in.
+ *   is stored; the credential's owner signs in. Where the adapter and strategy can, in two
+ *   statements: the challenge used and the credential read together, then the counter stored and
+ *   the owner's session written together (nothing written when the passkey was deleted meanwhile).
  * - register: for the signed-in user the options were made for (still signed in), or a new account
  *   when the provider allows it; a credential id that is already stored is refused. The
  *   authenticator is stored when its account is linked (`sign-in/link-user.ts`).
@@ -27,6 +29,10 @@ import { verifyAssertion } from "./verify-assertion.js"
 import { webAuthnServer } from "./server.js"
 import { describeClient } from "../../kernel/sessions/client-description.js"
 import { requireFreshSecondFactor } from "../../kernel/sessions/freshness.js"
+import { mayIssueWithFirstFactor } from "../../kernel/sign-in/issue.js"
+import { firstFactorAmr } from "../../kernel/sign-in/amr.js"
+import { nowSeconds } from "../../kernel/sessions/lifetime.js"
+import { issue } from "../../kernel/sessions/issuer.js"
 
 type Code = ErrorCode<"WebAuthnVerificationError">
 
@@ -95,12 +101,17 @@ export interface Ceremony {
   server: SimpleWebAuthnServer
   rp: WebAuthnRelyingParty
   requireUserVerification: boolean
+  /** The credential as read with the challenge's use (`useVerificationTokenAndGetAuthenticator`); absent: not read yet. */
+  stored?: AdapterAuthenticator | null
+  /** A sign-in's request: its session may be stored with the counter (the `authenticator` issuance). Absent for a second factor. */
+  signIn?: AuthRequest
 }
 
-export async function authenticate({ ctx, credential, challenge, server, rp, requireUserVerification }: Ceremony): Promise<SignInResult<PasskeySignIn>> {
+export async function authenticate(ceremony: Ceremony): Promise<SignInResult<PasskeySignIn>> {
+  const { ctx, credential, challenge, server, rp, requireUserVerification } = ceremony
   const adapter = passkeyStore(ctx)
   const credentialID = credentialIdToStored(credential.id)
-  const stored = credentialID ? await adapter.getAuthenticator(credentialID) : null
+  const stored = ceremony.stored !== undefined ? ceremony.stored : credentialID ? await adapter.getAuthenticator(credentialID) : null
   // Options made for one user accept only that user's passkeys.
   if (!stored || (challenge.userId !== undefined && stored.userId !== challenge.userId))
     throw refuse(ctx, "CREDENTIAL_UNKNOWN", "This passkey is not registered here")
@@ -123,6 +134,8 @@ export async function authenticate({ ctx, credential, challenge, server, rp, req
     if (!result.verified) throw refuse(ctx, "SIGNATURE_INVALID", "The passkey signature does not verify")
     return result.authenticationInfo.newCounter
   })
+  const atOnce = ceremony.signIn && (await issueWithCounter(ceremony.signIn, ctx, stored, newCounter, requireUserVerification))
+  if (atOnce) return atOnce
   await adapter.updateAuthenticatorCounter(stored.credentialID, newCounter)
   const user = await adapter.getUser(stored.userId)
   if (!user) throw refuse(ctx, "CREDENTIAL_UNKNOWN", "The passkey's user no longer exists", { credentialID })
@@ -132,6 +145,23 @@ export async function authenticate({ ctx, credential, challenge, server, rp, req
     // The assertion verified with user verification required: the passkey proved the person too.
     own: { knownUserId: user.id, ...(requireUserVerification ? { userVerified: true } : {}) },
   }
+}
+
+/**
+ * The counter stored and the owner's session written in one adapter call, where nothing must see
+ * the user first (`mayIssueWithFirstFactor`) and the strategy can; undefined otherwise (the usual
+ * path follows). A passkey deleted since it was read (the pre-hijacking clean-up) signs no one in.
+ */
+async function issueWithCounter(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>, stored: AdapterAuthenticator, counter: number, userVerified: boolean): Promise<SignInResult<PasskeySignIn> | undefined> {
+  if (!mayIssueWithFirstFactor(ctx)) return undefined
+  const account = { provider: ctx.provider.id, providerAccountId: stored.providerAccountId, type: "webauthn" as const }
+  const verifiedPerson = userVerified ? { userVerified: true } : {}
+  const amr = firstFactorAmr(ctx, { user: {}, account, own: verifiedPerson })
+  const issued = await issue(req, ctx, { kind: "authenticator", passkey: { credentialID: stored.credentialID, counter }, authentication: { time: nowSeconds(), amr } })
+  if (issued === undefined) return undefined
+  if (issued === null) throw refuse(ctx, "CREDENTIAL_UNKNOWN", "This passkey is not registered here", { credentialID: stored.credentialID })
+  const user = issued.user
+  return { user, account: { ...account, userId: user.id }, issued, own: { knownUserId: user.id, ...verifiedPerson } }
 }
 
 async function registrant(ctx: FlowContext<WebAuthnConfig>, challenge: Challenge): Promise<AdapterUser | { name: string }> {
@@ -191,11 +221,13 @@ async function callback(req: AuthRequest, ctx: FlowContext<WebAuthnConfig>): Pro
   const action = req.body.action
   if (action !== "register" && action !== "authenticate") throw refuse(ctx, "ACTION_INVALID", 'action must be "register" or "authenticate"')
   const credential = credentialOf(ctx, req.body.data)
-  const { challenge, cookie } = await consumeChallenge(req, ctx, action satisfies WebAuthnAction)
+  const credentialID = action === "authenticate" ? (credentialIdToStored(credential.id) ?? undefined) : undefined
+  const { challenge, cookie, authenticator } = await consumeChallenge(req, ctx, action satisfies WebAuthnAction, credentialID)
   // A signed-in user adding a way in: with two factors on, one verified recently (step-up).
   if (action === "register" && challenge.userId !== undefined && (await ctx.signedInUserId?.()) === challenge.userId) await requireFreshSecondFactor(req, ctx, "Sign in to add a passkey")
   const [server, rp] = await Promise.all([webAuthnServer(ctx.provider), relyingPartyOf(req, ctx)])
-  const ceremony: Ceremony = { ctx, credential, challenge, server, rp, requireUserVerification: (ctx.provider.userVerification ?? "required") === "required" }
+  const ceremony: Ceremony = { ctx, credential, challenge, server, rp, requireUserVerification: (ctx.provider.userVerification ?? "required") === "required", signIn: req }
+  if (authenticator !== undefined) ceremony.stored = authenticator
   const signIn = action === "authenticate" ? await authenticate(ceremony) : withDefaultName(req, ctx, await register(ceremony))
   return { signIn: { ...signIn, cookies: [cookie] } }
 }

@@ -36,7 +36,8 @@ function wrapMethod(name: string, fn: (...args: unknown[]) => unknown, logger: L
  * `deleteAuthenticator`, `updateAuthenticator`, `listAccountsByUserId`,
  * `retireVerificationTokens`, `updateAccount`, `listSessionsByUserId`, `deleteSessionsByUserId`,
  * `getUserSessionEpoch`, `incrementUserSessionEpoch`, `getVerificationToken`, `createSessionForAccount`,
- * `useVerificationTokenForAccount`, `useVerificationTokenAndCreateSession` (own or inherited, so class adapters work); the methods of
+ * `useVerificationTokenForAccount`, `useVerificationTokenAndCreateSession`, `useVerificationTokenAndGetAuthenticator`,
+ * `updateAuthenticatorCounterAndCreateSession` (own or inherited, so class adapters work); the methods of
  * capabilities' ports come with `wrapAdapter`'s `portMethods`. A method left out would be dropped.
  */
 const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
@@ -46,7 +47,8 @@ const ADAPTER_METHODS: ReadonlyArray<keyof Adapter> = [
   "listAuthenticatorsByUserId", "updateAuthenticatorCounter", "extendSession", "deleteAuthenticator", "updateAuthenticator",
   "listAccountsByUserId", "retireVerificationTokens", "updateAccount", "listSessionsByUserId", "deleteSessionsByUserId",
   "getUserSessionEpoch", "incrementUserSessionEpoch", "getVerificationToken", "createSessionForAccount",
-  "useVerificationTokenForAccount", "useVerificationTokenAndCreateSession",
+  "useVerificationTokenForAccount", "useVerificationTokenAndCreateSession", "useVerificationTokenAndGetAuthenticator",
+  "updateAuthenticatorCounterAndCreateSession",
 ]
 
 /**

@@ -11,9 +11,10 @@ import { logError, warnOnce } from "../errors/logger.js"
 import { clientKeyOf } from "./client-address.js"
 import type { RateLimitGroup, ResolvedRateLimit, ResolvedRule } from "./options.js"
 import type { Awaitable } from "@authlib/jwt"
-import type { RateLimitHit } from "../types/rate-limit-store.js"
+import type { RateLimitHit, RateLimitStep } from "../types/rate-limit-store.js"
+import { hitEach, isOverLimit, isThenable } from "./steps.js"
 
-export const isThenable = <T>(value: Awaitable<T>): value is PromiseLike<T> => typeof (value as { then?: unknown } | null)?.then === "function"
+export { isThenable }
 
 /** Longest identifier kept in a key: longer ones share the counter of their first characters. */
 const MAX_IDENTIFIER_LENGTH = 256
@@ -44,6 +45,38 @@ export function clientOf(req: AuthRequest, ctx: Context): string | undefined {
 function judge(ctx: Context, group: RateLimitGroup, rule: ResolvedRule, hit: RateLimitHit, cost: number): void {
   const within = cost === 0 ? hit.count < rule.limit : hit.count <= rule.limit
   if (!within) refuse(ctx, group, rule, hit.resetInMs)
+}
+
+/** A step of `countEach`: a counter and the group whose rule it is (named in a refusal). */
+export interface CountedStep extends RateLimitStep {
+  readonly group: RateLimitGroup
+}
+
+/**
+ * Counts `steps` in one store call (`RateLimitStore.hitEach`, or `hit` per step) and throws
+ * `RateLimited` for the first over its limit, after which nothing was counted (as `count`). A store
+ * failure is handled as in `count`. Synchronous while the store answers values.
+ */
+export function countEach(ctx: Context, steps: readonly CountedStep[]): void | Promise<void> {
+  const limits = ctx.config.rateLimit!
+  let answer: Awaitable<readonly RateLimitHit[]>
+  try {
+    answer = hitEach(limits.store, steps)
+  } catch (err) {
+    return storeFailed(ctx, limits, err)
+  }
+  if (!isThenable(answer)) return judgeEach(ctx, steps, answer)
+  return Promise.resolve(answer).then(
+    (hits) => judgeEach(ctx, steps, hits),
+    (err: unknown) => storeFailed(ctx, limits, err),
+  )
+}
+
+function judgeEach(ctx: Context, steps: readonly CountedStep[], hits: readonly RateLimitHit[]): void {
+  for (let i = 0; i < hits.length && i < steps.length; i++) {
+    const step = steps[i]!
+    if (isOverLimit(step, hits[i]!)) refuse(ctx, step.group, step, hits[i]!.resetInMs)
+  }
 }
 
 /**
@@ -85,7 +118,7 @@ async function settle(ctx: Context, group: RateLimitGroup, value: string, cost: 
   await count(ctx, group, value, cost, rules, r + 1)
 }
 
-function refuse(ctx: Context, group: RateLimitGroup, rule: ResolvedRule, waitMs: number): never {
+function refuse(ctx: Context, group: RateLimitGroup, rule: Pick<ResolvedRule, "limit" | "windowMs">, waitMs: number): never {
   const retryAfter = Math.ceil(waitMs / 1000)
   // The group and rule only: never the identifier or the address.
   ctx.config.logger.warn("rate-limited", `${group}: more than ${rule.limit} per ${rule.windowMs / 1000} s; retry after ${retryAfter} s`)

@@ -10,7 +10,8 @@
  * Several instances of an app do not share it: use a shared store (`PostgresRateLimitStore` in
  * `@authlib/xata-adapter`, or your own) there.
  */
-import type { RateLimitHit, RateLimitStore } from "../types/rate-limit-store.js"
+import type { RateLimitHit, RateLimitStep, RateLimitStore } from "../types/rate-limit-store.js"
+import { isOverLimit } from "./steps.js"
 
 /** Options of `MemoryRateLimitStore`. */
 export interface MemoryRateLimitStoreOptions {
@@ -130,6 +131,22 @@ export class MemoryRateLimitStore implements RateLimitStore {
     group.counters.set(key, fresh)
     this.#all.set(key, fresh)
     return { count: fresh.count, resetInMs: fresh.resetAt - now }
+  }
+
+  /** `hit` per step, in order, stopping after the first over its limit (synchronous, as `hit`). */
+  hitEach(steps: readonly RateLimitStep[]): RateLimitHit[] {
+    const hits: RateLimitHit[] = []
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!
+      const hit = this.hit(step.key, step.windowMs, step.cost)
+      hits.push(hit)
+      if (isOverLimit(step, hit)) break
+    }
+    return hits
+  }
+
+  resetEach(keys: readonly string[]): void {
+    for (let i = 0; i < keys.length; i++) this.reset(keys[i]!)
   }
 
   reset(key: string): void {

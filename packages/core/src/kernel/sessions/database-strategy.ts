@@ -64,6 +64,20 @@ async function issueForLink(req: AuthRequest, ctx: Context, { link, account, aut
 }
 
 /**
+ * A passkey's counter set and its owner's session stored in one adapter call
+ * (`updateAuthenticatorCounterAndCreateSession`), then the previous session ended as `issue` does;
+ * `undefined` without that method, `null` when the authenticator is gone (nothing was written).
+ */
+async function issueForAuthenticator(req: AuthRequest, ctx: Context, { passkey, authentication }: Extract<Issuance, { kind: "authenticator" }>): Promise<Issued["authenticator"]> {
+  const update = ctx.config.adapter?.updateAuthenticatorCounterAndCreateSession
+  if (!update) return undefined
+  const { token, record } = newRecord(req, ctx, authentication)
+  const stored = await update(passkey.credentialID, passkey.counter, record)
+  if (!stored) return null
+  return { user: stored.user, cookies: await endPrevious(req, ctx, sessionCookie(token, record.expires, ctx)) }
+}
+
+/**
  * What an Auth.js session token becomes on our side. `migrateFromAuthJs` stores the hash of
  * `AUTHJS_TOKEN_PREFIX + token`, so only sessions that were really moved are found through an
  * Auth.js cookie: a live authlib token planted under an Auth.js name hashes to nothing. The prefixed
@@ -281,7 +295,11 @@ async function replace(req: AuthRequest, ctx: Context, change: SessionChange): P
 
 /** A sign-in's session, or one of the fast paths that store it in the adapter call finding its user (see `Issuance`). */
 function issue<I extends Issuance>(req: AuthRequest, ctx: Context, issuance: I): Promise<Issued[I["kind"]]> {
-  const answer = issuance.kind === "sign-in" ? issueForSignIn(req, ctx, issuance.session) : issuance.kind === "account" ? issueForAccount(req, ctx, issuance) : issueForLink(req, ctx, issuance)
+  const answer =
+    issuance.kind === "sign-in" ? issueForSignIn(req, ctx, issuance.session)
+    : issuance.kind === "account" ? issueForAccount(req, ctx, issuance)
+    : issuance.kind === "link" ? issueForLink(req, ctx, issuance)
+    : issueForAuthenticator(req, ctx, issuance)
   return answer as Promise<Issued[I["kind"]]>
 }
 

@@ -2,7 +2,7 @@
  * The one issuer: every session starts or is replaced here, and nowhere else calls the strategy's
  * `issue` or `replace` (`test/kernel/sign-in/single-issuer.test.ts` walks the TypeScript program's
  * references to both and allows this function only). Callers: a sign-in's end (`sign-in/complete.ts`),
- * its fast paths (`sign-in/issue.ts`'s account look-up, the e-mail link's use), and the features
+ * its fast paths (`sign-in/issue.ts`'s account look-up, the e-mail link's use, a passkey's counter), and the features
  * that change a live session (step-up, provider tokens, revoking the other sessions).
  */
 import type { AuthRequest, Context, Cookie } from "../types/http.js"

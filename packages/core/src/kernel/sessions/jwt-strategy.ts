@@ -294,7 +294,7 @@ async function replace(req: AuthRequest, ctx: Context, change: SessionChange): P
   return [...cookies, ...foreignSessionCookies(req, ctx)]
 }
 
-/** JWT sessions store nothing, so there is no fast path that stores one with its user's look-up: `account` and `link` answer "cannot" (the usual path follows). */
+/** JWT sessions store nothing, so there is no fast path that stores one with its user's look-up: `account`, `link` and `authenticator` answer "cannot" (the usual path follows). */
 function issue<I extends Issuance>(req: AuthRequest, ctx: Context, issuance: I): Promise<Issued[I["kind"]]> {
   const answer = issuance.kind === "sign-in" ? issueForSignIn(req, ctx, issuance.session) : Promise.resolve(issuance.kind === "account" ? null : undefined)
   return answer as Promise<Issued[I["kind"]]>

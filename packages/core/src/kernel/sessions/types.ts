@@ -66,12 +66,14 @@ export type Issuance =
   | { readonly kind: "sign-in"; readonly session: NewSession }
   | { readonly kind: "account"; readonly account: AccountKey; readonly authentication: Authentication }
   | { readonly kind: "link"; readonly link: { identifier: string; token: string }; readonly account: AccountKey; readonly authentication: Authentication }
+  | { readonly kind: "authenticator"; readonly passkey: { readonly credentialID: string; readonly counter: number }; readonly authentication: Authentication }
 
 /** What each kind of issuance answers. */
 export interface Issued {
   "sign-in": Cookie[]
   account: { user: AdapterUser; cookies: Cookie[] } | null
   link: LinkUse | null | undefined
+  authenticator: { user: AdapterUser; cookies: Cookie[] } | null | undefined
 }
 
 /**

@@ -270,6 +270,30 @@ export interface Adapter {
    */
   updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
   /**
+   * Optional, authlib only: the first statement of a passkey sign-in. Uses the token exactly as
+   * `useVerificationToken` does (single use: of concurrent calls one receives it) and reads the
+   * authenticator of `credentialID` as `getAuthenticator` does, in one round trip (one statement in
+   * SQL). `token` is `null` when this caller did not receive it (unknown, used, or used by a
+   * concurrent call), `authenticator` when no authenticator has the id; the token is used either way.
+   */
+  useVerificationTokenAndGetAuthenticator?(
+    params: { identifier: string; token: string },
+    credentialID: string,
+  ): Awaitable<{ token: VerificationToken | null; authenticator: AdapterAuthenticator | null }>
+  /**
+   * Optional, authlib only: the second statement of a passkey sign-in, under database sessions.
+   * Sets the authenticator's counter (and stamps `lastUsedAt`) as `updateAuthenticatorCounter`
+   * does and, for the user who owns it, writes the session (with its metadata) and answers the
+   * updated authenticator, its user and the stored session, atomically (one statement in SQL).
+   * `null`, and nothing written, when no authenticator has `credentialID` (deleted meanwhile, such
+   * as by the account pre-hijacking clean-up) or its user is gone: core then refuses the sign-in.
+   */
+  updateAuthenticatorCounterAndCreateSession?(
+    credentialID: string,
+    newCounter: number,
+    session: { sessionToken: string; expires: Date } & Omit<SessionMetadata, "error">,
+  ): Awaitable<{ authenticator: AdapterAuthenticator; user: AdapterUser; session: AdapterSession } | null>
+  /**
    * Optional, authlib only (Auth.js never calls it): deletes the authenticator and returns it as it
    * was, or `null` when no authenticator has `credentialID`. One atomic delete (such as
    * `DELETE ... RETURNING`): under concurrent calls for one credential exactly one caller receives

@@ -2,7 +2,9 @@
  * The rate-limit store contract: what every instance of an app shares to count attempts. Core
  * decides what to count and what the limits are; a store only counts hits in fixed windows,
  * atomically. The in-memory store (`MemoryRateLimitStore`) is the default; `@authlib/xata-adapter`
- * ships a Postgres one; Redis or Upstash stores implement the same two methods.
+ * ships a Postgres one; Redis or Upstash stores implement the same two methods, and may add the two
+ * combined ones (`hitEach`, `resetEach`) so that a credentials sign-in costs one round trip before
+ * `authorize` and one after it instead of one per counter.
  */
 import type { Awaitable } from "@authlib/jwt"
 
@@ -12,6 +14,21 @@ export interface RateLimitHit {
   count: number
   /** Milliseconds until the current window of the key ends (a positive number). */
   resetInMs: number
+}
+
+/** One counter of a combined check (`RateLimitStore.hitEach`). */
+export interface RateLimitStep {
+  /** The counter's key (as for `hit`). */
+  key: string
+  /** The window a first hit opens, in milliseconds (as for `hit`). */
+  windowMs: number
+  /** Hits added (0 reads, as for `hit`). */
+  cost: number
+  /**
+   * The most hits the window allows. The step is over it when its count is above `limit` (a read,
+   * cost 0: when the count has reached `limit`, so one more would not fit); no later step is counted.
+   */
+  limit: number
 }
 
 /**
@@ -43,4 +60,14 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number, cost?: number): Awaitable<RateLimitHit>
   /** Forgets `key` (its window and count). Resetting an unknown key does nothing. */
   reset(key: string): Awaitable<void>
+  /**
+   * Optional: counts `steps` in their order as `hit` would, each atomically, and stops after the
+   * first step over its limit: later steps are neither counted nor read. Answers
+   * the hits of the steps it counted, in order (so fewer than `steps` when it stopped early). One
+   * round trip where `hit` takes one per step; core falls back to `hit` per step without it.
+   * Steps name distinct keys. A store that locks keys should take them in the order given.
+   */
+  hitEach?(steps: readonly RateLimitStep[]): Awaitable<readonly RateLimitHit[]>
+  /** Optional: forgets every key of `keys` (as `reset` each), in one round trip; core falls back to `reset` per key. */
+  resetEach?(keys: readonly string[]): Awaitable<void>
 }
