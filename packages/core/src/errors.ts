@@ -12,7 +12,7 @@ export {
   MethodNotAllowed, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSalt,
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, PasskeyManagementError, RateLimited, ReauthenticationRequired, RefreshTokenError,
-  SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
+  SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
   Verification, isClientSafe
 } from "./index.js"
 export type {
@@ -22,3 +22,4 @@ export type {
 // A capability's errors, one line each (the registry test leaves a capability out by its lines).
 export { TwoFactorError } from "./index.js"
 export { WebAuthnVerificationError } from "./index.js"
+export { SessionManagementError } from "./index.js"

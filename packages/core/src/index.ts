@@ -98,11 +98,12 @@ export {
   MethodNotAllowed, MissingAdapter, MissingAdapterMethods, MissingAuthorize, MissingCSRF, MissingSalt,
   MissingSecret, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError,
   OAuthProfileParseError, OAuthSignInError, RateLimited, ReauthenticationRequired, RefreshTokenError,
-  SessionManagementError, SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
+  SessionRequired, SessionTokenError, SignInError, UnknownAction, UntrustedHost,
   Verification, isClientSafe
 } from "./kernel/errors/errors.js"
 export { TwoFactorError } from "./capabilities/two-factor/errors.js"
 export { WebAuthnVerificationError } from "./capabilities/webauthn/errors.js"
+export { SessionManagementError } from "./capabilities/session-management/errors.js"
 export { PasskeyManagementError } from "./capabilities/passkey-management/errors.js"
 export { AccountManagementError } from "./capabilities/linked-accounts/errors.js"
 export { ADAPTER_PORTS, DEFAULT_RATE_LIMITS, ERROR_CODES } from "./registry.js"
@@ -136,7 +137,11 @@ export type { PendingTwoFactorInfo } from "./capabilities/two-factor/pending-inf
 export type { RateLimitHit, RateLimitStep, RateLimitStore } from "./kernel/types/rate-limit-store.js"
 export { MemoryRateLimitStore, DEFAULT_MEMORY_STORE_KEYS } from "./kernel/rate-limit/memory-store.js"
 export type { MemoryRateLimitStoreOptions } from "./kernel/rate-limit/memory-store.js"
-export { DEFAULT_MAX_LIVE_TOKENS } from "./kernel/rate-limit/options.js"
+export { DEFAULT_MAX_LIVE_TOKENS } from "./capabilities/email/rate-limits.js"
+export type { EmailRateLimitOptions } from "./capabilities/email/rate-limits.js"
+export type { CredentialsRateLimitOptions } from "./capabilities/credentials/rate-limits.js"
+export type { OAuthRateLimitOptions } from "./capabilities/oauth/rate-limits.js"
+export type { PasskeyRateLimitOptions } from "./capabilities/webauthn/rate-limits.js"
 export type { RateLimitGroup, RateLimitOptions, RateLimitRule, RateLimitRules } from "./kernel/rate-limit/options.js"
 export type { TrustedProxies } from "./kernel/rate-limit/client-address.js"
 export { skipCSRFCheck } from "./kernel/types/skip-csrf.js"

@@ -53,12 +53,19 @@ export const config: AuthConfig = {
   adapter,
   twoFactor: { issuer: "x", freshAge: 60, lockAfterFailures: 10, required: (user) => user.email !== null },
   events: { twoFactorLocked: ({ user, failedAttempts }) => void [user.id.length, failedAttempts.toFixed()] },
-  rateLimit: { twoFactor: { perUser: false, perSignIn: { limit: 3, window: 60 } } },
+  rateLimit: {
+    twoFactor: { perUser: false, perSignIn: { limit: 3, window: 60 } },
+    credentials: { perClient: false, identifier: (c) => (typeof c.login === "string" ? c.login : undefined) },
+    email: { maxLiveTokens: 2 },
+    oauth: { perClient: { limit: 10, window: 60 } },
+    passkey: { perClient: false },
+  },
   pages: { twoFactor: "/two-step" },
 }
 // @ts-expect-error not an option of twoFactor
 export const wrong: AuthConfig = { providers: [], twoFactor: { issuers: "x" } }
 export const group: RateLimitGroup = "twoFactor.perSignIn"
+export const groups: readonly RateLimitGroup[] = ["credentials.perIdentifier", "email.perAddress", "oauth.perClient", "passkey.perClient"]
 export function codeOf(err: AnyAuthError): string | undefined {
   if (err.type === "TwoFactorError") {
     const narrowed: TwoFactorError = err

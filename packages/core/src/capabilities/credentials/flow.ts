@@ -7,6 +7,7 @@ import { CredentialsSignin } from "../../kernel/errors/errors.js"
 import { userCodeError } from "../../kernel/user-code/run.js"
 import { credentialsAttempt } from "./limit.js"
 import { normalizeIdentifier } from "../../kernel/rate-limit/limiter.js"
+import { identifierPicker } from "./rate-limits.js"
 import type { Cookie } from "../../kernel/cookies/serialize.js"
 import type { AuthRequest } from "../../kernel/types/http.js"
 import type { CredentialsConfig } from "../../kernel/types/providers.js"
@@ -107,7 +108,7 @@ export const credentialsFlow: Flow<CredentialsConfig> = {
     const credentials = credentialsOf(req.body, ctx.provider.id, ctx.config.registry.bodyFields)
     const limits = ctx.config.rateLimit
     // Synchronous with the memory store: no await on the common path (see rate-limit/limiter.ts).
-    let attempt = credentialsAttempt(req, ctx, limits ? identifierOf(ctx.provider, credentials, limits.identifierOf) : undefined)
+    let attempt = credentialsAttempt(req, ctx, limits ? identifierOf(ctx.provider, credentials, identifierPicker(limits)) : undefined)
     if (attempt instanceof Promise) attempt = await attempt
     let authorized: User | null
     try {

@@ -4,8 +4,11 @@
  */
 import type { Capability } from "../../kernel/types/capability.js"
 import { credentialsSignInType } from "./sign-in-type.js"
+import { CREDENTIALS_RATE_LIMITS, identifierOptionProblem } from "./rate-limits.js"
 
 export const credentials: Capability = {
   name: "credentials",
   signInTypes: { credentials: credentialsSignInType },
+  rateLimits: CREDENTIALS_RATE_LIMITS,
+  check: identifierOptionProblem,
 }

@@ -27,6 +27,7 @@ import { deviceMarkCookie, verifiedDeviceMark } from "./device-mark.js"
 import { deviceMarkCookieName } from "../../kernel/cookies/names.js"
 import { clientOf, count, countEach, isThenable, normalizeIdentifier, type CountedStep } from "../../kernel/rate-limit/limiter.js"
 import { resetEach } from "../../kernel/rate-limit/steps.js"
+import { identifierTotals } from "./rate-limits.js"
 import type { RateLimitGroup, ResolvedRateLimit, ResolvedRule } from "../../kernel/rate-limit/options.js"
 
 /** What a credentials sign-in reports back once `authorize` has answered. */
@@ -136,9 +137,9 @@ function makePlan(limits: ResolvedRateLimit, client: string | undefined, key: st
   const steps: CountedStep[] = []
   if (client !== undefined && !key.startsWith("mark:")) stepsOf("credentials.perClient", limits.rules["credentials.perClient"], client, 0, steps)
   stepsOf("credentials.perIdentifier", limits.rules["credentials.perIdentifier"], key, 1, steps)
-  if (total && id !== undefined) stepsOf("credentials.perIdentifier", limits.identifierTotals, id, 1, steps)
+  if (total && id !== undefined) stepsOf("credentials.perIdentifier", identifierTotals(limits), id, 1, steps)
   const forget = keysOf(limits.rules["credentials.perIdentifier"], key, [])
-  if (id !== undefined && !key.startsWith("client:")) keysOf(limits.identifierTotals, id, forget)
+  if (id !== undefined && !key.startsWith("client:")) keysOf(identifierTotals(limits), id, forget)
   return { steps: Object.freeze(steps.map((step) => Object.freeze(step))), forget: Object.freeze(forget) }
 }
 

@@ -26,7 +26,7 @@ import type { Account, User } from "../../kernel/types/config.js"
 import type { FlowContext } from "../../kernel/types/sign-in.js"
 import { identifierOf } from "./normalize-identifier.js"
 import { discardToken, emailTokens, newToken, retireOldTokens, storeToken } from "./token.js"
-import { emailAttempt } from "../../kernel/rate-limit/limiter.js"
+import { emailAttempt } from "./rate-limits.js"
 
 const warned = new WeakSet<LoggerInstance>()
 

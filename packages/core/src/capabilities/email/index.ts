@@ -17,10 +17,13 @@
 import { verifyRequest } from "./route.js"
 import type { Capability } from "../../kernel/types/capability.js"
 import { emailSignInType } from "./sign-in-type.js"
+import { EMAIL_RATE_LIMITS, maxLiveTokensProblem } from "./rate-limits.js"
 
 export const email: Capability = {
   name: "email",
   signInTypes: { email: emailSignInType },
+  rateLimits: EMAIL_RATE_LIMITS,
+  check: maxLiveTokensProblem,
   routes: [{ action: "verify-request", answers: "page", GET: { handler: verifyRequest, csrf: false } }],
 }
 

@@ -13,6 +13,7 @@ import { logError } from "../../kernel/errors/logger.js"
 import type { EmailConfig } from "../../kernel/types/providers.js"
 import { randomToken } from "../../kernel/security/random.js"
 import type { FlowContext } from "../../kernel/types/sign-in.js"
+import { maxLiveTokens } from "./rate-limits.js"
 
 /** Ten minutes, as OWASP ASVS 5.0 asks of one-time links. */
 export const DEFAULT_EMAIL_MAX_AGE = 10 * 60
@@ -74,7 +75,7 @@ export async function storeToken(ctx: FlowContext<EmailConfig>, identifier: stri
  * failure here is logged, never shown.
  */
 export async function retireOldTokens(ctx: FlowContext<EmailConfig>, identifier: string): Promise<void> {
-  const keep = ctx.config.rateLimit?.maxLiveTokens
+  const keep = maxLiveTokens(ctx.config)
   const retire = ctx.config.adapter?.retireVerificationTokens
   if (keep === undefined || !retire) return
   try {

@@ -5,10 +5,12 @@
 import type { Capability } from "../../kernel/types/capability.js"
 import { endSessionUrl } from "./end-session.js"
 import { oauthSignInType } from "./sign-in-type.js"
+import { OAUTH_RATE_LIMITS } from "./rate-limits.js"
 
 export const oauth: Capability = {
   name: "oauth",
   signInTypes: { oauth: oauthSignInType, oidc: oauthSignInType },
+  rateLimits: OAUTH_RATE_LIMITS,
   signOutRedirect: endSessionUrl,
 }
 

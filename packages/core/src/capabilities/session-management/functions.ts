@@ -12,7 +12,8 @@
  */
 import type { AdapterSession } from "../../kernel/types/adapters.js"
 import { resolveConfig } from "../../kernel/config/resolve.js"
-import { SessionManagementError, SessionRequired } from "../../kernel/errors/errors.js"
+import { SessionRequired } from "../../kernel/errors/errors.js"
+import { SessionManagementError } from "./errors.js"
 import { port, type PortMethods } from "../../kernel/ports/ports.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
 import { sha256 } from "../../kernel/security/random.js"

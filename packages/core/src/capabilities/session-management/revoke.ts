@@ -4,7 +4,8 @@
  * the request's own going on under the new epoch through the issuer (`replace` with an `epoch` step).
  * The strategy's traits say which applies; nothing here decodes a session.
  */
-import { SessionManagementError, SessionRequired } from "../../kernel/errors/errors.js"
+import { SessionRequired } from "../../kernel/errors/errors.js"
+import { SessionManagementError } from "./errors.js"
 import { adapterMethods } from "../../kernel/ports/ports.js"
 import { bumpEpoch, epochs, keepsEpochs } from "../../kernel/sessions/revocation.js"
 import { issue } from "../../kernel/sessions/issuer.js"

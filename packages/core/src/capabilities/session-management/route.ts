@@ -6,7 +6,7 @@
  * `csrfToken`; answers `{ revoked }` (how many stored sessions ended; `null` for JWT sessions) with
  * the request's own session cookie re-issued or cleared. See `functions.ts`.
  */
-import { SessionManagementError } from "../../kernel/errors/errors.js"
+import { SessionManagementError } from "./errors.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
 import { listOwnSessions, revokeOwnSession, type SessionInfo } from "./functions.js"
 import { revokeAll, revokeOthers } from "./revoke.js"

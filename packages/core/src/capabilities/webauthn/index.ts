@@ -6,10 +6,12 @@ import type { Capability } from "../../kernel/types/capability.js"
 import { webauthnOptionsRoute } from "./route.js"
 import { webauthnSignInType } from "./sign-in-type.js"
 import { webauthnErrors } from "./errors.js"
+import { PASSKEY_RATE_LIMITS } from "./rate-limits.js"
 
 export const webauthn: Capability = {
   name: "webauthn",
   signInTypes: { webauthn: webauthnSignInType },
+  rateLimits: PASSKEY_RATE_LIMITS,
   errors: webauthnErrors,
   warnings: (config) =>
     config.experimental.enableWebAuthn

@@ -129,7 +129,7 @@ function buildConfig(config: AuthConfig, registry: Registry): ResolvedConfig {
     redirectProxyAllowedOrigins: Object.freeze(compiledPatterns(config.redirectProxyAllowedOrigins)),
     experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
     // Checked by `validateConfig`: a broken option leaves the limits on their defaults meanwhile.
-    rateLimit: resolveRateLimit(rateLimitProblems(config.rateLimit, rateLimits).length ? undefined : config.rateLimit, rateLimits),
+    rateLimit: resolveRateLimit(rateLimitProblems(config.rateLimit, rateLimits).length ? undefined : config.rateLimit, rateLimits, config.rateLimit),
     cookies(secure) {
       let set = cookieSets.get(secure)
       if (!set) cookieSets.set(secure, (set = resolveCookies(secure, config.cookies)))

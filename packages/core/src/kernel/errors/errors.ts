@@ -10,7 +10,7 @@ import type { JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
 import type { AccessDenied, CallbackRouteError, CredentialsSignin, EmailSignInError, InvalidCheck, InvalidEmailAddress, InvalidEndpoints, OAuthAccountNotLinked, OAuthCallbackCancelled, OAuthCallbackError, OAuthProfileParseError, OAuthSignInError, SignInError, Verification } from "./sign-in.js"
 import type { AdapterError, CallbackError, Configuration, DuplicateProviderId, EventError, ExperimentalFeatureNotEnabled, MissingAdapter, MissingAdapterMethods, MissingAuthorize, SessionTokenError, UntrustedHost } from "./configuration.js"
 import type { InvalidCallbackUrl, InvalidProvider, InvalidRequest, MethodNotAllowed, MissingCSRF, RateLimited, ReauthenticationRequired, SessionRequired, UnknownAction } from "./request.js"
-import type { RefreshTokenError, SessionManagementError } from "./management.js"
+import type { RefreshTokenError } from "./management.js"
 
 export { AuthError, JWTSessionError, MissingSalt, MissingSecret } from "@authlib/jwt"
 export type { AuthErrorOptions, ErrorCause } from "@authlib/jwt"
@@ -20,7 +20,7 @@ export { CataloguedError, isClientSafe, type CataloguedErrorOptions } from "./ca
 export { CredentialsSignin, AccessDenied, Verification, OAuthAccountNotLinked, InvalidCheck, OAuthCallbackError, OAuthCallbackCancelled, OAuthSignInError, CallbackRouteError, SignInError, EmailSignInError, InvalidEmailAddress, InvalidEndpoints, OAuthProfileParseError } from "./sign-in.js"
 export { Configuration, UntrustedHost, AdapterError, MissingAdapter, MissingAdapterMethods, MissingAuthorize, ExperimentalFeatureNotEnabled, DuplicateProviderId, SessionTokenError, EventError, CallbackError } from "./configuration.js"
 export { MissingCSRF, InvalidCallbackUrl, UnknownAction, InvalidProvider, InvalidRequest, MethodNotAllowed, RateLimited, ReauthenticationRequired, SessionRequired } from "./request.js"
-export { RefreshTokenError, SessionManagementError } from "./management.js"
+export { RefreshTokenError } from "./management.js"
 
 type Typed<E, T extends string> = E & { type: T }
 
@@ -73,7 +73,6 @@ export type AnyAuthError =
   | InvalidEndpoints
   | OAuthProfileParseError
   | RefreshTokenError
-  | SessionManagementError
   | CapabilityErrors[keyof CapabilityErrors]
 
 /** The `type` strings of the catalogue. */

@@ -31,20 +31,3 @@ export class RefreshTokenError extends CataloguedError<"RefreshTokenError"> {
     return this.code === "ACCOUNT_NOT_LINKED" ? "debug" : this.code === "REFRESH_FAILED" ? "error" : "warn"
   }
 }
-
-/**
- * Managing a user's sessions was refused: `SESSION_ID_MISSING`, `SESSION_UNKNOWN` (also for
- * another user's session: the same answer as an unknown id), `DATABASE_SESSIONS_ONLY` (JWT
- * sessions are not stored, so they cannot be listed or ended one by one), `REVOCATION_UNAVAILABLE`
- * (JWT sessions of a user the adapter does not keep a session epoch for: they end when they expire),
- * `USER_UNKNOWN` (`revokeUserSessions` for a user the adapter does not store), `SESSION_ACTION_INVALID`.
- */
-export class SessionManagementError extends CataloguedError<"SessionManagementError"> {
-  static override type = "SessionManagementError"
-  declare type: "SessionManagementError"
-  static override clientSafe = true
-  /** The HTTP status of a JSON answer, from `code`. */
-  get status(): number {
-    return this.code === "SESSION_UNKNOWN" || this.code === "USER_UNKNOWN" ? 404 : this.code === "DATABASE_SESSIONS_ONLY" || this.code === "REVOCATION_UNAVAILABLE" ? 409 : 400
-  }
-}

@@ -28,7 +28,6 @@ export const ERROR_POLICY: Readonly<Partial<Record<ErrorType, ErrorPolicy>>> = {
   // The redirect keeps the code too: a passkey helper or a page tells "verify a second factor" from "sign in again".
   ReauthenticationRequired: { status: 403, codeInJson: true, codeInRedirect: true },
   CredentialsSignin: { codeInJson: true, page: "sign-in", codeInRedirect: true },
-  SessionManagementError: { codeInJson: true },
   // A failed send keeps its code (SEND_FAILED, SMTP_REJECTED, ...): the page says the mail could
   // not be sent rather than blaming the address, and support can tell the causes apart.
   EmailSignInError: { codeInRedirect: true },

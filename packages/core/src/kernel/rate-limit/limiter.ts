@@ -154,24 +154,3 @@ export async function limitClient(req: AuthRequest, ctx: Context, group: RateLim
   const client = clientOf(req, ctx)
   if (client !== undefined) await count(ctx, group, client, 1)
 }
-
-/**
- * The mailbox an address reaches, as the per-address limits count it: normalised, and with a
- * `+tag` cut from the local part (`Inbox+1@example.com` -> `inbox@example.com`), since most mail
- * providers deliver every tag to the same inbox. The mail itself still goes to the address as typed.
- */
-export function mailboxKey(address: string): string {
-  const normalized = normalizeIdentifier(address)
-  const at = normalized.lastIndexOf("@")
-  const plus = at > 0 ? normalized.indexOf("+") : -1
-  return plus >= 0 && plus < at ? normalized.slice(0, plus) + normalized.slice(at) : normalized
-}
-
-/** Before an e-mail sign-in mail: counts it against the mailbox's rules, then the client's. */
-export async function emailAttempt(req: AuthRequest, ctx: Context, address: string): Promise<void> {
-  const limits = ctx.config.rateLimit
-  if (!limits) return
-  if (limits.rules["email.perAddress"].length > 0) await count(ctx, "email.perAddress", mailboxKey(address), 1)
-  const client = limits.rules["email.perClient"].length > 0 ? clientOf(req, ctx) : undefined
-  if (client !== undefined) await count(ctx, "email.perClient", client, 1)
-}

@@ -11,20 +11,12 @@ export type { CapabilityRateLimitGroups, RateLimitGroup, RateLimitOptions, RateL
 
 /** The default rules of the kernel's groups; capabilities declare theirs (`Capability.rateLimits`). */
 export const KERNEL_RATE_LIMITS: Readonly<Record<KernelRateLimitGroup, readonly RateLimitRule[]>> = {
-  "credentials.perIdentifier": [{ limit: 5, window: 60 }, { limit: 20, window: 3600 }],
-  "credentials.perClient": [{ limit: 30, window: 600 }],
-  "email.perAddress": [{ limit: 1, window: 60 }, { limit: 5, window: 3600 }],
-  "email.perClient": [{ limit: 20, window: 3600 }],
-  "oauth.perClient": [{ limit: 60, window: 60 }],
-  "passkey.perClient": [{ limit: 60, window: 60 }],
   "csrf.perClient": [{ limit: 60, window: 60 }],
   "session.perClient": [],
 }
 
 /** The default rules of every group: the kernel's and the registry's (see `registry/assemble.ts`). */
 export type RateLimitDefaults = Readonly<Record<RateLimitGroup, readonly RateLimitRule[]>>
-/** Default `email.maxLiveTokens`. */
-export const DEFAULT_MAX_LIVE_TOKENS = 3
 
 function groupOption(options: RateLimitOptions, group: RateLimitGroup): RateLimitRules | undefined {
   const [section, name] = group.split(".") as [keyof RateLimitOptions, string]
@@ -48,11 +40,8 @@ export function rateLimitProblems(options: RateLimitOptions | false | undefined,
     const rules = Array.isArray(value) ? value : [value]
     if (!rules.every(isRule)) problems.push(`"rateLimit.${group}" must be false or rules { limit: integer >= 0, window: seconds > 0 }`)
   }
-  const live = options.email?.maxLiveTokens
-  if (live !== undefined && live !== false && !(Number.isInteger(live) && live >= 1)) problems.push('"rateLimit.email.maxLiveTokens" must be an integer >= 1 or false')
   const store = options.store as Partial<RateLimitStore> | undefined
   if (store !== undefined && (typeof store?.hit !== "function" || typeof store.reset !== "function")) problems.push('"rateLimit.store" must have "hit" and "reset" methods (see RateLimitStore)')
-  if (options.credentials?.identifier !== undefined && typeof options.credentials.identifier !== "function") problems.push('"rateLimit.credentials.identifier" must be a function')
   if (options.trustedProxies !== undefined) {
     try {
       compileTrustedProxies(options.trustedProxies)
@@ -81,21 +70,21 @@ function trustOf(value: TrustedProxies | undefined): ProxyTrust | undefined {
   }
 }
 
-/** The resolved limits, or undefined when they are off. Call after `rateLimitProblems` found none. */
-export function resolveRateLimit(options: RateLimitOptions | false | undefined, defaults: RateLimitDefaults): ResolvedRateLimit | undefined {
-  if (options === false) return undefined
+/**
+ * The resolved limits, or undefined when they are off. `options` is the option once
+ * `rateLimitProblems` found none in it (else undefined: the defaults); `written`, the option as the
+ * app wrote it, is kept for the capabilities' own settings, which they check themselves.
+ */
+export function resolveRateLimit(options: RateLimitOptions | false | undefined, defaults: RateLimitDefaults, written: RateLimitOptions | false | undefined = options): ResolvedRateLimit | undefined {
+  if (options === false || written === false) return undefined
   const o = options ?? {}
   const rules = {} as Record<RateLimitGroup, readonly ResolvedRule[]>
   for (const group of Object.keys(defaults) as RateLimitGroup[]) rules[group] = resolveRules(o, group, defaults)
-  const live = o.email?.maxLiveTokens
-  const identifierTotals = rules["credentials.perIdentifier"].map((r) => Object.freeze({ limit: r.limit * 2, windowMs: r.windowMs, prefix: `${r.prefix}total:` }))
   return Object.freeze({
     store: o.store ?? defaultMemoryStore(),
     trust: trustOf(o.trustedProxies),
     failOpen: o.failOpen === true,
     rules: Object.freeze(rules),
-    identifierTotals: Object.freeze(identifierTotals),
-    identifierOf: o.credentials?.identifier,
-    maxLiveTokens: live === false ? undefined : (live ?? DEFAULT_MAX_LIVE_TOKENS),
+    options: typeof written === "object" && written !== null ? written : o,
   })
 }

@@ -29,42 +29,6 @@ export interface RateLimitOptions {
    * `STORE_UNAVAILABLE` (503) and logs the error; `true` lets it through and logs the error.
    */
   failOpen?: boolean
-  credentials?: {
-    /**
-     * Attempts per identifier (the submitted user name or e-mail, NFKC and lower-cased) and client
-     * network (IPv4 /24, IPv6 /64), counted before `authorize` runs; a successful sign-in clears
-     * that network's count. Across all networks an identifier gets twice each limit, so one
-     * network cannot use up the others' allowance and guessing from many stays bounded. A browser
-     * holding a device mark for the identifier (set by a successful sign-in) counts on its own.
-     * Default 5 per minute and 20 per hour: a growing wait, never longer than an hour.
-     */
-    perIdentifier?: RateLimitRules
-    /** Failed attempts per client, across identifiers. Default 30 per 10 minutes. */
-    perClient?: RateLimitRules
-    /**
-     * Picks the identifier from the submitted credentials (answer a string it holds; anything else
-     * counts the attempt under the client's key). Default: the provider's declared credential
-     * field named `email`, `username`, `identifier`, `login` or `user` (the first declared), else
-     * its first declared field that is not `type: "password"`; a provider that declares none
-     * counts the first of those five names present, and refuses a body where they disagree.
-     */
-    identifier?: (credentials: Readonly<Record<string, unknown>>) => string | undefined
-  }
-  email?: {
-    /** Sign-in mails per address. Default 1 per minute (a cooldown) and 5 per hour. */
-    perAddress?: RateLimitRules
-    /** Sign-in mails per client, across addresses. Default 20 per hour. */
-    perClient?: RateLimitRules
-    /**
-     * Links per address that work at the same time: storing a new one retires the oldest beyond
-     * it (adapter method `retireVerificationTokens`). Default 3; `false` keeps every link.
-     */
-    maxLiveTokens?: number | false
-  }
-  /** OAuth/OIDC sign-in starts and callbacks per client. Default 60 per minute. */
-  oauth?: { perClient?: RateLimitRules }
-  /** Passkey options and callbacks per client. Default 60 per minute. */
-  passkey?: { perClient?: RateLimitRules }
   /** New CSRF tokens (a cookie minted) per client. Default 60 per minute. */
   csrf?: { perClient?: RateLimitRules }
   /** `GET`/`POST` session per client. Default: not limited (apps poll it). */
@@ -84,12 +48,6 @@ export type RateLimitGroup = KernelRateLimitGroup | keyof CapabilityRateLimitGro
 
 /** The kernel's own rule groups. */
 export type KernelRateLimitGroup =
-  | "credentials.perIdentifier"
-  | "credentials.perClient"
-  | "email.perAddress"
-  | "email.perClient"
-  | "oauth.perClient"
-  | "passkey.perClient"
   | "csrf.perClient"
   | "session.perClient"
 
@@ -107,10 +65,8 @@ export interface ResolvedRateLimit {
   readonly trust: ProxyTrust | undefined
   readonly failOpen: boolean
   readonly rules: Readonly<Record<RateLimitGroup, readonly ResolvedRule[]>>
-  /** `credentials.perIdentifier` across networks: each rule at twice its limit (prefix `...:total:`). */
-  readonly identifierTotals: readonly ResolvedRule[]
-  readonly identifierOf: ((credentials: Readonly<Record<string, unknown>>) => string | undefined) | undefined
-  readonly maxLiveTokens: number | undefined
+  /** The option as the app wrote it (`{}` when absent): a capability reads its own settings in its section. */
+  readonly options: Readonly<RateLimitOptions>
 }
 
 /** What the app declares: how many proxies stand in front of it (a hop count), or their addresses / CIDR ranges. */

@@ -104,12 +104,13 @@ describe("rateLimit configuration", () => {
     expect(res.status).toBe(500)
     const err = entries.find((e) => e.level === "error")!.message[0] as Configuration & { cause: { problems: Configuration[] } }
     const messages = err.cause.problems.map((p) => `${p.code}: ${p.message}`)
+    // The groups' rules in the registry's order, the option's own settings, then each capability's (`check`).
     expect(messages).toEqual([
-      expect.stringMatching(/^RATE_LIMIT_INVALID: "rateLimit.credentials.perIdentifier"/),
       expect.stringMatching(/^RATE_LIMIT_INVALID: "rateLimit.email.perAddress"/),
-      expect.stringMatching(/^RATE_LIMIT_INVALID: "rateLimit.email.maxLiveTokens"/),
+      expect.stringMatching(/^RATE_LIMIT_INVALID: "rateLimit.credentials.perIdentifier"/),
       expect.stringMatching(/^RATE_LIMIT_INVALID: "rateLimit.store"/),
       expect.stringMatching(/^RATE_LIMIT_INVALID: rateLimit.trustedProxies.*10\.0\.0\.0\/33/),
+      expect.stringMatching(/^RATE_LIMIT_INVALID: "rateLimit.email.maxLiveTokens"/),
     ])
   })
 

@@ -21,7 +21,8 @@ const files = (dir: string): string[] =>
 
 /** What `capability` adds by name: its option key, rate-limit sections, error types of its own, ports. */
 function namesOf(capability: Capability): string[] {
-  const sections = Object.keys(capability.rateLimits ?? {}).map((group) => group.split(".")[0]!)
+  // A group by its full name: a section ("email", "oauth") is also a word the kernel may use for other things.
+  const sections = Object.keys(capability.rateLimits ?? {})
   const types = (capability.errors ?? []).map((e) => e.type).filter((type) => !(type in { Configuration: 1 }))
   return [...new Set([...(capability.options ? [capability.options.key] : []), ...sections, ...types, ...Object.keys(capability.ports ?? {})])]
 }
@@ -50,7 +51,9 @@ describe("capability declarations", () => {
       ports: { extraStore: ["getExtra", "setExtra"] },
     } as unknown as Capability
     const registry = assembleRegistry([extra])
-    expect(Object.keys(registry.rateLimits)).toEqual([...Object.keys(REGISTRY.rateLimits).filter((g) => !g.startsWith("twoFactor.")), "extra.perUser"])
+    const declaredByCapabilities = new Set(REGISTRY.capabilities.flatMap((c) => Object.keys(c.rateLimits ?? {})))
+    expect(Object.keys(registry.rateLimits)).toEqual([...Object.keys(REGISTRY.rateLimits).filter((g) => !declaredByCapabilities.has(g)), "extra.perUser"])
+    expect(Object.keys(registry.rateLimits)).toEqual(["csrf.perClient", "session.perClient", "extra.perUser"])
     expect(registry.rateLimits["extra.perUser" as never]).toEqual([{ limit: 2, window: 60 }])
     // A capability's type goes in the catalogue's alphabetical place; a kernel type gains its codes at the end.
     const types = Object.keys(registry.errorCodes)
@@ -85,6 +88,21 @@ describe("capability declarations", () => {
     const html = await res.text()
     expect(html).toContain("Passkey not accepted")
     expect(html).toContain("The passkey could not be used to sign in.")
+  })
+
+  it("has each sign-in type's rate-limit groups declared by its capability, the kernel keeping only its own (csrf, session)", () => {
+    const owners = Object.fromEntries(REGISTRY.capabilities.flatMap((c) => Object.keys(c.rateLimits ?? {}).map((group) => [group, c.name])))
+    expect(owners).toEqual({
+      "oauth.perClient": "oauth",
+      "email.perAddress": "email",
+      "email.perClient": "email",
+      "credentials.perIdentifier": "credentials",
+      "credentials.perClient": "credentials",
+      "passkey.perClient": "webauthn",
+      "twoFactor.perUser": "two-factor",
+      "twoFactor.perSignIn": "two-factor",
+    })
+    expect(Object.keys(REGISTRY.rateLimits).filter((group) => !(group in owners))).toEqual(["csrf.perClient", "session.perClient"])
   })
 
   it("lists a capability's type just before the type its declaration names", () => {
