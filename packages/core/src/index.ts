@@ -25,22 +25,16 @@
  * ```
  */
 import { resolveConfig } from "./kernel/config/resolve.js"
-import { configured, forApp, forRequests } from "./registry.js"
+import { configured, forApp } from "./registry.js"
 import { dispatch } from "./kernel/http/dispatch.js"
 import { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
 import { logError } from "./kernel/errors/logger.js"
 import type { AuthResponse } from "./kernel/types/http.js"
 import type { raw } from "./kernel/types/raw.js"
 import type { AuthConfig, AuthRequestOptions } from "./kernel/types/config.js"
-import * as linkedAccountFunctions from "./capabilities/linked-accounts/functions.js"
-import * as passkeyManagementFunctions from "./capabilities/passkey-management/functions.js"
-import * as providerTokenFunctions from "./capabilities/provider-tokens/functions.js"
 import * as sessionManagementFunctions from "./capabilities/session-management/functions.js"
-import * as twoFactorFunctions from "./capabilities/two-factor/functions.js"
-import * as twoFactorPendingInfo from "./capabilities/two-factor/pending-info.js"
-import * as twoFactorRecentAuthentication from "./capabilities/two-factor/recent-authentication.js"
-import * as twoFactorSessionFunctions from "./capabilities/two-factor/functions-session.js"
 import * as twoFactorUnlock from "./capabilities/two-factor/unlock.js"
+import { serverFunctions } from "./server-functions.js"
 
 /** What `Auth` resolves to with the `raw` marker: the internal result, cookies not yet serialised. */
 export type AuthResult = AuthResponse
@@ -111,27 +105,63 @@ export type {
   AnyAuthError, AuthErrorOptions, CallbackStep, CataloguedErrorOptions, CataloguedType, CheckName,
   ErrorCause, ErrorCode, ErrorType
 } from "./kernel/errors/errors.js"
-export const { listPasskeys, renamePasskey, deletePasskey } = forRequests(passkeyManagementFunctions)
-export const { getAccessToken } = forRequests(providerTokenFunctions)
-export const { listSessions, revokeSession, revokeOtherSessions, signOutEverywhere } = forRequests(sessionManagementFunctions)
-export const { revokeUserSessions } = forApp(sessionManagementFunctions)
+/** The signed-in user's passkeys (`PasskeyInfo[]`: name, created, last used, device type; never the key). `SessionRequired` without a session. */
+export const listPasskeys = serverFunctions.listPasskeys
+/** Renames one of the signed-in user's passkeys (`{ id, name }`) and resolves it as renamed. */
+export const renamePasskey = serverFunctions.renamePasskey
+/** Deletes one of the signed-in user's passkeys (`{ id }`) unless it is their last way in (`LAST_SIGN_IN_METHOD`); with two factors on, after a recent step-up. */
+export const deletePasskey = serverFunctions.deletePasskey
+/** A valid access token of the signed-in user for an OAuth/OIDC provider, refreshed when it is about to expire; `setCookie` when the session was re-issued. */
+export const getAccessToken = serverFunctions.getAccessToken
+/** The signed-in user's live sessions, most recently used first, the request's own marked `current` (database sessions). */
+export const listSessions = serverFunctions.listSessions
+/** Ends one of the signed-in user's sessions (`{ id }`; database sessions). */
+export const revokeSession = serverFunctions.revokeSession
+/** Ends every session of the signed-in user but the request's own; `setCookie` when the request's own was re-issued. */
+export const revokeOtherSessions = serverFunctions.revokeOtherSessions
+/** Ends every session of the signed-in user, the request's own included (`setCookie` clears its cookie). */
+export const signOutEverywhere = serverFunctions.signOutEverywhere
+/** For the app (no request): ends every session of `userId` (after a password change, a disable or a ban); resolves how many stored sessions ended. */
+export const revokeUserSessions = forApp(sessionManagementFunctions).revokeUserSessions
 export type { SessionInfo, SessionRevocation } from "./capabilities/session-management/functions.js"
-export const { listLinkedAccounts, listSignInMethods, unlinkLinkedAccount } = forRequests(linkedAccountFunctions)
+/** The sign-in methods linked to the signed-in user, one entry per provider and type. */
+export const listLinkedAccounts = serverFunctions.listLinkedAccounts
+/** The signed-in user's ways in (IdP accounts, a password, passkeys, e-mail links), each with whether and how it can be removed. */
+export const listSignInMethods = serverFunctions.listSignInMethods
+/** Unlinks the signed-in user's IdP accounts of a provider unless no other way in would remain (`LAST_SIGN_IN_METHOD`); with two factors on, after a recent step-up. */
+export const unlinkLinkedAccount = serverFunctions.unlinkLinkedAccount
 export type { LinkedAccount } from "./capabilities/linked-accounts/functions.js"
 export type { SignInMethod } from "./capabilities/linked-accounts/ways-in.js"
 export type { GetAccessTokenOptions, ProviderAccessToken } from "./capabilities/provider-tokens/functions.js"
 export { MAX_PASSKEY_NAME_LENGTH } from "./capabilities/passkey-management/info.js"
 export type { PasskeyInfo } from "./capabilities/passkey-management/info.js"
-export const { confirmTotpEnrollment, disableTwoFactorSignIn, getTwoFactorStatus, regenerateTwoFactorBackupCodes, startTotpEnrollment } = forRequests(twoFactorFunctions)
+/** Two-factor: enables TOTP with a first code from the app; resolves the backup codes (shown once) and `setCookie` (the session, now with both factors). */
+export const confirmTotpEnrollment = serverFunctions.confirmTotpEnrollment
+/** Two-factor: turns two factors off for the signed-in user, with a current TOTP or backup code. */
+export const disableTwoFactorSignIn = serverFunctions.disableTwoFactorSignIn
+/** Two-factor: whether the signed-in user has two factors on, and how many backup codes are left. */
+export const getTwoFactorStatus = serverFunctions.getTwoFactorStatus
+/** Two-factor: replaces the signed-in user's backup codes (the old ones stop working), with a current code. */
+export const regenerateTwoFactorBackupCodes = serverFunctions.regenerateTwoFactorBackupCodes
+/** Two-factor: starts enrolling a TOTP app for the signed-in user (secret, `otpauth://` URI, QR code); `confirmTotpEnrollment` enables it. */
+export const startTotpEnrollment = serverFunctions.startTotpEnrollment
 export type { TotpEnrollment, TwoFactorStatus } from "./capabilities/two-factor/manage.js"
-export const { unlockTwoFactor } = forApp(twoFactorUnlock)
+/** Two-factor, for the app (no request): unlocks the TOTP codes of `userId` after too many wrong ones; resolves whether two factors are on. */
+export const unlockTwoFactor = forApp(twoFactorUnlock).unlockTwoFactor
 export type { TwoFactorLockedMessage } from "./capabilities/two-factor/events.js"
-export const { requireRecentAuthentication } = forRequests(twoFactorRecentAuthentication)
+/** Two-factor step-up gate: asserts the signed-in user authenticated within `maxAge` seconds (and, with `secondFactor`, with two factors), else `ReauthenticationRequired`. */
+export const requireRecentAuthentication = serverFunctions.requireRecentAuthentication
 export type { AuthenticationInfo, RecentAuthentication } from "./capabilities/two-factor/recent-authentication.js"
 export type { StepUpResult } from "./capabilities/two-factor/step-up.js"
-export const { completeTwoFactorSignIn, completeTwoFactorSignInWithPasskey, stepUpTwoFactor } = forRequests(twoFactorSessionFunctions)
+/** Two-factor: finishes the request's pending sign-in with a TOTP or backup code, for an app's own `pages.twoFactor` page; `setCookie` carries the session. */
+export const completeTwoFactorSignIn = serverFunctions.completeTwoFactorSignIn
+/** Two-factor: finishes the request's pending sign-in with a passkey (never the passkey that began it); `setCookie` carries the session. */
+export const completeTwoFactorSignInWithPasskey = serverFunctions.completeTwoFactorSignInWithPasskey
+/** Two-factor step-up: the signed-in user proves a second factor again (a code, or a passkey's `{ data }`); `setCookie` carries the session re-issued as authenticated now. */
+export const stepUpTwoFactor = serverFunctions.stepUpTwoFactor
 export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/functions-session.js"
-export const { getPendingTwoFactor } = forRequests(twoFactorPendingInfo)
+/** Two-factor: what finishes the request's pending sign-in (`code`, `passkey` or `enrol`), or `null` when there is none. */
+export const getPendingTwoFactor = serverFunctions.getPendingTwoFactor
 export type { ServerFunction, ServerResult } from "./kernel/run/server-function.js"
 export type { PendingTwoFactorInfo } from "./capabilities/two-factor/pending-info.js"
 export type { RateLimitHit, RateLimitStep, RateLimitStore } from "./kernel/types/rate-limit-store.js"

@@ -5,6 +5,7 @@
  * `callServerFunction` (the bindings' runner) sets cookies, then redirects, then resolves the value,
  * and sets an error's cookies before the error reaches the caller as thrown.
  */
+import { readFileSync } from "node:fs"
 import setCookieParser from "set-cookie-parser"
 import { describe, expect, it } from "vitest"
 import * as root from "../src/index.js"
@@ -31,6 +32,15 @@ function recordingSink() {
 }
 
 describe("serverFunctions, the typed map", () => {
+  it("is exported by the root one function a line, each under a TSDoc line of its own (editors show it on hover through the emitted types)", () => {
+    const lines = readFileSync(new URL("../src/index.ts", import.meta.url), "utf8").split("\n")
+    const undocumented = Object.keys(serverFunctions).filter((name) => {
+      const at = lines.findIndex((line) => line.startsWith(`export const ${name} = `))
+      return at < 1 || !/^\/\*\* .+ \*\/$/.test(lines[at - 1]!)
+    })
+    expect(undocumented).toEqual([])
+  })
+
   it("holds every server function the root exports (each with its one-shape result), under its root name, and nothing else", () => {
     const withResult = Object.entries(root).filter(([, value]) => typeof value === "function" && typeof (value as { result?: unknown }).result === "function")
     expect(withResult.map(([name]) => name).sort()).toEqual(Object.keys(serverFunctions).sort())

@@ -16,7 +16,8 @@ const folder = join(src, "capabilities", "two-factor")
 const ENTRIES: Record<string, (line: string) => boolean> = {
   [join(src, "registry.ts")]: (line) => line.includes("/two-factor/") || line.trim() === "twoFactor,",
   // The entries' imports of the capability's modules, and the names they export from them (bound to the registry).
-  [join(src, "index.ts")]: (line) => line.includes("./capabilities/two-factor/") || /\btwoFactor[A-Z]\w*\)$/.test(line),
+  // The root's exports are one line each, with a one-line TSDoc that names the capability (so its hover text reaches editors).
+  [join(src, "index.ts")]: (line) => line.includes("./capabilities/two-factor/") || /two-?factor|totp|RecentAuthentication/i.test(line),
   [join(src, "internal.ts")]: (line) => line.includes("./capabilities/two-factor/") || /\btwoFactor[A-Z]\w*\)$/.test(line),
   // The typed map of server functions: the capability's import and its spread, each on its own line.
   [join(src, "server-functions.ts")]: (line) => line.includes("./capabilities/two-factor/") || line.trim() === "...twoFactorFunctions,",
