@@ -32,7 +32,7 @@ type Handler = (request: Request) => Promise<Response>
  * Ours as an app runs it: default rate limits (memory store) and a client address, as the Node and
  * Qwik bindings hand in. `rateLimit: false` gives the row the limits are measured against.
  */
-function createOurs(rateLimit?: false): Handler {
+export function createOurs(rateLimit?: false): Handler {
   const config: AuthConfig = {
     providers: [{ id: "credentials", name: "Credentials", type: "credentials", credentials: { username: {}, password: {} }, authorize }],
     secret, trustHost: true, basePath: "/auth", logger: quiet,
@@ -62,7 +62,7 @@ const authjs: Handler = (() => {
 })()
 
 /** The floor: the minimum @auth/core's work needs, on node:crypto with keys derived once. */
-function createCoreFloor(): Handler {
+export function createCoreFloor(): Handler {
   const jwt = createFloor(secret, "floor.session-token")
   const hash = (token: string) => createHash("sha256").update(`${token}${secret}`).digest("hex")
   const cookie = (h: Headers, name: string) => {
@@ -117,24 +117,24 @@ function createCoreFloor(): Handler {
   }
 }
 
-interface Fixture {
+export interface Fixture {
   handler: Handler
   sessionCookie: string
   csrfCookie: string
   csrfToken: string
 }
 
-async function fixture(handler: Handler, prefix: string, sessionValue: string): Promise<Fixture> {
+export async function fixture(handler: Handler, prefix: string, sessionValue: string): Promise<Fixture> {
   const res = await handler(new Request(`${origin}/auth/csrf`))
   const { csrfToken } = (await res.json()) as { csrfToken: string }
   const csrfCookie = res.headers.getSetCookie()[0]!.split(";")[0]!
   return { handler, sessionCookie: `${prefix}.session-token=${sessionValue}`, csrfCookie, csrfToken }
 }
 
-const get = (f: Fixture, path: string, withSession: boolean) => () =>
+export const get = (f: Fixture, path: string, withSession: boolean) => () =>
   f.handler(new Request(`${origin}${path}`, { headers: { cookie: withSession ? `${f.sessionCookie}; ${f.csrfCookie}` : f.csrfCookie } }))
 
-const signIn = (f: Fixture, extraCookie = "") => () =>
+export const signIn = (f: Fixture, extraCookie = "") => () =>
   f.handler(new Request(`${origin}/auth/callback/credentials`, {
     method: "POST",
     headers: { cookie: extraCookie ? `${f.csrfCookie}; ${extraCookie}` : f.csrfCookie, origin, "content-type": "application/x-www-form-urlencoded" },
