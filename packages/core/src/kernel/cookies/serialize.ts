@@ -85,6 +85,26 @@ export function serializeCookie(cookie: Cookie): string {
   return `${cookie.name}=${value}${attributes(cookie.options)}`
 }
 
+/**
+ * `{ ...options, expires }`, copied in a loop (own enumerable keys in order, a `__proto__` key
+ * defined, symbols too): on Node 20 a spread followed by a key the object lacks takes V8's slow
+ * path, about 0.6 us, and every session cookie written goes through here.
+ */
+export function withExpires(options: CookieOption["options"], expires: Date): CookieOption["options"] {
+  const out: Record<PropertyKey, unknown> = {}
+  const source = options as Record<PropertyKey, unknown>
+  const keys = Object.keys(source)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (key === "__proto__") Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true })
+    else out[key] = source[key]
+  }
+  const symbols = Object.getOwnPropertySymbols(source)
+  for (let i = 0; i < symbols.length; i++) if (Object.prototype.propertyIsEnumerable.call(source, symbols[i]!)) out[symbols[i]!] = source[symbols[i]!]
+  out.expires = expires
+  return out as CookieOption["options"]
+}
+
 /** A cookie that tells the browser to drop `name`, keeping the attributes it was set with. */
 export function expireCookie(name: string, options: CookieOption["options"]): Cookie {
   const { expires: _expires, ...rest } = options

@@ -10,7 +10,7 @@
  */
 import type { JWT, JWTDecodeParams } from "@authlib/jwt"
 import { writeChunked } from "../cookies/chunks.js"
-import type { Cookie } from "../cookies/serialize.js"
+import { withExpires, type Cookie } from "../cookies/serialize.js"
 import { AccessDenied, SessionTokenError } from "../errors/errors.js"
 import { emitEvent } from "../user-code/events.js"
 import { MAX_HEADER_BYTES } from "../http/limits.js"
@@ -84,7 +84,7 @@ async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{
       cause: { length: value.length, max: MAX_SESSION_TOKEN_LENGTH },
     })
   }
-  const withExpiry = { name: option.name, options: { ...option.options, expires: new Date((now + cappedLife(config.session.maxAge, now, end)) * 1000) } }
+  const withExpiry = { name: option.name, options: withExpires(option.options, new Date((now + cappedLife(config.session.maxAge, now, end)) * 1000)) }
   return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + tokenLife) * 1000) }
 }
 
