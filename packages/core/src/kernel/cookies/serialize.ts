@@ -5,7 +5,7 @@
  * order, because its option spreading and a second scan of the value cost more than the rest of
  * the response on the sign-in path.
  */
-import { parseCookiePairs } from "./parse.js"
+import { parseCookiePairsInto } from "./parse.js"
 import type { CookieOption } from "../types/config.js"
 import type { Cookie } from "../types/http.js"
 
@@ -121,14 +121,11 @@ export function expireCookie(name: string, options: CookieOption["options"]): Co
  */
 export function parseCookieHeader(header: string | null): Record<string, string> {
   if (!header) return {}
-  const parsed = parseCookiePairs(header, decodeCookieValue)
-  // A plain object for callers (the parser's has no prototype, so `for...in` sees only its keys).
-  // Assigning a string to `__proto__` is a no-op: a cookie of that name is dropped, never a prototype.
-  const out: Record<string, string> = {}
-  for (const k in parsed) {
-    const v = parsed[k]
-    if (v !== undefined && v !== MALFORMED) out[k] = v
-  }
+  // Parsed straight into a plain object for callers (one object, not a copy of the parser's). A
+  // `__proto__` cookie assigned a string is a no-op: dropped, never a prototype. A malformed value
+  // holds its name (the first of a name wins) until it is dropped below.
+  const out = parseCookiePairsInto(header, decodeCookieValue, {})
+  for (const k in out) if (out[k] === MALFORMED) delete out[k]
   return out
 }
 
