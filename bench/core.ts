@@ -32,7 +32,7 @@ type Handler = (request: Request) => Promise<Response>
  * Ours as an app runs it: default rate limits (memory store) and a client address, as the Node and
  * Qwik bindings hand in. `rateLimit: false` gives the row the limits are measured against.
  */
-function createOurs(rateLimit?: false): Handler {
+export function createOurs(rateLimit?: false): Handler {
   const config: AuthConfig = {
     providers: [{ id: "credentials", name: "Credentials", type: "credentials", credentials: { username: {}, password: {} }, authorize }],
     secret, trustHost: true, basePath: "/auth", logger: quiet,
@@ -62,7 +62,7 @@ const authjs: Handler = (() => {
 })()
 
 /** The floor: the minimum @auth/core's work needs, on node:crypto with keys derived once. */
-function createCoreFloor(): Handler {
+export function createCoreFloor(): Handler {
   const jwt = createFloor(secret, "floor.session-token")
   const hash = (token: string) => createHash("sha256").update(`${token}${secret}`).digest("hex")
   const cookie = (h: Headers, name: string) => {
@@ -117,24 +117,24 @@ function createCoreFloor(): Handler {
   }
 }
 
-interface Fixture {
+export interface Fixture {
   handler: Handler
   sessionCookie: string
   csrfCookie: string
   csrfToken: string
 }
 
-async function fixture(handler: Handler, prefix: string, sessionValue: string): Promise<Fixture> {
+export async function fixture(handler: Handler, prefix: string, sessionValue: string): Promise<Fixture> {
   const res = await handler(new Request(`${origin}/auth/csrf`))
   const { csrfToken } = (await res.json()) as { csrfToken: string }
   const csrfCookie = res.headers.getSetCookie()[0]!.split(";")[0]!
   return { handler, sessionCookie: `${prefix}.session-token=${sessionValue}`, csrfCookie, csrfToken }
 }
 
-const get = (f: Fixture, path: string, withSession: boolean) => () =>
+export const get = (f: Fixture, path: string, withSession: boolean) => () =>
   f.handler(new Request(`${origin}${path}`, { headers: { cookie: withSession ? `${f.sessionCookie}; ${f.csrfCookie}` : f.csrfCookie } }))
 
-const signIn = (f: Fixture, extraCookie = "") => () =>
+export const signIn = (f: Fixture, extraCookie = "") => () =>
   f.handler(new Request(`${origin}/auth/callback/credentials`, {
     method: "POST",
     headers: { cookie: extraCookie ? `${f.csrfCookie}; ${extraCookie}` : f.csrfCookie, origin, "content-type": "application/x-www-form-urlencoded" },
@@ -190,12 +190,13 @@ const core: BenchModule = {
       tasks[`GET /csrf ${name}`] = get(f, "/auth/csrf", false)
       tasks[`GET /providers ${name}`] = get(f, "/auth/providers", false)
       tasks[`POST credentials ${name}`] = signIn(f)
-      // Measured right after ours, so both rows see the same conditions.
+      // Measured next to ours, so both rows see the same conditions (in the other order every
+      // other round: `alternate` below).
       if (name === "@authlib/core") tasks[`POST credentials ${NO_LIMITS}`] = signIn(unlimited)
       // A browser that signed in before sends its device mark back (its MAC checked, its own counter).
       if (name === "@authlib/core") tasks[`POST credentials ${MARKED}`] = signIn(f, mark)
     }
-    const figures = await measure(tasks, options)
+    const figures = await measure(tasks, { ...options, alternate: true })
     printFigures("In-process, one request at a time (latencies in microseconds)", figures)
     const ratio = (op: string, a: string, b: string, key: "mean" | "p50") => figures.get(`${op} ${a}`)![key] / figures.get(`${op} ${b}`)![key]
     console.log("\nRatios (time / our time: above 1 means we are faster; mean, and p50 which shared-machine stalls move less)")

@@ -4,7 +4,8 @@
  *
  *   cd bench && node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx db-profile.ts "credentials sign-in" 3000
  *
- * Implementation `authlib` by default; a third argument picks `floor` or `authjs`.
+ * Implementation `authlib` by default; a third argument picks `floor`, `prepared` (the floor with
+ * named prepared statements) or `authjs`.
  */
 import pg from "pg"
 import { migrate } from "@authlib/xata-adapter"
@@ -25,7 +26,7 @@ await migrate(setup)
 const pool = await countedPool(server.url, which === "authjs" ? "prof_authjs" : "prof_xata")
 try {
   const ours = await authlibImplementation(which === "authlib" ? pool : await countedPool(server.url, "prof_xata"), setup)
-  const impl: Implementation = which === "floor" ? await floorImplementation(pool.client, setup, ours.userId, ours.device) : which === "authjs" ? await authjsImplementation(pool, authjsSetup) : ours
+  const impl: Implementation = which === "floor" || which === "prepared" ? await floorImplementation(pool.client, setup, ours.userId, ours.device, which === "prepared") : which === "authjs" ? await authjsImplementation(pool, authjsSetup) : ours
   const op = impl.ops[operation as Operation]
   if (typeof op === "string") throw new Error(op)
   const n = Number(times)

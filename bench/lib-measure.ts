@@ -34,6 +34,11 @@ export interface MeasureOptions {
   time?: number
   /** A round whose p50 exceeds this times the task's best p50 is dropped as disturbed. Default 1.25. */
   noise?: number
+  /**
+   * Run the tasks in reverse order every other round, so a row's position in the round (the heap
+   * and caches the previous task leaves) weighs on both sides of a paired ratio alike. Default false.
+   */
+  alternate?: boolean
 }
 
 interface Sample {
@@ -48,10 +53,12 @@ function median<T>(items: T[], key: (item: T) => number): T {
   return sorted[Math.floor((sorted.length - 1) / 2)]!
 }
 
-async function runRound(tasks: Record<string, Task>, time: number, warmup: boolean): Promise<Map<string, Sample>> {
+async function runRound(tasks: Record<string, Task>, time: number, warmup: boolean, reverse: boolean): Promise<Map<string, Sample>> {
   const bench = new Bench({ time, warmup, warmupTime: 300, throws: true })
+  const entries = Object.entries(tasks)
+  if (reverse) entries.reverse()
   // `beforeEach` runs outside the timed call (a fresh item the call uses up).
-  for (const [name, task] of Object.entries(tasks)) {
+  for (const [name, task] of entries) {
     if (typeof task === "function") bench.add(name, task)
     else bench.add(name, task.fn, task.beforeEach ? { beforeEach: task.beforeEach } : {})
   }
@@ -68,10 +75,10 @@ async function runRound(tasks: Record<string, Task>, time: number, warmup: boole
 
 /** Measures every task over several rounds and keeps, per task, the median undisturbed round. */
 export async function measure(tasks: Record<string, Task>, options: MeasureOptions = {}): Promise<Map<string, Figures>> {
-  const { rounds = 15, time = 150, noise = 1.25 } = options
+  const { rounds = 15, time = 150, noise = 1.25, alternate = false } = options
   const byTask = new Map<string, Sample[]>(Object.keys(tasks).map((name) => [name, []]))
   for (let round = 0; round < rounds; round++) {
-    for (const [name, sample] of await runRound(tasks, time, round === 0)) byTask.get(name)!.push(sample)
+    for (const [name, sample] of await runRound(tasks, time, round === 0, alternate && round % 2 === 1)) byTask.get(name)!.push(sample)
   }
   const figures = new Map<string, Figures>()
   for (const [name, samples] of byTask) {

@@ -9,7 +9,8 @@
  * is started, as in the tests). Both run on the same machine, on loopback: a networked database
  * adds its round trip to the database-only row, which makes the cache look better, not worse.
  */
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { createRequire } from "node:module"
 import { createHash } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -26,6 +27,7 @@ import { findRedisServer, startRedisServer } from "../packages/redis/test/helper
 import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
 import type { BenchModule } from "./lib-bench.js"
 import { fmt, measure, printFigures } from "./lib-measure.js"
+import { cpuPer, parentOf, processTreeCpu } from "./lib-proc-cpu.js"
 
 const secret = "bench-secret-bench-secret-bench-secret-0123"
 const origin = "http://localhost:3000"
@@ -48,6 +50,9 @@ const redisSession: BenchModule = {
     const schema = pgSchema(postgres.url, "bench_redis")
     await schema.create()
     await migrate(schema.pool)
+    // The postmaster (parent of a backend): its tree is every backend, counted with the HTTP runs' CPU.
+    const backend = Number((await schema.pool.query("SELECT pg_backend_pid() AS pid")).rows[0]!.pid)
+    postmaster = parentOf(backend)
     const redis = createClient({ url: redisServer.url })
     await redis.connect()
     const counts = { sql: 0, redis: 0 }
@@ -94,11 +99,35 @@ const redisSession: BenchModule = {
       `cache hit / JWT ${fmt(f(CACHED).mean / f(JWT).mean, 2)}x (p50 ${fmt(f(CACHED).p50 / f(JWT).p50, 2)}x), target <= 1.5`)
     const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 6)
     const rps: Record<string, number> = {}
+    const cpu: Record<string, Record<string, number>> = {}
     for (let round = 0; round < 2; round++) {
-      for (const [name, { config, cookie }] of Object.entries(configs)) rps[name] = Math.max(rps[name] ?? 0, await overHttp(config, cookie, round === 0 ? 1 : seconds / 2))
+      for (const [name, { config, cookie }] of Object.entries(configs)) {
+        const run = await overHttp(config, cookie, round === 0 ? 1 : seconds / 2)
+        if (run.rps >= (rps[name] ?? 0)) (rps[name] = run.rps), (cpu[name] = run.cpu)
+      }
+    }
+    // What HTTP and the load generator cost alone: the same client against a handler that answers a fixed body.
+    const bare = await overHttp(null, "", seconds / 2)
+    // The same runs with the load generator in a process of its own on core 1 (beside PostgreSQL and
+    // Redis): node's CPU is then the server's alone, what a deployment with its client elsewhere pays.
+    const apart: Record<string, { rps: number; cpu: Record<string, number> }> = {}
+    if (process.env.AUTHLIB_BENCH_PINNED) {
+      for (const name of [DB_ONLY, CACHED, JWT]) apart[name] = await overHttpApart(configs[name]!.config, configs[name]!.cookie, seconds / 2)
+      apart["bare HTTP (fixed body)"] = await overHttpApart(null, "", seconds / 2)
     }
     console.log(`\nGET /session over HTTP (@authlib/core/node, autocannon, 10 connections, best of a 1 s and a ${seconds / 2} s run)`)
     console.table(Object.entries(rps).map(([name, r]) => ({ path: name, "req/s": fmt(r, 0), "x database only": fmt(r / rps[DB_ONLY]!, 2) })))
+    // Where the time goes: CPU per request of this process (the server and autocannon, on core 0), Redis and PostgreSQL.
+    console.log("\nCPU per request over HTTP (microseconds; node = server + autocannon in this process, pinned to core 0)")
+    const sides = (c: Record<string, number>) => ({ node: fmt(c.node ?? 0, 0), "redis-server": fmt(c["redis-server"] ?? 0, 0), postgres: fmt(c.postgres ?? 0, 0) })
+    console.table([...Object.entries(cpu).map(([name, c]) => ({ path: name, ...sides(c) })), { path: "bare HTTP (fixed body, same client)", ...sides(bare.cpu) }])
+    console.log(`bare HTTP: ${fmt(bare.rps, 0)} req/s`)
+    if (Object.keys(apart).length > 0) {
+      console.log("\nThe same with autocannon in its own process on core 1 (node = the server alone, on core 0; client = autocannon)")
+      console.table(Object.entries(apart).map(([name, r]) => ({ path: name, "req/s": fmt(r.rps, 0), ...sides(r.cpu), client: fmt(r.cpu.client ?? 0, 0) })))
+      const a = apart[DB_ONLY]!, b = apart[CACHED]!
+      console.log(`client apart: cache hit / database only ${fmt(b.rps / a.rps, 2)}x req/s; server CPU per request, database only / cache hit ${fmt((a.cpu.node ?? 0) / (b.cpu.node ?? 1), 2)}x`)
+    }
     console.log(`over HTTP: cache hit / database only ${fmt(rps[CACHED]! / rps[DB_ONLY]!, 2)}x req/s (target >= 2); JWT / cache hit ${fmt(rps[JWT]! / rps[CACHED]!, 2)}x (target <= 1.5)`)
     await redis.quit()
     await schema.drop()
@@ -122,15 +151,64 @@ async function unpinned<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
-async function overHttp(config: AuthConfig, cookie: string, seconds: number): Promise<number> {
-  const handler = toNodeHandler(config)
-  const server: Server = createServer((req, res) => handler(req, res))
+/** A node:http server on 127.0.0.1 answering with `config` (null: a fixed JSON body); its port and a closer. */
+async function listen(config: AuthConfig | null): Promise<{ port: number; close(): Promise<void> }> {
+  const handler = config ? toNodeHandler(config) : null
+  const body = JSON.stringify({ user: { name: "Ada Lovelace", email: "ada@example.com" }, expires: new Date().toISOString() })
+  const server: Server = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(200, { "content-type": "application/json" }).end(body)))
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+/** `overHttp` with autocannon's CLI as a child process pinned to core 1 (the server stays on this process's core). */
+async function overHttpApart(config: AuthConfig | null, cookie: string, seconds: number): Promise<{ rps: number; cpu: Record<string, number> }> {
+  const { port, close } = await listen(config)
+  const cli = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
+  try {
+    const roots = postmaster === undefined ? [] : [postmaster]
+    const before = processTreeCpu(roots)
+    const child = spawn("taskset", ["-c", "1", process.execPath, cli, "-j", "-c", "10", "-d", String(seconds), "-H", `cookie=${cookie}`, `http://127.0.0.1:${port}/auth/session`], { stdio: ["ignore", "pipe", "ignore"] })
+    let out = ""
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk))
+    // Read the child's CPU before it exits (a reaped process leaves /proc).
+    let last = before
+    const sampler = setInterval(() => (last = processTreeCpu(roots)), 200)
+    await new Promise((resolve) => child.on("close", resolve))
+    clearInterval(sampler)
+    const after = processTreeCpu(roots)
+    // The client's last sample, then the rest as measured at the end.
+    after.set("client", last.get("client") ?? 0)
+    const result = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number }
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`bench: HTTP run had ${result.non2xx} non-2xx and ${result.errors} errors`)
+    return { rps: result.requests.average, cpu: cpuPer(before, after, result.requests.total) }
+  } finally {
+    await close()
+  }
+}
+
+/** The PostgreSQL server's postmaster, once known. */
+let postmaster: number | undefined
+
+/** req/s of one autocannon run, and CPU per request of each process; `config` null: a fixed JSON body, no auth work. */
+async function overHttp(config: AuthConfig | null, cookie: string, seconds: number): Promise<{ rps: number; cpu: Record<string, number> }> {
+  const handler = config ? toNodeHandler(config) : null
+  const body = JSON.stringify({ user: { name: "Ada Lovelace", email: "ada@example.com" }, expires: new Date().toISOString() })
+  const server: Server = createServer((req, res) => (handler ? handler(req, res) : res.writeHead(200, { "content-type": "application/json" }).end(body)))
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
   try {
+    const roots = postmaster === undefined ? [] : [postmaster]
+    const before = processTreeCpu(roots)
     const result = await autocannon({ url: `http://127.0.0.1:${port}/auth/session`, connections: 10, duration: seconds, headers: { cookie } })
+    const after = processTreeCpu(roots)
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`bench: HTTP run had ${result.non2xx} non-2xx and ${result.errors} errors`)
-    return result.requests.average
+    return { rps: result.requests.average, cpu: cpuPer(before, after, result.requests.total) }
   } finally {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))

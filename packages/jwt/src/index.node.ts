@@ -6,7 +6,7 @@ import { createJwtFunctions } from "./api.js"
 import type { JwtFunctions } from "./api.js"
 import { nodeCrypto } from "./crypto/node.js"
 
-// The shared API, named (encode, decode, getToken and verifySignature are this entry's own, below).
+// The shared API, named (encode, decode, getToken, verifySignature and fastSha256 are this entry's own, below).
 export {
   AuthError, COOKIE_ATTRIBUTES_SIZE, COOKIE_MAX_SIZE, DEFAULT_MAX_AGE, JWTSessionError, MissingSalt, MissingSecret,
   SESSION_COOKIE_NAME, joinCookieChunks, splitCookieValue, staleCookieNames,
@@ -14,7 +14,7 @@ export {
 export type {
   AuthErrorOptions, Awaitable, CookieChunk, CookieRecord, DefaultJWT, ErrorCause, GetTokenParams, GetTokenResult, JWT,
   JWTDecodeParams, JWTEncodeParams, JWTOptions, JWTSessionErrorCode, JwtFunctions, LoggerInstance, SignatureAlgorithm,
-  SplitCookieOptions, VerifySignature, VerifySignatureParams,
+  SplitCookieOptions, VerifySignature, VerifySignatureParams, FastSha256,
 } from "./index.js"
 
 const node = createJwtFunctions(nodeCrypto)
@@ -27,3 +27,5 @@ export const decode: JwtFunctions["decode"] = node.decode
 export const getToken: JwtFunctions["getToken"] = node.getToken
 /** Signature verification on node:crypto (see `signature/node.ts`). */
 export { verifySignature } from "./signature/node.js"
+/** SHA-256 on node:crypto, synchronous (see `crypto/node.ts`). */
+export { fastSha256 } from "./crypto/node.js"

@@ -16,6 +16,9 @@ export { SESSION_COOKIE_NAME } from "./get-token.js"
 export { DEFAULT_MAX_AGE } from "./encode.js"
 export { verifySignature } from "./signature/web.js"
 export type { SignatureAlgorithm, VerifySignature, VerifySignatureParams } from "./signature/types.js"
+/** A synchronous SHA-256 (base64url) where the runtime has one built in: `undefined` in this entry (see `FastSha256`). */
+export { fastSha256 } from "./crypto/web.js"
+export type { FastSha256 } from "./crypto/interface.js"
 export {
   COOKIE_ATTRIBUTES_SIZE,
   COOKIE_MAX_SIZE,

@@ -56,6 +56,15 @@ describe.each(implementations)("%s: encode and decode", (_, jwt) => {
     expect(decoded.jti).not.toBe("mine")
   })
 
+  it("writes the claims as { ...token, iat, exp, jti } would: the payload's order, a __proto__ key kept as a claim, given iat/exp/jti overridden in place", async () => {
+    const payload = JSON.parse('{"b":1,"__proto__":{"x":1},"iat":5,"2":"two","a":[1]}') as Record<string, unknown>
+    const token = await jwt.encode({ token: payload, secret: SECRET, salt: SALT })
+    const decoded = (await jwt.decode({ token, secret: SECRET, salt: SALT }))!
+    const reference = { ...payload, iat: decoded.iat, exp: decoded.exp, jti: decoded.jti }
+    expect(JSON.stringify(decoded)).toBe(JSON.stringify(reference))
+    expect(Object.hasOwn(decoded, "__proto__")).toBe(true)
+  })
+
   it("encrypts a different ciphertext for the same payload each time (fresh IV)", async () => {
     const a = await jwt.encode({ token: PAYLOAD, secret: SECRET, salt: SALT })
     const b = await jwt.encode({ token: PAYLOAD, secret: SECRET, salt: SALT })

@@ -43,3 +43,11 @@ export interface JweCrypto<K> {
    */
   open(key: K, parts: SealedParts): Promise<string | null>
 }
+
+/**
+ * A synchronous SHA-256 of a string (UTF-8), base64url without padding: the package's `fastSha256`,
+ * a function in `node.ts` (node:crypto's one-shot hash) and `undefined` in `web.ts`, where no
+ * synchronous SHA-256 is built in. Core hashes short strings on its hot paths with it (the CSRF
+ * cookie's check, database session tokens) and keeps its own portable one for other runtimes.
+ */
+export type FastSha256 = (value: string) => string

@@ -6,9 +6,10 @@
  * Byte compatibility with jose and RFC 7518 B.3 is proven in test/crypto.test.ts.
  */
 import { Buffer, isUtf8 } from "node:buffer"
-import { createCipheriv, createDecipheriv, createHmac, randomFillSync, timingSafeEqual } from "node:crypto"
+import * as cryptoModule from "node:crypto"
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomFillSync, timingSafeEqual } from "node:crypto"
 import { tokenError } from "../errors.js"
-import type { ContentEncryption, JweCrypto, SealedParts } from "./interface.js"
+import type { ContentEncryption, FastSha256, JweCrypto, SealedParts } from "./interface.js"
 import { importGcmKey, webCrypto } from "./web.js"
 import type { GcmKey } from "./web.js"
 
@@ -66,3 +67,10 @@ async function open(key: NodeKey, parts: SealedParts): Promise<string | null> {
 
 /** The node:crypto implementation of {@link JweCrypto}. */
 export const nodeCrypto: JweCrypto<NodeKey> = { importKey, seal, open }
+
+// `crypto.hash` (Node 20.12+) skips the Hash object; a runtime that answers the `node` condition without it gets `createHash`.
+const oneShot = (cryptoModule as { hash?: (algorithm: string, data: string, encoding: "base64url") => string }).hash
+
+/** SHA-256 of `value` (UTF-8), base64url: several times faster than SHA-256 in JavaScript (see `FastSha256`). */
+export const fastSha256: FastSha256 | undefined =
+  typeof oneShot === "function" ? (value) => oneShot("sha256", value, "base64url") : (value) => createHash("sha256").update(value, "utf8").digest("base64url")

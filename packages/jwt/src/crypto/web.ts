@@ -1,6 +1,6 @@
 import { base64url } from "jose"
 import { tokenError } from "../errors.js"
-import type { ContentEncryption, JweCrypto, SealedParts } from "./interface.js"
+import type { ContentEncryption, FastSha256, JweCrypto, SealedParts } from "./interface.js"
 
 /** A WebCrypto key for legacy A256GCM tokens (decrypt only); the Node path uses it too. */
 export type GcmKey = { enc: "A256GCM"; gcmKey: CryptoKey }
@@ -109,3 +109,6 @@ async function open(key: WebKey, parts: SealedParts): Promise<string | null> {
 
 /** The WebCrypto implementation of {@link JweCrypto}. */
 export const webCrypto: JweCrypto<WebKey> = { importKey, seal, open }
+
+/** No synchronous SHA-256 is built into WebCrypto (`digest` is asynchronous): callers use their own (see `FastSha256`). */
+export const fastSha256: FastSha256 | undefined = undefined

@@ -43,8 +43,11 @@ export interface DeviceMark {
 
 /** How long a mark that checked out is taken on trust again without its MAC (see `verifiedDeviceMark`). */
 const TRUST_MS = 60_000
-/** Marks that checked out lately: for which identifier, with which secret, until when; emptied when full. */
-const verified = new Map<string, { identifier: string; secret: string; until: number }>()
+/**
+ * Marks that checked out lately: for which identifier, with which secret, until when, and the parts
+ * of the value (so a trusted mark is not split and parsed again); emptied when full.
+ */
+const verified = new Map<string, { identifier: string; secret: string; until: number; expires: string; nonce: string }>()
 const VERIFIED_MAX = 4096
 
 /** The mark `nonce` made with `secrets[index]` whose expiry is `expires` (seconds), at `nowMs`. */
@@ -61,19 +64,20 @@ function markOf(nonce: string, expires: string, index: number, nowMs: number): D
  */
 export function verifiedDeviceMark(value: string | undefined, identifier: string, secrets: readonly string[], nowMs: number): DeviceMark | undefined {
   if (!value || value.length > MAX_MARK_LENGTH) return undefined
+  // Only a value that passed every check below is in `verified`: its format holds again; its expiry is checked.
+  const known = verified.get(value)
+  if (known && known.identifier === identifier && nowMs < known.until && nowMs >= known.until - TRUST_MS && Number(known.expires) * 1000 > nowMs) {
+    const index = secrets.indexOf(known.secret)
+    if (index >= 0) return markOf(known.nonce, known.expires, index, nowMs)
+  }
   const parts = value.split(".")
   if (parts.length !== 3) return undefined
   const [expires, nonce, mac] = parts as [string, string, string]
   if (!/^[0-9]{1,12}$/.test(expires) || Number(expires) * 1000 <= nowMs || nonce === "" || mac === "") return undefined
-  const known = verified.get(value)
-  if (known && known.identifier === identifier && nowMs < known.until && nowMs >= known.until - TRUST_MS) {
-    const index = secrets.indexOf(known.secret)
-    if (index >= 0) return markOf(nonce, expires, index, nowMs)
-  }
   for (let i = 0; i < secrets.length; i++) {
     if (!timingSafeEqual(mac, macOf(secrets[i]!, expires, nonce, identifier))) continue
     if (verified.size >= VERIFIED_MAX) verified.clear()
-    verified.set(value, { identifier, secret: secrets[i]!, until: nowMs + TRUST_MS })
+    verified.set(value, { identifier, secret: secrets[i]!, until: nowMs + TRUST_MS, expires, nonce })
     return markOf(nonce, expires, i, nowMs)
   }
   return undefined

@@ -48,13 +48,9 @@ class Attempt implements CredentialsAttempt {
     readonly client: string | undefined,
     /** The normalised identifier; undefined without one. */
     readonly id: string | undefined,
-    /** The per-identifier counter (after the rule's prefix): `mark:`, `net:` or `client:`; undefined when off. */
-    readonly key: string | undefined,
-    /** Whether the identifier's total across networks counts this attempt too. */
-    readonly total: boolean,
     /** Whether a success sets a (new) device mark: not while the browser holds a fresh one. */
     readonly mark: boolean,
-    /** The counters it counts and forgets; undefined when the limits count nothing for it. */
+    /** The counters it counts and forgets (its per-identifier counter among them); undefined when the limits count nothing for it. */
     readonly plan: AttemptPlan | undefined,
   ) {}
 
@@ -71,8 +67,9 @@ class Attempt implements CredentialsAttempt {
   succeeded(): void | Promise<void> {
     // The identifier's total goes too: successful sign-ins never count against it (an app that
     // signs in often would otherwise find it full). Other networks' counters stay.
+    // Without per-identifier limits the plan forgets nothing.
     const keys = this.plan?.forget
-    if (this.key === undefined || !keys || keys.length === 0) return
+    if (!keys || keys.length === 0) return
     let done: void | PromiseLike<void>
     try {
       done = resetEach(this.ctx.config.rateLimit!.store, keys)
@@ -113,22 +110,43 @@ interface AttemptPlan {
   readonly forget: readonly string[]
 }
 
+/** The three kinds of attempt a plan is made for (see `attemptOf`). */
+type PlanKind = "client" | "mark" | "net"
+
 /**
- * Plans per resolved limits, by client and identifier (or mark and identifier). Reusing the same
- * key strings keeps a sign-in from building and hashing nine keys each time (the store's maps hash
- * a string once); bounded, emptied when full, like the device marks' table.
+ * Plans per resolved limits, by kind, then by client (or mark) and identifier, in nested maps: the
+ * look-up uses the strings the request already holds (the client's key comes from a cache, so its
+ * hash is kept), and the plan's keys are built only when it is made. Reusing the same key strings
+ * also keeps a sign-in from hashing nine keys each time (the store's maps hash a string once).
+ * Bounded, emptied when full, like the device marks' table.
  */
-const plans = new WeakMap<ResolvedRateLimit, Map<string, AttemptPlan>>()
+interface PlanTable {
+  size: number
+  readonly byKind: Record<PlanKind, Map<string, Map<string, AttemptPlan>>>
+}
+const plans = new WeakMap<ResolvedRateLimit, PlanTable>()
 const PLANS_MAX = 4096
 
-function planOf(limits: ResolvedRateLimit, cacheKey: string, make: () => AttemptPlan): AttemptPlan {
-  let byKey = plans.get(limits)
-  if (!byKey) plans.set(limits, (byKey = new Map()))
-  let plan = byKey.get(cacheKey)
-  if (!plan) {
-    if (byKey.size >= PLANS_MAX) byKey.clear()
-    byKey.set(cacheKey, (plan = make()))
+function tableOf(limits: ResolvedRateLimit): PlanTable {
+  let table = plans.get(limits)
+  if (!table) plans.set(limits, (table = { size: 0, byKind: { client: new Map(), mark: new Map(), net: new Map() } }))
+  return table
+}
+
+function cachedPlan(table: PlanTable, kind: PlanKind, outer: string, inner: string): AttemptPlan | undefined {
+  return table.byKind[kind].get(outer)?.get(inner)
+}
+
+function keepPlan(table: PlanTable, kind: PlanKind, outer: string, inner: string, plan: AttemptPlan): AttemptPlan {
+  if (table.size >= PLANS_MAX) {
+    for (const byOuter of Object.values(table.byKind)) byOuter.clear()
+    table.size = 0
   }
+  const byKind = table.byKind[kind]
+  let byInner = byKind.get(outer)
+  if (!byInner) byKind.set(outer, (byInner = new Map()))
+  byInner.set(inner, plan)
+  table.size++
   return plan
 }
 
@@ -150,13 +168,21 @@ function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, id
   const id = identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined
   const client = perIdentifier || perClient ? clientOf(req, ctx) : undefined
   const failures = perClient ? client : undefined
-  if (!perIdentifier) return new Attempt(ctx, failures, id, undefined, false, false, failures === undefined ? undefined : readOnly(limits, failures))
-  const attempt = (key: string, total: boolean, mark: boolean, cacheKey: string) =>
-    new Attempt(ctx, failures, id, key, total, mark, planOf(limits, cacheKey, () => makePlan(limits, failures, key, id, total)))
-  if (id === undefined) return attempt(`client:${client ?? ""}`, false, false, `c\n${failures ?? ""}\n${client ?? ""}`)
-  const mark = verifiedDeviceMark(req.cookies[deviceMarkCookieName(ctx.secure)], id, ctx.config.secret, Date.now())
-  if (mark !== undefined) return attempt(`mark:${mark.id}`, false, mark.renew, `m\n${mark.id}\n${id}`)
-  return attempt(`net:${client === undefined ? "" : networkOfKey(client)}:${id}`, true, true, `n\n${failures ?? ""}\n${client ?? ""}\n${id}`)
+  if (!perIdentifier) return new Attempt(ctx, failures, id, false, failures === undefined ? undefined : readOnly(limits, failures))
+  const table = tableOf(limits)
+  // `failures` is `client` or nothing, the same for every attempt under these limits: the client alone keys a plan.
+  if (id === undefined) {
+    const plan = cachedPlan(table, "client", client ?? "", "") ?? keepPlan(table, "client", client ?? "", "", makePlan(limits, failures, `client:${client ?? ""}`, id, false))
+    return new Attempt(ctx, failures, id, false, plan)
+  }
+  const value = req.cookies[deviceMarkCookieName(ctx.secure)]
+  const mark = value === undefined ? undefined : verifiedDeviceMark(value, id, ctx.config.secret, Date.now())
+  if (mark !== undefined) {
+    const plan = cachedPlan(table, "mark", mark.id, id) ?? keepPlan(table, "mark", mark.id, id, makePlan(limits, failures, `mark:${mark.id}`, id, false))
+    return new Attempt(ctx, failures, id, mark.renew, plan)
+  }
+  const plan = cachedPlan(table, "net", client ?? "", id) ?? keepPlan(table, "net", client ?? "", id, makePlan(limits, failures, `net:${client === undefined ? "" : networkOfKey(client)}:${id}`, id, true))
+  return new Attempt(ctx, failures, id, true, plan)
 }
 
 /** Without per-identifier limits: the client's read alone. */

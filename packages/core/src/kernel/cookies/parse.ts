@@ -22,7 +22,15 @@ function trimmed(header: string, start: number, end: number): string {
  * result has no prototype, so a cookie named `__proto__` or `constructor` is only a key.
  */
 export function parseCookiePairs(header: string, decode: (value: string) => string): Record<string, string> {
-  const out = Object.create(null) as Record<string, string>
+  return parseCookiePairsInto(header, decode, Object.create(null) as Record<string, string>)
+}
+
+/**
+ * {@link parseCookiePairs} into `out`, which may be a plain object: a name is taken when `out` has
+ * no own property of it (so `constructor` is a name like any other), and a `__proto__` name
+ * assigned a string changes nothing, so it is dropped.
+ */
+export function parseCookiePairsInto(header: string, decode: (value: string) => string, out: Record<string, string>): Record<string, string> {
   const length = header.length
   // The shortest pair is one character and `=`.
   if (length < 2) return out
@@ -38,7 +46,7 @@ export function parseCookiePairs(header: string, decode: (value: string) => stri
       continue
     }
     const name = trimmed(header, index, eq)
-    if (out[name] === undefined) out[name] = decode(trimmed(header, eq + 1, end))
+    if (!Object.hasOwn(out, name)) out[name] = decode(trimmed(header, eq + 1, end))
     index = end + 1
   } while (index < length)
   return out

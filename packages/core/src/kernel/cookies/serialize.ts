@@ -5,7 +5,7 @@
  * order, because its option spreading and a second scan of the value cost more than the rest of
  * the response on the sign-in path.
  */
-import { parseCookiePairs } from "./parse.js"
+import { parseCookiePairsInto } from "./parse.js"
 import type { CookieOption } from "../types/config.js"
 import type { Cookie } from "../types/http.js"
 
@@ -85,6 +85,26 @@ export function serializeCookie(cookie: Cookie): string {
   return `${cookie.name}=${value}${attributes(cookie.options)}`
 }
 
+/**
+ * `{ ...options, expires }`, copied in a loop (own enumerable keys in order, a `__proto__` key
+ * defined, symbols too): on Node 20 a spread followed by a key the object lacks takes V8's slow
+ * path, about 0.6 us, and every session cookie written goes through here.
+ */
+export function withExpires(options: CookieOption["options"], expires: Date): CookieOption["options"] {
+  const out: Record<PropertyKey, unknown> = {}
+  const source = options as Record<PropertyKey, unknown>
+  const keys = Object.keys(source)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (key === "__proto__") Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true })
+    else out[key] = source[key]
+  }
+  const symbols = Object.getOwnPropertySymbols(source)
+  for (let i = 0; i < symbols.length; i++) if (Object.prototype.propertyIsEnumerable.call(source, symbols[i]!)) out[symbols[i]!] = source[symbols[i]!]
+  out.expires = expires
+  return out as CookieOption["options"]
+}
+
 /** A cookie that tells the browser to drop `name`, keeping the attributes it was set with. */
 export function expireCookie(name: string, options: CookieOption["options"]): Cookie {
   const { expires: _expires, ...rest } = options
@@ -101,14 +121,11 @@ export function expireCookie(name: string, options: CookieOption["options"]): Co
  */
 export function parseCookieHeader(header: string | null): Record<string, string> {
   if (!header) return {}
-  const parsed = parseCookiePairs(header, decodeCookieValue)
-  // A plain object for callers (the parser's has no prototype, so `for...in` sees only its keys).
-  // Assigning a string to `__proto__` is a no-op: a cookie of that name is dropped, never a prototype.
-  const out: Record<string, string> = {}
-  for (const k in parsed) {
-    const v = parsed[k]
-    if (v !== undefined && v !== MALFORMED) out[k] = v
-  }
+  // Parsed straight into a plain object for callers (one object, not a copy of the parser's). A
+  // `__proto__` cookie assigned a string is a no-op: dropped, never a prototype. A malformed value
+  // holds its name (the first of a name wins) until it is dropped below.
+  const out = parseCookiePairsInto(header, decodeCookieValue, {})
+  for (const k in out) if (out[k] === MALFORMED) delete out[k]
   return out
 }
 

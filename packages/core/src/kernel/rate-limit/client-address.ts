@@ -151,7 +151,8 @@ const PEER_KEYS = 4096
 
 /** `addressKey(peer)`, remembered; emptied when full, so memory stays bounded whatever peers come. */
 function peerKey(peer: string): string | undefined {
-  if (peerKeys.has(peer)) return peerKeys.get(peer)
+  const known = peerKeys.get(peer)
+  if (known !== undefined || peerKeys.has(peer)) return known
   const key = addressKey(peer)
   if (peer.length > MAX_ENTRY_LENGTH) return key
   if (peerKeys.size >= PEER_KEYS) peerKeys.clear()

@@ -81,6 +81,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #groups = new Map<string, Group>()
   readonly #maxKeys: number
   readonly #now: () => number
+  /** Whether any group has evicted a counter yet (then a new key may owe its slot's count). */
+  #evicted = false
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     const max = options.maxKeys ?? DEFAULT_MEMORY_STORE_KEYS
@@ -104,7 +106,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   hit(key: string, windowMs: number, cost = 1): RateLimitHit {
-    const now = this.#now()
+    return this.#hitAt(key, windowMs, cost, this.#now())
+  }
+
+  #hitAt(key: string, windowMs: number, cost: number, now: number): RateLimitHit {
     const counter = this.#all.get(key)
     if (counter && counter.resetAt > now) {
       counter.count += cost
@@ -120,6 +125,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
       counter.inherited = 0
       return { count: cost, resetInMs: windowMs }
     }
+    // A read of a key never counted (a client that never failed) needs its group only once some group has evicted.
+    if (cost === 0 && !this.#evicted) return { count: 0, resetInMs: windowMs }
     const group = this.#group(key)
     const owed = group.owed(key, now)
     if (cost === 0) return owed ? { count: owed.count, resetInMs: owed.resetAt - now } : { count: 0, resetInMs: windowMs }
@@ -133,12 +140,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { count: fresh.count, resetInMs: fresh.resetAt - now }
   }
 
-  /** `hit` per step, in order, stopping after the first over its limit (synchronous, as `hit`). */
+  /** `hit` per step, in order, stopping after the first over its limit (synchronous, as `hit`; one clock read for all). */
   hitEach(steps: readonly RateLimitStep[]): RateLimitHit[] {
     const hits: RateLimitHit[] = []
+    const now = this.#now()
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i]!
-      const hit = this.hit(step.key, step.windowMs, step.cost)
+      const hit = this.#hitAt(step.key, step.windowMs, step.cost, now)
       hits.push(hit)
       if (isOverLimit(step, hit)) break
     }
@@ -167,6 +175,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     for (const [key, counter] of counters) if (counter.resetAt <= now) (counters.delete(key), all.delete(key))
     let excess = counters.size - Math.floor(this.#maxKeys * 0.9)
     if (excess <= 0) return
+    this.#evicted = true
     for (const [key, counter] of counters) {
       group.evict(key, counter, now)
       counters.delete(key)

@@ -39,6 +39,30 @@ export function tokenAuthentication(token: JWT): AuthenticationFacts {
   return authenticationFacts(token[AUTH_TIME_CLAIM], token[AMR_CLAIM])
 }
 
+const OWN_CLAIMS = new Set<string>([AUTH_TIME_CLAIM, AMR_CLAIM, SESSION_START_CLAIM])
+
+/**
+ * `token`'s own enumerable properties but ours, as an object rest would copy them (string keys in
+ * order, a `__proto__` key defined rather than assigned, then symbols). Written as a loop: the rest
+ * form with computed keys takes V8's slow path, about 2 us a call, and sign-in makes two calls.
+ */
+function otherClaims(token: JWT): JWT {
+  const out: JWT = {}
+  const keys = Object.keys(token)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (OWN_CLAIMS.has(key)) continue
+    if (key === "__proto__") Object.defineProperty(out, key, { value: token[key], enumerable: true, writable: true, configurable: true })
+    else out[key] = token[key]
+  }
+  const symbols = Object.getOwnPropertySymbols(token)
+  for (let i = 0; i < symbols.length; i++) {
+    const symbol = symbols[i]!
+    if (Object.prototype.propertyIsEnumerable.call(token, symbol)) (out as Record<symbol, unknown>)[symbol] = (token as Record<symbol, unknown>)[symbol]
+  }
+  return out
+}
+
 /**
  * `token` whose authentication claims are exactly `facts` (absent when unknown) and whose session
  * started at `sessionStart`, whatever it held: the `jwt` callback cannot add, drop or change them
@@ -46,8 +70,12 @@ export function tokenAuthentication(token: JWT): AuthenticationFacts {
  * look freshly authenticated, nor younger than it is).
  */
 export function withAuthenticationClaims(token: JWT, facts: Authentication | AuthenticationFacts | undefined, sessionStart: number): JWT {
-  const { [AUTH_TIME_CLAIM]: _time, [AMR_CLAIM]: _amr, [SESSION_START_CLAIM]: _start, ...rest } = token
+  const out = otherClaims(token)
   const time = facts ? ("time" in facts ? facts.time : facts.authTime) : null
-  if (time === null) return { ...rest, [SESSION_START_CLAIM]: sessionStart }
-  return { ...rest, [AUTH_TIME_CLAIM]: time, [AMR_CLAIM]: [...(facts?.amr ?? [])], [SESSION_START_CLAIM]: sessionStart }
+  if (time !== null) {
+    out[AUTH_TIME_CLAIM] = time
+    out[AMR_CLAIM] = [...(facts?.amr ?? [])]
+  }
+  out[SESSION_START_CLAIM] = sessionStart
+  return out
 }

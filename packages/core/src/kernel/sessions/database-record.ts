@@ -7,7 +7,7 @@
  */
 import { optionalPort, port } from "../ports/ports.js"
 import type { SessionMetadata } from "../types/adapters.js"
-import type { Cookie } from "../cookies/serialize.js"
+import { withExpires, type Cookie } from "../cookies/serialize.js"
 import { SessionTokenError } from "../errors/errors.js"
 import type { AuthRequest, Context } from "../types/http.js"
 import { sha256 } from "../security/random.js"
@@ -23,7 +23,7 @@ export const storedSessions = (ctx: Context) => port(ctx.config, "storedSessions
 
 export function sessionCookie(token: string, expires: Date, ctx: Context): Cookie {
   const option = ctx.cookies.sessionToken
-  return { name: option.name, value: token, options: { ...option.options, expires } }
+  return { name: option.name, value: token, options: withExpires(option.options, expires) }
 }
 
 /**

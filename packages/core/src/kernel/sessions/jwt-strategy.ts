@@ -10,7 +10,7 @@
  */
 import type { JWT, JWTDecodeParams } from "@authlib/jwt"
 import { writeChunked } from "../cookies/chunks.js"
-import type { Cookie } from "../cookies/serialize.js"
+import { withExpires, type Cookie } from "../cookies/serialize.js"
 import { AccessDenied, SessionTokenError } from "../errors/errors.js"
 import { emitEvent } from "../user-code/events.js"
 import { MAX_HEADER_BYTES } from "../http/limits.js"
@@ -84,7 +84,7 @@ async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{
       cause: { length: value.length, max: MAX_SESSION_TOKEN_LENGTH },
     })
   }
-  const withExpiry = { name: option.name, options: { ...option.options, expires: new Date((now + cappedLife(config.session.maxAge, now, end)) * 1000) } }
+  const withExpiry = { name: option.name, options: withExpires(option.options, new Date((now + cappedLife(config.session.maxAge, now, end)) * 1000)) }
   return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + tokenLife) * 1000) }
 }
 
@@ -187,25 +187,28 @@ async function principal(req: AuthRequest, ctx: Context): Promise<Principal | nu
 
 async function issueForSignIn(req: AuthRequest, ctx: Context, signIn: NewSession): Promise<Cookie[]> {
   const { user, isNewUser } = signIn
+  const { config } = ctx
   // A sign-in starts a session: its lifetime counts from now, whatever token the browser held.
   const start = nowSeconds()
-  const params: JwtParams = {
-    token: await withProviderTokens(req, ctx, signIn, withAuthenticationClaims({ name: user.name, email: user.email, picture: user.image, sub: user.id }, signIn.authentication, start)),
-    user,
-    account: signIn.account,
-    trigger: isNewUser ? "signUp" : "signIn",
-    isNewUser,
+  const claimed = withAuthenticationClaims({ name: user.name, email: user.email, picture: user.image, sub: user.id }, signIn.authentication, start)
+  const initial = config.session.providerTokens ? await withProviderTokens(req, ctx, signIn, claimed) : claimed
+  // The default `jwt` callback returns its token as it is: answered here, without the runner (as `read` does).
+  let token = initial
+  if (config.hasJwtCallback) {
+    const params: JwtParams = { token: initial, user, account: signIn.account, trigger: isNewUser ? "signUp" : "signIn", isNewUser }
+    if (signIn.profile) params.profile = signIn.profile
+    const next = await runUserCode("callback", "jwt", () => config.callbacks.jwt(params))
+    if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
+    // How the user authenticated goes on as the sign-in recorded it, whatever the callback returned.
+    token = withAuthenticationClaims(next, signIn.authentication, start)
   }
-  if (signIn.profile) params.profile = signIn.profile
-  const next = await runUserCode("callback", "jwt", () => ctx.config.callbacks.jwt(params))
-  if (!next) throw new AccessDenied("The jwt callback returned no token", { code: "JWT_CALLBACK_NULL" })
-  // How the user authenticated goes on as the sign-in recorded it, whatever the callback returned.
-  const token = await withEpoch(withAuthenticationClaims(next, signIn.authentication, start), ctx)
+  if (keepsEpochs(ctx)) token = await withEpoch(token, ctx)
   // The link is asked after the epoch was read: a clean-up that unlinks later revokes this token (`account-link.ts`).
   const link = linkCheck(ctx, signIn)
   if (link && !(await link.stillLinked())) throw unlinkedMeanwhile(signIn)
   const { cookies } = await writeToken(token, req, ctx)
-  return [...cookies, ...foreignSessionCookies(req, ctx)]
+  const foreign = foreignSessionCookies(req, ctx)
+  return foreign.length ? [...cookies, ...foreign] : cookies
 }
 
 

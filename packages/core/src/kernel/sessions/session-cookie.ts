@@ -43,18 +43,35 @@ export function readAuthJsSessionCookie(req: AuthRequest, ctx: Context): { name:
   return undefined
 }
 
-/** Expiries for the Auth.js session cookies the request still carries (ours are being written). */
+/** Whether `cookies` holds `name` or a chunk of it (`<name>.0`, ...). */
+function present(name: string, cookies: Readonly<Record<string, string>>): boolean {
+  const prefix = `${name}.`
+  for (const key in cookies) if (key === name || key.startsWith(prefix)) return true
+  return false
+}
+
+/** Expiries for the Auth.js session cookies (and their chunks) the request carries, when they are accepted. */
+function authJsExpiries(req: AuthRequest, ctx: Context): Cookie[] {
+  if (!ctx.config.session.acceptAuthJsSessions) return []
+  let out: Cookie[] | undefined
+  for (const name of authJsNames(ctx)) if (present(name, req.cookies)) (out ??= []).push(...clearChunked(authJsCookie(name), req.cookies))
+  return out ?? []
+}
+
+/**
+ * Expiries for the Auth.js session cookies the request still carries (ours are being written).
+ * The usual request carries none: then no expiry of ours is made only to be filtered out.
+ */
 export function foreignSessionCookies(req: AuthRequest, ctx: Context): Cookie[] {
+  const theirs = authJsExpiries(req, ctx)
+  if (theirs.length === 0) return theirs
   const ours = ctx.cookies.sessionToken.name
-  return clearSessionCookie(req, ctx).filter((c) => c.name !== ours && !c.name.startsWith(`${ours}.`))
+  return theirs.filter((c) => c.name !== ours && !c.name.startsWith(`${ours}.`))
 }
 
 /** Expiries for the session cookie and every chunk of it the request carries, Auth.js's included. */
 export function clearSessionCookie(req: AuthRequest, ctx: Context): Cookie[] {
   const ours = clearChunked(ctx.cookies.sessionToken, req.cookies)
-  if (!ctx.config.session.acceptAuthJsSessions) return ours
-  const names = Object.keys(req.cookies)
-  const present = (name: string) => names.some((n) => n === name || n.startsWith(`${name}.`))
-  const theirs = authJsNames(ctx).filter(present).flatMap((name) => clearChunked(authJsCookie(name), req.cookies))
+  const theirs = authJsExpiries(req, ctx)
   return theirs.length ? [...ours, ...theirs] : ours
 }

@@ -2,7 +2,7 @@ import { serialize } from "cookie"
 import { describe, expect, it } from "vitest"
 import { serializeCookie } from "../../../src/internal.js"
 import type { Cookie } from "../../../src/index.js"
-import { parseCookieHeader } from "../../../src/kernel/cookies/serialize.js"
+import { parseCookieHeader, withExpires } from "../../../src/kernel/cookies/serialize.js"
 
 type Options = Cookie["options"] & { priority?: string }
 
@@ -85,4 +85,23 @@ describe("parseCookieHeader", () => {
     expect(Object.getPrototypeOf(cookies)).toBe(Object.prototype)
     expect(Object.keys(cookies)).toEqual(["a"])
   })
+})
+
+describe("withExpires", () => {
+  const shape = (o: object) => Reflect.ownKeys(o).map((k) => [k, (o as Record<PropertyKey, unknown>)[k]])
+  const tag = Symbol("tag")
+  const cases: Record<string, () => Record<PropertyKey, unknown>> = {
+    "the usual options": () => ({ httpOnly: true, sameSite: "lax", path: "/", secure: false }),
+    "options with an expiry already": () => ({ path: "/", expires: new Date(0), httpOnly: true }),
+    "an own __proto__ key and a symbol": () => Object.assign(JSON.parse('{"path":"/","__proto__":{"secure":true}}') as object, { [tag]: 1 }),
+  }
+  for (const [name, make] of Object.entries(cases)) {
+    it(`copies ${name} as { ...options, expires } does`, () => {
+      const options = make()
+      const expires = new Date(1_800_000_000_000)
+      const out = withExpires(options as never, expires)
+      expect(shape(out)).toEqual(shape({ ...options, expires }))
+      expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    })
+  }
 })
