@@ -4,26 +4,16 @@
  * and two per sign-in (the client's read, the identifier's counters and totals before `authorize`;
  * their reset after a success), where one per counter made nine.
  */
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
+import { describe, expect, inject, test } from "vitest"
 import { Auth, type AuthConfig } from "@authlib/core"
-import { PostgresRateLimitStore, migrate, type PgClientLike } from "../src/index.js"
-import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+import { PostgresRateLimitStore } from "../src/index.js"
+import { recordedSchema } from "./helpers/recorded-schema.js"
 
 const ORIGIN = "http://localhost:3000"
 const url = inject("databaseUrl")
 
 describe.skipIf(url === null)("PostgresRateLimitStore round trips", () => {
-  let schema: PgSchema
-  const statements: string[] = []
-  let client: PgClientLike
-
-  beforeAll(async () => {
-    schema = pgSchema(url!, "rate_limit_round_trips")
-    await schema.create()
-    await migrate(schema.pool)
-    client = { query: (s, p) => (statements.push(s), schema.pool.query(s, p)), connect: () => schema.pool.connect() }
-  })
-  afterAll(() => schema.drop())
+  const { statements, client, schema } = recordedSchema(url!, "rate_limit_round_trips")
 
   const config = (): AuthConfig => ({
     secret: "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz",

@@ -8,10 +8,10 @@
  * user first (then TWO or more), and a link is still handed to exactly one of concurrent callers.
  */
 import { createHash } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
+import { describe, expect, inject, test } from "vitest"
 import { Auth, type AuthConfig } from "@authlib/core"
-import { XataAdapter, XataAdapterError, migrate, type PgClientLike } from "../src/index.js"
-import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+import { XataAdapter, XataAdapterError } from "../src/index.js"
+import { recordedSchema } from "./helpers/recorded-schema.js"
 
 const ORIGIN = "http://localhost:3000"
 const SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
@@ -23,21 +23,11 @@ const logged: Array<{ code: string; message: unknown[] }> = []
 const logger = { warn: (code: string, ...message: unknown[]) => void logged.push({ code, message }), debug: () => {} }
 
 describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
-  let schema: PgSchema
-  const statements: string[] = []
-  let client: PgClientLike
-
-  beforeAll(async () => {
-    schema = pgSchema(url!, "signin_statements")
-    await schema.create()
-    await migrate(schema.pool)
-    client = { query: (s, p) => (statements.push(s), schema.pool.query(s, p)), connect: () => schema.pool.connect() }
-  })
-  afterAll(() => schema.drop())
+  const { statements, client, schema } = recordedSchema(url!, "signin_statements")
 
   /** Ada, stored, with a credentials account whose id is what `authorize` answers. */
   async function ada() {
-    const adapter = XataAdapter(schema.pool)
+    const adapter = XataAdapter(schema().pool)
     const email = `${crypto.randomUUID()}@example.com`
     const user = await adapter.createUser({ id: crypto.randomUUID(), email, name: "Ada", emailVerified: null })
     const login = `login-${crypto.randomUUID()}`
@@ -72,7 +62,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
   }
 
   const storedSession = async (token: string) =>
-    schema.query(
+    schema().query(
       `SELECT s."user", l."user" AS link_user FROM authlib_sessions s LEFT JOIN authlib_users_sessions l ON l.session = s.xata_id WHERE s."sessionToken" = $1`,
       [createHash("sha256").update(token).digest("base64url")],
     )
@@ -84,7 +74,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(statements).toHaveLength(1)
     expect(await storedSession(session!)).toEqual([{ user: user.id, link_user: user.id }])
     // How and when the user authenticated is kept (step-up reads it back), as `createSession` keeps it.
-    const [row] = await schema.query(`SELECT "authTime", amr FROM authlib_sessions WHERE "sessionToken" = $1`, [createHash("sha256").update(session!).digest("base64url")])
+    const [row] = await schema().query(`SELECT "authTime", amr FROM authlib_sessions WHERE "sessionToken" = $1`, [createHash("sha256").update(session!).digest("base64url")])
     expect(row).toEqual({ authTime: expect.any(String), amr: ["pwd"] })
   })
 
@@ -93,7 +83,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     const { res, session } = await signIn(config(login))
     expect(res.status).toBe(302)
     const [row] = await storedSession(session!)
-    const owner = await XataAdapter(schema.pool).getUserByAccount({ provider: "credentials", providerAccountId: login })
+    const owner = await XataAdapter(schema().pool).getUserByAccount({ provider: "credentials", providerAccountId: login })
     expect(owner?.id).toBeDefined()
     expect(row).toEqual({ user: owner!.id, link_user: owner!.id })
     // The next one is a returning user's: one statement.
@@ -126,14 +116,14 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(statements).toHaveLength(1)
     expect(statements[0]).not.toContain("authlib_users_sessions")
     expect(await storedSession(session!)).toEqual([])
-    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_users_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 0 }])
+    expect(await schema().query(`SELECT count(*)::int AS n FROM authlib_users_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 0 }])
   })
 
   /** A stored link of `email` (hashed as core stores it); the token the mail would carry. */
   async function link(email: string, expiresIn = 600_000) {
     const token = crypto.randomUUID()
     const hashed = createHash("sha256").update(`${token}${SECRET}`).digest("hex")
-    await XataAdapter(schema.pool).createVerificationToken({ identifier: email, token: hashed, expires: new Date(Date.now() + expiresIn) })
+    await XataAdapter(schema().pool).createVerificationToken({ identifier: email, token: hashed, expires: new Date(Date.now() + expiresIn) })
     return { token, hashed }
   }
 
@@ -149,7 +139,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
 
   /** A stored user of a new address, verified unless told, who owns its `email` account. */
   async function emailUser(emailVerified: Date | null = new Date()) {
-    const adapter = XataAdapter(schema.pool)
+    const adapter = XataAdapter(schema().pool)
     const email = `${crypto.randomUUID()}@example.com`
     const user = await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified })
     await adapter.linkAccount({ userId: user.id, type: "email", provider: "email", providerAccountId: email })
@@ -194,7 +184,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     const cap = 3600
     const hashOf = (token: string) => createHash("sha256").update(token).digest("base64url")
     const row = async (token: string) =>
-      (await schema.query(`SELECT "createdAt", expires FROM authlib_sessions WHERE "sessionToken" = $1`, [hashOf(token)]))[0] as { createdAt: Date | string; expires: Date | string }
+      (await schema().query(`SELECT "createdAt", expires FROM authlib_sessions WHERE "sessionToken" = $1`, [hashOf(token)]))[0] as { createdAt: Date | string; expires: Date | string }
     const { login } = await ada()
     const credentials = { ...config(login), session: { strategy: "database" as const, absoluteMaxAge: cap } }
     const before = Date.now()
@@ -221,12 +211,12 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     const { session } = await signIn(config(login))
     const hash = createHash("sha256").update(session!).digest("base64url")
     // As `migrateFromAuthJs` stores a session: no createdAt, no authTime, a long sliding expiry.
-    await schema.query(`UPDATE authlib_sessions SET "createdAt" = NULL, "authTime" = NULL, expires = now() + interval '30 days' WHERE "sessionToken" = $1`, [hash])
+    await schema().query(`UPDATE authlib_sessions SET "createdAt" = NULL, "authTime" = NULL, expires = now() + interval '30 days' WHERE "sessionToken" = $1`, [hash])
     const cfg = { ...config(login), session: { strategy: "database" as const, absoluteMaxAge: cap } }
     const before = Date.now()
     const res = await Auth(new Request(`${ORIGIN}/auth/session`, { headers: { cookie: `${COOKIE}=${session}` } }), cfg)
     const expires = Date.parse(((await res.json()) as { expires: string }).expires)
-    const [row] = (await schema.query(`SELECT "createdAt" FROM authlib_sessions WHERE "sessionToken" = $1`, [hash])) as { createdAt: Date | string | null }[]
+    const [row] = (await schema().query(`SELECT "createdAt" FROM authlib_sessions WHERE "sessionToken" = $1`, [hash])) as { createdAt: Date | string | null }[]
     expect(row!.createdAt).not.toBeNull()
     const createdAt = new Date(row!.createdAt!).getTime()
     expect(createdAt).toBeGreaterThanOrEqual(before - 1000)
@@ -252,7 +242,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     const email = `${crypto.randomUUID()}@example.com`
     const first = await link(email)
     const res = await complete(emailConfig(), email, first.token)
-    const owner = await XataAdapter(schema.pool).getUserByAccount({ provider: "email", providerAccountId: email })
+    const owner = await XataAdapter(schema().pool).getUserByAccount({ provider: "email", providerAccountId: email })
     expect(owner).toMatchObject({ email, emailVerified: expect.any(Date) })
     expect(await storedSession(sessionCookieOf(res)!)).toEqual([{ user: owner!.id, link_user: owner!.id }])
     const second = await link(email)
@@ -266,7 +256,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     const res = await complete(emailConfig(), email, token)
     expect(atOnce()).toHaveLength(1)
     expect(statements.length).toBeGreaterThan(1)
-    expect(await XataAdapter(schema.pool).getUser(user.id)).toMatchObject({ emailVerified: expect.any(Date) })
+    expect(await XataAdapter(schema().pool).getUser(user.id)).toMatchObject({ emailVerified: expect.any(Date) })
     expect(await storedSession(sessionCookieOf(res)!)).toEqual([{ user: user.id, link_user: user.id }])
   })
 
@@ -279,17 +269,17 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
     expect(answers.filter((res) => res.headers.get("location")?.includes("error=Verification"))).toHaveLength(15)
     // Each refused completion is logged once, as a refusal.
     expect(logged.filter((l) => l.code === "Verification" && (l.message[0] as { code?: string }).code === "TOKEN_INVALID")).toHaveLength(15)
-    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 1 }])
+    expect(await schema().query(`SELECT count(*)::int AS n FROM authlib_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 1 }])
     const stale = await link(email, -1000)
     const res = await complete(emailConfig(), email, stale.token)
     expect(res.headers.get("location")).toContain("error=Verification")
     expect(statements).toHaveLength(1)
-    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 1 }])
-    expect(await XataAdapter(schema.pool).getVerificationToken({ identifier: email, token: stale.hashed })).toBeNull()
+    expect(await schema().query(`SELECT count(*)::int AS n FROM authlib_sessions WHERE "user" = $1`, [user.id])).toEqual([{ n: 1 }])
+    expect(await XataAdapter(schema().pool).getVerificationToken({ identifier: email, token: stale.hashed })).toBeNull()
   })
 
   test("useVerificationTokenForAccount: exactly one of concurrent callers receives the link, with the owner; an expired link is used up but signs nobody in", async () => {
-    const adapter = XataAdapter(schema.pool)
+    const adapter = XataAdapter(schema().pool)
     const email = `${crypto.randomUUID()}@example.com`
     const user = await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: null })
     await adapter.linkAccount({ userId: user.id, type: "email", provider: "email", providerAccountId: email })
@@ -307,7 +297,7 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
   })
 
   test("useVerificationTokenForAccount: no owner reads as null; an unknown token answers null and uses nothing", async () => {
-    const adapter = XataAdapter(schema.pool)
+    const adapter = XataAdapter(schema().pool)
     const email = `${crypto.randomUUID()}@example.com`
     const { hashed } = await link(email)
     expect(await adapter.useVerificationTokenForAccount({ identifier: email, token: "unknown" }, { provider: "email", providerAccountId: email })).toBeNull()
@@ -318,24 +308,24 @@ describe.skipIf(url === null)("sign-in statements on PostgreSQL", () => {
   })
 
   test("createSessionForAccount: an account nobody owns writes nothing and answers null", async () => {
-    const adapter = XataAdapter(schema.pool)
-    const before = await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions`)
+    const adapter = XataAdapter(schema().pool)
+    const before = await schema().query(`SELECT count(*)::int AS n FROM authlib_sessions`)
     const token = createHash("sha256").update(crypto.randomUUID()).digest("base64url")
     expect(await adapter.createSessionForAccount({ provider: "credentials", providerAccountId: "nobody" }, { sessionToken: token, expires: new Date(Date.now() + 60_000) })).toBeNull()
-    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_sessions`)).toEqual(before)
+    expect(await schema().query(`SELECT count(*)::int AS n FROM authlib_sessions`)).toEqual(before)
   })
 
   test("createSessionForAccount: answers the session and the owner; a taken token is refused and nothing is written", async () => {
     const { user, login } = await ada()
-    const adapter = XataAdapter(schema.pool)
+    const adapter = XataAdapter(schema().pool)
     const sessionToken = createHash("sha256").update(crypto.randomUUID()).digest("base64url")
     const expires = new Date(Date.now() + 60_000)
     const createdAt = new Date(Date.now() - 1000)
     const stored = await adapter.createSessionForAccount({ provider: "credentials", providerAccountId: login }, { sessionToken, expires, createdAt, clientNetwork: "203.0.113.0/24" })
     expect(stored).toEqual({ session: { sessionToken, userId: user.id, expires, createdAt, clientNetwork: "203.0.113.0/24" }, user })
-    const links = await schema.query(`SELECT count(*)::int AS n FROM authlib_users_sessions`)
+    const links = await schema().query(`SELECT count(*)::int AS n FROM authlib_users_sessions`)
     await expect(adapter.createSessionForAccount({ provider: "credentials", providerAccountId: login }, { sessionToken, expires })).rejects.toBeInstanceOf(XataAdapterError)
-    expect(await schema.query(`SELECT count(*)::int AS n FROM authlib_users_sessions`)).toEqual(links)
+    expect(await schema().query(`SELECT count(*)::int AS n FROM authlib_users_sessions`)).toEqual(links)
     expect(await adapter.createSessionForAccount({ provider: "credentials\u0000", providerAccountId: login }, { sessionToken: "x".repeat(43), expires })).toBeNull()
   })
 })
