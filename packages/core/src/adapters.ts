@@ -10,3 +10,4 @@ export type {
 export { ADAPTER_PORTS } from "./index.js"
 // A capability's port types, one line each (the registry test leaves a capability out by its lines).
 export type { AdapterTwoFactor } from "./index.js"
+export type { AdapterOrganization, AdapterOrganizationInvitation, AdapterOrganizationMember, AdapterOrganizationMemberWithUser, AdapterOrganizationWithRole } from "./index.js"

@@ -73,6 +73,7 @@ export type {
   AdapterUser, SessionMetadata, VerificationToken
 } from "./kernel/types/adapters.js"
 export type { AdapterTwoFactor } from "./capabilities/two-factor/adapter.js"
+export type { AdapterOrganization, AdapterOrganizationInvitation, AdapterOrganizationMember, AdapterOrganizationMemberWithUser, AdapterOrganizationWithRole } from "./capabilities/organizations/adapter.js"
 export type {
   AccountCallback, AppProvider, AuthorizationEndpointHandler, CommonProviderOptions,
   CredentialInput, CredentialsConfig, CredentialsProviderId, EmailConfig, EmailProviderFields,
@@ -96,6 +97,7 @@ export {
   Verification, isClientSafe
 } from "./kernel/errors/errors.js"
 export { TwoFactorError } from "./capabilities/two-factor/errors.js"
+export { OrganizationError } from "./capabilities/organizations/errors.js"
 export { WebAuthnVerificationError } from "./capabilities/webauthn/errors.js"
 export { SessionManagementError } from "./capabilities/session-management/errors.js"
 export { PasskeyManagementError } from "./capabilities/passkey-management/errors.js"
