@@ -1,0 +1,7 @@
+export { generateServiceProviderKeys, type ServiceProviderKeyOptions, type ServiceProviderKeys } from "./keys.js"
+export { parseIdpMetadata, type IdpMetadata, type ParseIdpMetadataOptions } from "./idp-metadata.js"
+export { createAuthnRequest, type AuthnRequest, type AuthnRequestOptions } from "./authn-request.js"
+export { serviceProviderMetadata, type ServiceProviderMetadataOptions } from "./sp-metadata.js"
+export { verifySamlResponse, type VerifySamlResponseOptions, type VerifiedSamlAssertion } from "./response/verify.js"
+export { EMAIL_ATTRIBUTES } from "./response/email.js"
+export { SamlError, type SamlErrorCode, type SamlErrorCause } from "./errors.js"
