@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeParties, type Parties } from "./helpers/keys.js"
-import { assertionXml, fields, IDP_ENTITY_ID, NOW, responseXml, sign, type ResponseFields } from "./helpers/idp.js"
+import { assertionXml, fields, IDP_ENTITY_ID, NOW, responseXml, sign, type ResponseFields, type SignOptions } from "./helpers/idp.js"
 import { first, parse, serialize } from "./helpers/dom-edit.js"
 import { expectRefused, verifyXml } from "./helpers/verify.js"
 
@@ -10,7 +10,7 @@ beforeAll(async () => {
 })
 
 /** A Response whose assertion is signed by the real IdP, with these fields changed. */
-const signedBy = (f: ResponseFields, key = parties.idp) => responseXml(f, sign(assertionXml(f), "Assertion", key))
+const signedBy = (f: ResponseFields, key: SignOptions = parties.idp) => responseXml(f, sign(assertionXml(f), "Assertion", key))
 
 describe("signatures", () => {
   it("an unsigned assertion is SIGNATURE_INVALID", async () => {
