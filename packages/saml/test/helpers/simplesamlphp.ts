@@ -50,7 +50,15 @@ export async function startSimpleSamlPhp(options: SimpleSamlPhpOptions): Promise
   })
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()))
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()))
-  await waitUntilUp(`${baseUrl}saml2/idp/metadata.php`, child, () => output)
+  // No php on this machine: say what to install instead of an unhandled 'error' event.
+  child.on("error", (error) => (output += `php could not start (${error.message}); .ci/setup installs simplesamlphp, php-cli, php-xml, php-mbstring\n`))
+  try {
+    await waitUntilUp(`${baseUrl}saml2/idp/metadata.php`, child, () => output)
+  } catch (error) {
+    await stopProcess(child)
+    await rm(dir, { recursive: true, force: true })
+    throw error
+  }
   return {
     baseUrl,
     entityId,
@@ -152,10 +160,10 @@ async function freePort(): Promise<number> {
 async function waitUntilUp(url: string, child: ChildProcess, logs: () => string): Promise<void> {
   const deadline = Date.now() + 20_000
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`php -S exited: ${logs()}`)
+    if (child.exitCode !== null || logs().includes("php could not start")) throw new Error(`php -S is not running: ${logs()}`)
     try {
       const response = await fetch(url)
-      if (response.status === 200) return
+      if (response.status === 200 && (await response.text()).includes("IDPSSODescriptor")) return
     } catch {
       // Not listening yet.
     }
@@ -165,7 +173,7 @@ async function waitUntilUp(url: string, child: ChildProcess, logs: () => string)
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return
   await new Promise<void>((resolve) => {
     child.once("exit", () => resolve())
     child.kill("SIGTERM")
