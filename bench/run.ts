@@ -21,6 +21,7 @@ const modules: BenchModule[] = [
   (await import("./redis-session.js")).default,
   (await import("./db.js")).default,
   (await import("./two-factor.js")).default,
+  (await import("./sso.js")).default,
 ]
 
 /** Re-runs this script under `taskset -c 0`; returns false when taskset is missing or fails. */
