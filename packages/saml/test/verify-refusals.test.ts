@@ -64,6 +64,12 @@ describe("signatures", () => {
     await expectRefused(verifyXml(parties, serialize(doc)), "ALGORITHM_REFUSED")
   })
 
+  it("an HMAC signature (keyed with the public certificate) is ALGORITHM_REFUSED", async () => {
+    const doc = parse(signedBy(fields()))
+    first(doc, "SignatureMethod").setAttribute("Algorithm", "http://www.w3.org/2001/04/xmldsig-more#hmac-sha256")
+    await expectRefused(verifyXml(parties, serialize(doc)), "ALGORITHM_REFUSED")
+  })
+
   it("an XPath transform is ALGORITHM_REFUSED", async () => {
     const doc = parse(signedBy(fields()))
     first(doc, "Transform").setAttribute("Algorithm", "http://www.w3.org/TR/1999/REC-xpath-19991116")
@@ -74,6 +80,13 @@ describe("signatures", () => {
 describe("who the response is for and from", () => {
   it("another Audience is AUDIENCE_MISMATCH", async () => {
     await expectRefused(verifyXml(parties, signedBy(fields({ audience: "https://other.example/sp" }))), "AUDIENCE_MISMATCH")
+  })
+
+  it("a second AudienceRestriction naming only another SP is AUDIENCE_MISMATCH (restrictions are ANDed)", async () => {
+    const f = fields()
+    const other = "<saml:AudienceRestriction><saml:Audience>https://other.example/sp</saml:Audience></saml:AudienceRestriction>"
+    const assertion = assertionXml(f).replace("</saml:AudienceRestriction>", `</saml:AudienceRestriction>${other}`)
+    await expectRefused(verifyXml(parties, responseXml(f, sign(assertion, "Assertion", parties.idp))), "AUDIENCE_MISMATCH")
   })
 
   it("another Destination is DESTINATION_MISMATCH", async () => {

@@ -145,6 +145,20 @@ describe("signature wrapping on a signed assertion (XSW3–XSW8)", () => {
     await expectRefused(verifyXml(parties, serialize(doc)), "ASSERTION_WRAPPED")
   })
 
+  it("a Reference to the whole document (URI \"\") is refused", async () => {
+    setUp()
+    const doc = parse(responseXml(f, sign(assertionXml(f), "Assertion", parties.idp)))
+    first(doc, "Reference").setAttribute("URI", "")
+    await expectRefused(verifyXml(parties, serialize(doc)), "ASSERTION_WRAPPED")
+  })
+
+  it("a namespaced attribute repeating the assertion's ID elsewhere is refused (xml-crypto matches IDs by local name)", async () => {
+    setUp()
+    const signed = sign(assertionXml(f), "Assertion", parties.idp)
+    const decoy = `<samlp:Extensions><x:Decoy xmlns:x="urn:x" x:ID="${f.assertionId}"/></samlp:Extensions>`
+    await expectRefused(verifyXml(parties, responseXml(f, signed, decoy)), "ASSERTION_WRAPPED")
+  })
+
   it("the control: the same signed assertion, unwrapped, is accepted", async () => {
     setUp()
     const result = await verifyXml(parties, responseXml(f, sign(assertionXml(f), "Assertion", parties.idp)))
