@@ -16,6 +16,14 @@ export interface AuthnRequestOptions {
   requestId?: string
   /** Opaque state the IdP returns with the Response, at most 80 bytes (SAML bindings §3.4.3). */
   relayState?: string
+  /** Ask the IdP to authenticate the user again even with a session there (`ForceAuthn`); off unless set. */
+  forceAuthn?: boolean
+  /**
+   * Ask for these authentication context classes (`RequestedAuthnContext`, comparison `exact`), e.g. an
+   * IdP's MFA class when an organization requires it. The answer's `authnContextClassRef` says what
+   * the IdP did; checking it is the caller's rule, an IdP may ignore the request.
+   */
+  authnContextClassRefs?: readonly string[]
   /** The `IssueInstant`; `new Date()` unless set. */
   now?: Date
 }
@@ -48,6 +56,8 @@ export function createAuthnRequest(options: AuthnRequestOptions): AuthnRequest {
     destination,
     acsUrl: requireUrlLike(options.acsUrl, "acsUrl"),
     issuer: requireUrlLike(options.sp.entityId, "sp.entityId"),
+    forceAuthn: options.forceAuthn === true,
+    classRefs: (options.authnContextClassRefs ?? []).map((ref) => requireUrlLike(ref, "authnContextClassRefs")),
   })
   let query = `SAMLRequest=${encodeURIComponent(deflateRawSync(xml).toString("base64"))}`
   if (options.relayState !== undefined) query += `&RelayState=${encodeURIComponent(options.relayState)}`
@@ -58,13 +68,28 @@ export function createAuthnRequest(options: AuthnRequestOptions): AuthnRequest {
   return { id, url: `${url.origin}${url.pathname}${url.search ? `${url.search}&` : "?"}${query}` }
 }
 
-function authnRequestXml(v: { id: string; issueInstant: string; destination: string; acsUrl: string; issuer: string }): string {
+interface AuthnRequestFields {
+  id: string
+  issueInstant: string
+  destination: string
+  acsUrl: string
+  issuer: string
+  forceAuthn: boolean
+  classRefs: string[]
+}
+
+function authnRequestXml(v: AuthnRequestFields): string {
+  const context = v.classRefs.length
+    ? `<samlp:RequestedAuthnContext Comparison="exact">${v.classRefs.map((ref) => `<saml:AuthnContextClassRef>${escapeXml(ref)}</saml:AuthnContextClassRef>`).join("")}</samlp:RequestedAuthnContext>`
+    : ""
   return (
     `<samlp:AuthnRequest xmlns:samlp="${NS.protocol}" xmlns:saml="${NS.assertion}"` +
     ` ID="${v.id}" Version="2.0" IssueInstant="${v.issueInstant}" Destination="${escapeXml(v.destination)}"` +
+    (v.forceAuthn ? ` ForceAuthn="true"` : "") +
     ` AssertionConsumerServiceURL="${escapeXml(v.acsUrl)}" ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST">` +
     `<saml:Issuer>${escapeXml(v.issuer)}</saml:Issuer>` +
     `<samlp:NameIDPolicy AllowCreate="true"/>` +
+    context +
     `</samlp:AuthnRequest>`
   )
 }

@@ -23,3 +23,12 @@ export function toCertificatePem(input: string, name = "certificate"): string {
 export function certificateBody(pem: string): string {
   return toCertificatePem(pem).replace(/-----(BEGIN|END) CERTIFICATE-----/g, "").replace(/\s+/g, "")
 }
+
+/** The smallest RSA modulus accepted for an IdP signing key: 1024-bit RSA is within reach of factoring. */
+export const MIN_RSA_BITS = 2048
+
+/** Whether a certificate's key is RSA of at least {@link MIN_RSA_BITS} bits (the only keys xml-crypto verifies). */
+export function hasStrongRsaKey(pem: string): boolean {
+  const key = new X509Certificate(pem).publicKey
+  return key.asymmetricKeyType === "rsa" && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= MIN_RSA_BITS
+}

@@ -1,5 +1,5 @@
 
-import { toCertificatePem } from "./certificates.js"
+import { hasStrongRsaKey, MIN_RSA_BITS, toCertificatePem } from "./certificates.js"
 import { refuse } from "./errors.js"
 import { attr, childElements, descendants, textOf } from "./xml/dom.js"
 import { NS, SAML } from "./xml/namespaces.js"
@@ -25,7 +25,8 @@ export interface ParseIdpMetadataOptions {
  * Read an IdP's SAML 2.0 metadata (an `EntityDescriptor`, or an `EntitiesDescriptor` holding exactly one
  * IdP). The input is treated as hostile: size-limited before parsing (`RESPONSE_TOO_LARGE`), any DTD
  * refused (`DTD_REFUSED`); anything missing or ambiguous is a {@link SamlError} with code `MALFORMED`.
- * Certificates come from `KeyDescriptor`s whose `use` is `signing` or absent.
+ * Certificates come from `KeyDescriptor`s whose `use` is `signing` or absent; a key that is not RSA of at
+ * least 2048 bits is `ALGORITHM_REFUSED`.
  */
 export function parseIdpMetadata(xml: string, options: ParseIdpMetadataOptions = {}): IdpMetadata {
   const maxBytes = options.maxBytes ?? 1024 * 1024
@@ -74,5 +75,8 @@ function signingCertificates(descriptor: Element): string[] {
     }
   }
   if (pems.size === 0) refuse("MALFORMED", "IdP metadata has no signing certificate")
+  if (![...pems].every(hasStrongRsaKey)) {
+    refuse("ALGORITHM_REFUSED", `IdP metadata holds a signing key that is not RSA of at least ${MIN_RSA_BITS} bits`)
+  }
   return [...pems]
 }

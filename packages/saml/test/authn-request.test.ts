@@ -43,6 +43,19 @@ describe("createAuthnRequest (HTTP-Redirect binding)", () => {
     expect(createVerify("RSA-SHA256").update(signed.replace("state%201", "state%202")).verify(sp.certificatePem, signature, "base64")).toBe(false)
   })
 
+  it("asks for a fresh login and an authentication context when told to", () => {
+    const mfa = "https://refeds.org/profile/mfa"
+    const plain = createAuthnRequest(base())
+    const strict = createAuthnRequest({ ...base(), forceAuthn: true, authnContextClassRefs: [mfa] })
+    const root = (url: string) => parse(inflateRawSync(Buffer.from(new URL(url).searchParams.get("SAMLRequest") ?? "", "base64")).toString()).documentElement as Element
+    expect(root(plain.url).hasAttribute("ForceAuthn")).toBe(false)
+    expect(root(plain.url).getElementsByTagNameNS("urn:oasis:names:tc:SAML:2.0:protocol", "RequestedAuthnContext").length).toBe(0)
+    expect(root(strict.url).getAttribute("ForceAuthn")).toBe("true")
+    const requested = root(strict.url).getElementsByTagNameNS("urn:oasis:names:tc:SAML:2.0:protocol", "RequestedAuthnContext")[0]
+    expect(requested?.getAttribute("Comparison")).toBe("exact")
+    expect(requested?.getElementsByTagNameNS("urn:oasis:names:tc:SAML:2.0:assertion", "AuthnContextClassRef")[0]?.textContent).toBe(mfa)
+  })
+
   it("makes a fresh random ID per request", () => {
     const a = createAuthnRequest(base())
     const b = createAuthnRequest(base())

@@ -3,6 +3,7 @@ import * as x509 from "@peculiar/x509"
 import { beforeAll, describe, expect, it } from "vitest"
 import { generateServiceProviderKeys, parseIdpMetadata, serviceProviderMetadata, type ServiceProviderKeys } from "../src/index.js"
 import { parse } from "./helpers/dom-edit.js"
+import { weakCertificatePem } from "./helpers/keys.js"
 import { expectRefused } from "./helpers/verify.js"
 
 let keys: ServiceProviderKeys
@@ -74,6 +75,11 @@ describe("parseIdpMetadata", () => {
     expect(result.entityId).toBe("https://idp.example/e")
     expect(result.ssoRedirectUrl).toBe("https://idp.example/redirect")
     expect(result.certificates.map(certBody)).toEqual([idpCert])
+  })
+
+  it("refuses a signing certificate whose RSA key is under 2048 bits (ALGORITHM_REFUSED)", async () => {
+    const weak = certBody(await weakCertificatePem())
+    await expectRefused(Promise.resolve().then(() => parseIdpMetadata(idpMetadata(weak))), "ALGORITHM_REFUSED")
   })
 
   it("reads one IdP out of an EntitiesDescriptor", () => {

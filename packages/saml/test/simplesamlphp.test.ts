@@ -5,6 +5,7 @@ import {
   parseIdpMetadata,
   serviceProviderMetadata,
   verifySamlResponse,
+  type AuthnRequestOptions,
   type IdpMetadata,
   type ServiceProviderKeys,
   type VerifySamlResponseOptions,
@@ -42,8 +43,8 @@ async function start(encryptAssertions: boolean): Promise<{ ssp: SimpleSamlPhp; 
 }
 
 /** Send a signed AuthnRequest, log in as alice, and return what the IdP posts to the ACS. */
-async function signIn(idp: IdpMetadata, relayState = "rs-42") {
-  const request = createAuthnRequest({ sp: { entityId: SP_ENTITY_ID, privateKeyPem: sp.privateKeyPem }, idp, acsUrl: ACS_URL, relayState })
+async function signIn(idp: IdpMetadata, extra: Partial<AuthnRequestOptions> = {}) {
+  const request = createAuthnRequest({ sp: { entityId: SP_ENTITY_ID, privateKeyPem: sp.privateKeyPem }, idp, acsUrl: ACS_URL, relayState: "rs-42", ...extra })
   const browser = new Browser()
   const login = readForm(await browser.get(request.url))
   const acs = readForm(await browser.post(login.action, { ...login.fields, username: "alice", password: "correct horse" }))
@@ -101,7 +102,9 @@ describe("SimpleSAMLphp as the IdP", () => {
   })
 
   it("the IdP's real Response is refused for another request, another SP, or after it expires", async () => {
-    const { request, acs } = await signIn(idp)
+    // ForceAuthn and RequestedAuthnContext on the way: SimpleSAMLphp takes them (schema-valid).
+    const { request, acs } = await signIn(idp, { forceAuthn: true, authnContextClassRefs: ["urn:oasis:names:tc:SAML:2.0:ac:classes:Password"] })
+    expect((await verifySamlResponse(options(idp, acs.fields.SAMLResponse ?? "", request.id))).inResponseTo).toBe(request.id)
     const response = acs.fields.SAMLResponse ?? ""
     await expectRefused(verifySamlResponse(options(idp, response, "_another_request")), "IN_RESPONSE_TO_UNKNOWN")
     await expectRefused(verifySamlResponse({ ...options(idp, response, request.id), sp: { entityId: "https://other.example/sp", acsUrl: ACS_URL, privateKeyPem: sp.privateKeyPem } }), "AUDIENCE_MISMATCH")

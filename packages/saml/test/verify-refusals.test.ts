@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeParties, type Parties } from "./helpers/keys.js"
+import { makeParties, weakCertificatePem, type Parties } from "./helpers/keys.js"
 import { assertionXml, fields, IDP_ENTITY_ID, NOW, responseXml, sign, type ResponseFields, type SignOptions } from "./helpers/idp.js"
 import { first, parse, serialize } from "./helpers/dom-edit.js"
 import { expectRefused, verifyXml } from "./helpers/verify.js"
@@ -52,6 +52,11 @@ describe("signatures", () => {
     const f = fields()
     const xml = sign(responseXml(f, sign(assertionXml(f), "Assertion", parties.idp)), "Response", parties.attacker)
     await expectRefused(verifyXml(parties, xml), "SIGNATURE_INVALID")
+  })
+
+  it("an IdP certificate with a 1024-bit RSA key is ALGORITHM_REFUSED, whatever the message", async () => {
+    const certificates = [parties.idp.certificatePem, await weakCertificatePem()]
+    await expectRefused(verifyXml(parties, signedBy(fields()), { idp: { entityId: IDP_ENTITY_ID, certificates } }), "ALGORITHM_REFUSED")
   })
 
   it("RSA-SHA1 with SHA-1 digests is ALGORITHM_REFUSED by default", async () => {

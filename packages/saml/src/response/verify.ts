@@ -1,5 +1,5 @@
 
-import { toCertificatePem } from "../certificates.js"
+import { hasStrongRsaKey, MIN_RSA_BITS, toCertificatePem } from "../certificates.js"
 import { refuse } from "../errors.js"
 import { attr, childElements, onlyChild, textOf } from "../xml/dom.js"
 import { NS, SAML } from "../xml/namespaces.js"
@@ -116,9 +116,14 @@ function resolveSettings(options: VerifySamlResponseOptions) {
   if (options.expectedRequestId !== null && typeof options.expectedRequestId !== "string") {
     throw new TypeError('"expectedRequestId" must be a string or null')
   }
+  const certificates = options.idp.certificates.map((cert, i) => toCertificatePem(cert, `idp.certificates[${i}]`))
+  // A stored connection with a weak key is a refusal the error page can show, not a crash.
+  if (!certificates.every(hasStrongRsaKey)) {
+    refuse("ALGORITHM_REFUSED", `an IdP certificate's key is not RSA of at least ${MIN_RSA_BITS} bits`)
+  }
   return {
     maxBytes,
-    certificates: options.idp.certificates.map((cert, i) => toCertificatePem(cert, `idp.certificates[${i}]`)),
+    certificates,
     allowSha1: options.allowSha1 === true,
     allowCbc: options.allowCbcEncryption === true,
     allowIdpInitiated: options.allowIdpInitiated === true,
