@@ -118,6 +118,15 @@ describe("who the response is for and from", () => {
     await expectRefused(verifyXml(parties, signedBy(fields({ responseIssuer: "https://evil.example/idp" }))), "ISSUER_MISMATCH")
   })
 
+  it("an IdP's error answer (a failed status, no assertion) is STATUS_NOT_SUCCESS", async () => {
+    const f = fields({ status: "urn:oasis:names:tc:SAML:2.0:status:Responder" })
+    await expectRefused(verifyXml(parties, sign(responseXml(f, ""), "Response", parties.idp)), "STATUS_NOT_SUCCESS")
+  })
+
+  it("a successful status with no assertion is MALFORMED", async () => {
+    await expectRefused(verifyXml(parties, sign(responseXml(fields(), ""), "Response", parties.idp)), "MALFORMED")
+  })
+
   it("a failed status is STATUS_NOT_SUCCESS", async () => {
     await expectRefused(verifyXml(parties, signedBy(fields({ status: "urn:oasis:names:tc:SAML:2.0:status:Requester" }))), "STATUS_NOT_SUCCESS")
   })

@@ -12,16 +12,21 @@ export type AssertionSlot = { kind: "plain"; element: Element } | { kind: "encry
  * document holds exactly one Response (the root) and exactly one assertion, which is a direct child of it,
  * and every `ds:Signature` sits directly under the Response or that assertion. A copy of a signed
  * element hidden in `Extensions`, `Advice`, a `ds:Object` or another Response is `ASSERTION_WRAPPED`.
+ * `null` when the Response holds no assertion at all (an error answer).
  */
-export function locateAssertion(response: Element): AssertionSlot {
+export function locateAssertion(response: Element): AssertionSlot | null {
   requireUniqueIds(response)
   if (descendants(response, NS.protocol, "Response").length > 0) {
     refuse("ASSERTION_WRAPPED", "the Response contains another Response")
   }
   const plain = descendants(response, NS.assertion, "Assertion")
   const encrypted = descendants(response, NS.assertion, "EncryptedAssertion")
+  if (plain.length + encrypted.length === 0) {
+    // An IdP's error answer carries none; the caller reports its status first.
+    requireSignaturesIn(response, [response])
+    return null
+  }
   if (plain.length + encrypted.length !== 1) {
-    if (plain.length + encrypted.length === 0) refuse("MALFORMED", "the Response holds no assertion")
     refuse("ASSERTION_WRAPPED", "the Response must hold exactly one assertion", {
       assertions: plain.length,
       encryptedAssertions: encrypted.length,

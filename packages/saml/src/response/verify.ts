@@ -9,7 +9,7 @@ import { decodePostedResponse } from "./decode.js"
 import { decryptAssertion } from "./decrypt.js"
 import { assertedEmail } from "./email.js"
 import { checkInResponseTo } from "./in-response-to.js"
-import { checkDecryptedAssertion, locateAssertion } from "./shape.js"
+import { type AssertionSlot, checkDecryptedAssertion, locateAssertion } from "./shape.js"
 import { verifyEnvelopedSignature } from "./signature.js"
 
 /** Input of {@link verifySamlResponse}. */
@@ -77,23 +77,8 @@ export async function verifySamlResponse(options: VerifySamlResponseOptions): Pr
   const slot = locateAssertion(response)
   const signedResponse = verifyEnvelopedSignature(response, xml, settings.certificates, settings.allowSha1)
   checkResponse(signedResponse?.element ?? response, options)
-  let assertion: Element | null = null
-  if (slot.kind === "plain") {
-    assertion = verifyEnvelopedSignature(slot.element, xml, settings.certificates, settings.allowSha1)?.element ?? null
-  } else {
-    const decrypted = await decryptAssertion(slot.element, options.sp.privateKeyPem, settings.allowCbc)
-    const element = parseDecrypted(decrypted)
-    checkDecryptedAssertion(element)
-    assertion = verifyEnvelopedSignature(element, decrypted, settings.certificates, settings.allowSha1)?.element ?? null
-    // Only a signed Response vouches for an unsigned decrypted assertion (it signed the ciphertext).
-    if (!assertion && signedResponse && !settings.requireSignedAssertion) assertion = element
-  }
-  if (!assertion && signedResponse && !settings.requireSignedAssertion && slot.kind === "plain") {
-    assertion = childElements(signedResponse.element, NS.assertion, "Assertion")[0] ?? null
-  }
-  if (!assertion) {
-    refuse("SIGNATURE_INVALID", settings.requireSignedAssertion ? "the assertion is not signed" : "neither the Response nor the assertion is signed")
-  }
+  if (!slot) refuse("MALFORMED", "the Response holds no assertion")
+  const assertion = await signedAssertion(slot, xml, signedResponse?.element ?? null, options.sp.privateKeyPem, settings)
   const values = readAssertion(assertion, {
     spEntityId: options.sp.entityId,
     acsUrl: options.sp.acsUrl,
@@ -103,6 +88,38 @@ export async function verifySamlResponse(options: VerifySamlResponseOptions): Pr
     clock: settings.clock,
   })
   return { ok: true, ...values, email: assertedEmail(values.nameId, values.nameIdFormat, values.attributes) }
+}
+
+type Settings = ReturnType<typeof resolveSettings>
+
+/**
+ * The assertion as signed: its own verified signature's bytes, or (with `requireSignedAssertion: false`)
+ * the signed Response's copy of it. An encrypted assertion is decrypted first and then held to the same
+ * shape and signature rules; an unsigned one is vouched for only by a signed Response, which covered
+ * its ciphertext.
+ */
+async function signedAssertion(
+  slot: AssertionSlot,
+  xml: string,
+  signedResponse: Element | null,
+  privateKeyPem: string,
+  settings: Settings,
+): Promise<Element> {
+  const responseVouches = signedResponse !== null && !settings.requireSignedAssertion
+  if (slot.kind === "plain") {
+    const signed = verifyEnvelopedSignature(slot.element, xml, settings.certificates, settings.allowSha1)
+    if (signed) return signed.element
+    const copy = responseVouches ? childElements(signedResponse, NS.assertion, "Assertion")[0] : undefined
+    if (copy) return copy
+  } else {
+    const decrypted = await decryptAssertion(slot.element, privateKeyPem, settings.allowCbc)
+    const element = parseDecrypted(decrypted)
+    checkDecryptedAssertion(element)
+    const signed = verifyEnvelopedSignature(element, decrypted, settings.certificates, settings.allowSha1)
+    if (signed) return signed.element
+    if (responseVouches) return element
+  }
+  return refuse("SIGNATURE_INVALID", settings.requireSignedAssertion ? "the assertion is not signed" : "neither the Response nor the assertion is signed")
 }
 
 function resolveSettings(options: VerifySamlResponseOptions) {
