@@ -23,7 +23,7 @@ export interface ParseIdpMetadataOptions {
 
 /**
  * Read an IdP's SAML 2.0 metadata (an `EntityDescriptor`, or an `EntitiesDescriptor` holding exactly one
- * IdP). The input is treated as hostile: size-limited before parsing (`RESPONSE_TOO_LARGE`), any DTD
+ * IdP). The input is treated as hostile: size-limited before parsing (`METADATA_TOO_LARGE`), any DTD
  * refused (`DTD_REFUSED`); anything missing or ambiguous is a {@link SamlError} with code `MALFORMED`.
  * Certificates come from `KeyDescriptor`s whose `use` is `signing` or absent; a key that is not RSA of at
  * least 2048 bits is `ALGORITHM_REFUSED`.
@@ -31,7 +31,7 @@ export interface ParseIdpMetadataOptions {
 export function parseIdpMetadata(xml: string, options: ParseIdpMetadataOptions = {}): IdpMetadata {
   const maxBytes = options.maxBytes ?? 1024 * 1024
   if (typeof xml !== "string") throw new TypeError('"xml" must be a string')
-  if (Buffer.byteLength(xml) > maxBytes) refuse("RESPONSE_TOO_LARGE", "IdP metadata is larger than allowed", { maxBytes })
+  if (Buffer.byteLength(xml) > maxBytes) refuse("METADATA_TOO_LARGE", "IdP metadata is larger than allowed", { maxBytes })
   const root = parseUntrustedXml(xml, "IdP metadata").documentElement as Element
   const entity = idpEntity(root)
   const entityId = attr(entity, "entityID")

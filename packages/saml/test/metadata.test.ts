@@ -87,10 +87,10 @@ describe("parseIdpMetadata", () => {
     expect(parseIdpMetadata(wrapped).entityId).toBe("https://idp.example/e")
   })
 
-  it("refuses a DOCTYPE (DTD_REFUSED), an oversize document (RESPONSE_TOO_LARGE) and ambiguity (MALFORMED)", async () => {
+  it("refuses a DOCTYPE (DTD_REFUSED), an oversize document (METADATA_TOO_LARGE) and ambiguity (MALFORMED)", async () => {
     const xml = idpMetadata(idpCert)
     await expectRefused(Promise.resolve().then(() => parseIdpMetadata(`<!DOCTYPE x [<!ENTITY % p SYSTEM "http://127.0.0.1:9/">%p;]>${xml}`)), "DTD_REFUSED")
-    await expectRefused(Promise.resolve().then(() => parseIdpMetadata(xml, { maxBytes: 1000 })), "RESPONSE_TOO_LARGE")
+    await expectRefused(Promise.resolve().then(() => parseIdpMetadata(xml, { maxBytes: 1000 })), "METADATA_TOO_LARGE")
     const two = `<md:EntitiesDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata">${xml}${xml}</md:EntitiesDescriptor>`
     await expectRefused(Promise.resolve().then(() => parseIdpMetadata(two)), "MALFORMED")
     await expectRefused(Promise.resolve().then(() => parseIdpMetadata(xml.replace(/HTTP-Redirect/, "SOAP"))), "MALFORMED")
