@@ -2,7 +2,7 @@
  * Reading NextAuth.js v4's session tokens, so that an app moving from v4 signs no one out. Read
  * only: authlib never writes this format.
  *
- * next-auth 4.x (`next-auth/jwt`, confirmed against 4.24.15's `src/jwt/index.ts`) seals a session
+ * next-auth 4.x (`next-auth/jwt`, confirmed against the source of next-auth 4.24.15's jwt module) seals a session
  * token as a compact JWE `dir` + `A256GCM` with the protected header `{"alg":"dir","enc":"A256GCM"}`
  * (no `kid`), under a 32-byte key HKDF-SHA-256(ikm = secret, salt = "", info = "NextAuth.js
  * Generated Encryption Key"), and checks `exp` with 15 s of tolerance. The salt is empty for
