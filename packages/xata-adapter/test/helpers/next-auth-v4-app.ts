@@ -2,8 +2,8 @@
  * A NextAuth.js v4 app, for the v4 move tests: `next-auth@4.24`'s own Pages Router API handler
  * (`NextAuth(options)` as `pages/api/auth/[...nextauth].ts` exports it) served by node:http on
  * 127.0.0.1, with what Next.js adds to an API route's request and response (`req.query` with the
- * `nextauth` catch-all segments, the parsed form `req.body`, `req.cookies`; `res.status`,
- * `res.send`, `res.json`). Next.js itself is not needed for that: v4 loads `next/headers` only in
+ * `nextauth` catch-all segments, the parsed form `req.body`, `req.cookies`; the response's `status`,
+ * `send` and `json` methods). Next.js itself is not needed for that: v4 loads `next/headers` only in
  * the App Router path.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
