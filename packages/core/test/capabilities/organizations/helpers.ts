@@ -5,7 +5,7 @@
  * from a client's browser (as a server function gets it). Both session strategies.
  */
 import { expect } from "vitest"
-import type { AuthConfig, CredentialsConfig, InvitationMessage } from "../../../src/index.js"
+import { acceptInvitation, inviteMember, type AuthConfig, type CredentialsConfig, type InvitationMessage } from "../../../src/index.js"
 import { Client, config as baseConfig, ORIGIN } from "../../helpers/harness.js"
 import { organizationsAdapter, type OrganizationsAdapter } from "../../helpers/organizations-adapter.js"
 import { memoryAdapter } from "../../helpers/memory-adapter.js"
@@ -94,4 +94,12 @@ export async function rejection(promise: Promise<unknown>): Promise<{ type?: str
 export async function post(client: Client, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await client.post("/auth/organizations", form)
   return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+}
+
+/** `name` signed in and made a member of `organizationId` with `role` by `inviter` (an invitation sent and accepted). */
+export async function join(k: Kit, inviter: Client, organizationId: string, name: string, role: string): Promise<Client> {
+  await inviteMember(appRequest(inviter), k.config, organizationId, { email: `${name}@example.com`, role })
+  const client = await k.signIn(name)
+  await acceptInvitation(appRequest(client), k.config, lastToken(k.sent))
+  return client
 }
