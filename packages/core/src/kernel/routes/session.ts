@@ -1,6 +1,6 @@
 /**
- * GET /session: the session as the `session` callback shapes it, or `null`, with what capabilities
- * add to it (`sessionFields`: an organizations' active organization).
+ * GET /session: the session as the `session` callback shapes it, or `null`, with the fields
+ * capabilities add to it (their `sessionFields` hooks).
  * POST /session: update (CSRF-checked and limited by the kernel, see `index.ts`); `data` from the body reaches the `jwt` callback
  * (`trigger: "update"`, `session`) or the `session` callback (`newSession`, `trigger: "update"`).
  */
