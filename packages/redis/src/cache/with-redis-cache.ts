@@ -38,6 +38,14 @@ const UNCACHED = new Set<string>([
   // session (counting a TOTP attempt must not renew the cache: guesses would void it for everyone).
   "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "countTwoFactorAttempt", "recordTwoFactorStep",
   "useTwoFactorBackupCode", "resetTwoFactorFailures", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
+  // The organizations port: never cached (core reads a membership from the database at each use, so a
+  // removed member or a demoted admin acts no more on the next request), and none of its writes
+  // changes a cached user or session (so the hot `getOrganizationMember` never renews the cache).
+  "createOrganization", "getOrganization", "getOrganizationBySlug", "updateOrganization", "deleteOrganization",
+  "listOrganizationsByUserId", "getOrganizationMember", "listOrganizationMembers", "updateOrganizationMemberRole",
+  "removeOrganizationMember", "createOrganizationInvitation", "getOrganizationInvitation",
+  "getOrganizationInvitationByTokenHash", "listOrganizationInvitations", "revokeOrganizationInvitation",
+  "acceptOrganizationInvitation",
 ])
 
 /** Runs `write`, then (even when it threw: it may have committed) `invalidate`. */
@@ -128,8 +136,9 @@ function methodNames(adapter: object): string[] {
  *   taken before the database read, which the writes delete (see `scripts.ts`).
  * - Redis down, slow (`timeoutMs`), flushed, evicting or restarted: the database answers (logged);
  *   after trouble the cache is used again only once a new era voids every older entry.
- * - Other methods are called as they are; a method this release does not know is treated as a
- *   write that may change anything (the cache is renewed after it).
+ * - Other methods are called as they are (the two-factor and organizations ports among them:
+ *   memberships are never cached); a method this release does not know is treated as a write that
+ *   may change anything (the cache is renewed after it).
  *
  * @example
  * ```ts
