@@ -2,14 +2,14 @@
  * A database migrated by a release before organizations (up to migration 8): the port's methods
  * and `deleteUser`, which calls the organizations' function, answer `SCHEMA_MISSING` (run migrate),
  * on PGlite and through `@xata.io/client` (whose endpoint forwards only Postgres' message); after
- * `migrate` they work.
+ * `migrate` they work. The generated-style client describes the organizations' tables as migrated.
  */
 import { PGlite } from "@electric-sql/pglite"
 import { afterAll, describe, expect, test } from "vitest"
 import { MIGRATIONS, XataAdapter, migrate } from "../src/index.js"
 import { applyMigrations } from "../src/migrate.js"
 import { toExecutor } from "../src/executors/index.js"
-import { XataClient } from "../src/xata-client.js"
+import { XataClient, tables } from "../src/xata-client.js"
 import { startXataEmulation } from "./helpers/xata-emulation.js"
 
 const pglite = new PGlite()
@@ -44,4 +44,16 @@ describe("a database migrated before organizations", () => {
       expect(await adapter.deleteUser(user.id), name).toMatchObject({ id: user.id })
     }
   })
+})
+
+test("the generated-style XataClient describes the organizations' tables with exactly their migrated columns", async () => {
+  await migrate(pglite)
+  for (const name of ["authlib_organizations", "authlib_organization_members", "authlib_organization_invitations"]) {
+    const { rows } = await pglite.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND column_name NOT LIKE 'xata\\_%' ORDER BY column_name`,
+      [name],
+    )
+    const described = tables.find((t) => t.name === name)?.columns.map((c) => c.name).sort()
+    expect(described, name).toStrictEqual(rows.map((r) => r.column_name).sort())
+  }
 })
