@@ -11,10 +11,10 @@
  */
 import type { Cookie } from "@authlib/core"
 import { normalizeBasePath } from "@authlib/core/internal"
-import { cookies, headers } from "next/headers.js"
+import { cookies, headers } from "next/headers"
 import { cache } from "react"
 import { configFor, type NextAuthConfigInput } from "./config.js"
-import { jarOf, originOf, type RequestScope } from "./scope.js"
+import { jarOf, originOf, requestOrigin, type RequestScope } from "./scope.js"
 
 type CookieStore = Awaited<ReturnType<typeof cookies>>
 
@@ -47,12 +47,6 @@ function setOnStore(store: CookieStore, cookies: readonly Cookie[]): void {
       throw err
     }
   }
-}
-
-/** The origin Next received the request on: `Host`, with `X-Forwarded-Proto`'s scheme (which `next start` sets). */
-function requestOrigin(h: Headers): string {
-  const scheme = h.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https" ? "https" : "http"
-  return `${scheme}://${h.get("host") ?? "localhost"}`
 }
 
 /**

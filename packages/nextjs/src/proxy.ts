@@ -14,7 +14,7 @@
  */
 import type { Cookie, Session } from "@authlib/core"
 import { isAuthPath, serializeCookie } from "@authlib/core/internal"
-import { NextResponse, type NextRequest } from "next/server.js"
+import { NextResponse, type NextRequest } from "next/server"
 import { configFor, type NextAuthConfig, type NextAuthConfigInput } from "./config.js"
 import { fromNextRequest, type RequestScope } from "./scope.js"
 import { sessionOf } from "./session.js"
@@ -51,7 +51,8 @@ function isAuthOwn(scope: RequestScope, request: NextRequest): boolean {
 
 function toSignIn(scope: RequestScope, request: NextRequest): Response {
   const target = new URL(signInPath(scope.config, scope.basePath), scope.origin)
-  target.searchParams.set("callbackUrl", request.nextUrl.href)
+  // The page on the origin the browser used (Next's `nextUrl` carries its listening address).
+  target.searchParams.set("callbackUrl", `${scope.origin}${request.nextUrl.pathname}${request.nextUrl.search}`)
   return NextResponse.redirect(target)
 }
 

@@ -61,13 +61,23 @@ export function originOf(config: NextAuthConfig, requestOrigin: string): string 
   return config.url ? new URL(String(config.url)).origin : requestOrigin
 }
 
+/**
+ * The origin Next received the request on: `Host`, with `X-Forwarded-Proto`'s scheme (which `next
+ * start` sets). Not the request's URL: Next builds that from its own listening address
+ * (`localhost` for a server bound to `127.0.0.1`), which is not the origin the browser used.
+ */
+export function requestOrigin(headers: Headers): string {
+  const scheme = headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https" ? "https" : "http"
+  return `${scheme}://${headers.get("host") ?? "localhost"}`
+}
+
 /** A scope for a request the binding holds (route handler, proxy/middleware); `emit` collects for its response. */
 export function fromNextRequest(request: Request, config: NextAuthConfig, emit: (cookies: readonly Cookie[]) => void): RequestScope {
   return {
     config,
     basePath: normalizeBasePath(config.basePath),
     headers: request.headers,
-    origin: originOf(config, new URL(request.url).origin),
+    origin: originOf(config, requestOrigin(request.headers)),
     jar: jarOf(request.headers.get("cookie")),
     emit,
   }
