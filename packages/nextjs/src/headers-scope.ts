@@ -10,11 +10,11 @@
  * read itself is unchanged.
  */
 import type { Cookie } from "@authlib/core"
-import { normalizeBasePath } from "@authlib/core/internal"
+import { encodeCookieValue, normalizeBasePath, parseCookiePairs } from "@authlib/core/internal"
 import { cookies, headers } from "next/headers"
 import { cache } from "react"
 import { configFor, type NextAuthConfigInput } from "./config.js"
-import { jarOf, originOf, requestOrigin, type RequestScope } from "./scope.js"
+import { originOf, requestOrigin, type RequestScope } from "./scope.js"
 
 type CookieStore = Awaited<ReturnType<typeof cookies>>
 
@@ -49,6 +49,37 @@ function setOnStore(store: CookieStore, cookies: readonly Cookie[]): void {
   }
 }
 
+/** How often each cookie name occurs in a `Cookie` header. */
+function nameCounts(header: string): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const pair of header.split(";")) {
+    const name = pair.slice(0, pair.indexOf("=")).trim()
+    if (name) counts.set(name, (counts.get(name) ?? 0) + 1)
+  }
+  return counts
+}
+
+/**
+ * The request's cookies as core should see them. The `Cookie` header, parsed by core's rules (the
+ * first of two same-named cookies wins, as everywhere in authlib), then Next's cookie store for
+ * every name the header holds at most once: after a server action changed cookies, the render Next
+ * answers the action with sees the new values in the store only, not in the header. A name the
+ * header holds twice keeps the header's first value (the store keeps the last one, which a planted
+ * cookie could be).
+ */
+function jarOfRequest(header: string, store: CookieStore): Map<string, string> {
+  const jar = new Map(Object.entries(parseCookiePairs(header, (value) => value)))
+  const counts = nameCounts(header)
+  const current = new Map(store.getAll().map((c) => [c.name, encodeCookieValue(c.value)]))
+  for (const name of new Set([...jar.keys(), ...current.keys()])) {
+    if ((counts.get(name) ?? 0) > 1) continue
+    const value = current.get(name)
+    if (value === undefined) jar.delete(name)
+    else jar.set(name, value)
+  }
+  return jar
+}
+
 /**
  * The scope of the current request for the `NextAuth` instance `input` belongs to (React `cache`
  * keys on the argument, so each instance has its own).
@@ -61,8 +92,7 @@ export const headersScope = cache(async (input: NextAuthConfigInput): Promise<Re
     basePath: normalizeBasePath(config.basePath),
     headers: copy,
     origin: originOf(config, requestOrigin(copy)),
-    // The header, parsed by core's rules (the first of two same-named cookies wins, as in core).
-    jar: jarOf(copy.get("cookie")),
+    jar: jarOfRequest(copy.get("cookie") ?? "", store),
     emit: (cookies) => setOnStore(store, cookies),
   }
 })
