@@ -3,7 +3,7 @@
  * the request answering it), plus every server function of core bound to it.
  */
 import type { Session } from "@authlib/core"
-import type { NextRequest } from "next/server"
+import type { NextRequest } from "next/server.js"
 import { completeConfig, type NextAuthConfigInput } from "./config.js"
 import { handlersFor, type AuthHandlers } from "./handlers.js"
 import { headersScope } from "./headers-scope.js"
