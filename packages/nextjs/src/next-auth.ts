@@ -26,8 +26,8 @@ export type ProxyFunction = (request: NextRequest, ctx?: unknown) => Promise<Res
  */
 export interface AuthFunction {
   (): Promise<Session | null>
-  <Ctx>(handler: AuthHandler<Ctx>): (request: NextRequest, ctx: Ctx) => Promise<Response>
   (request: NextRequest, ctx?: unknown): Promise<Response>
+  <Ctx>(handler: AuthHandler<Ctx>): (request: NextRequest, ctx: Ctx) => Promise<Response>
 }
 
 /** What `NextAuth` answers: Auth.js v5's names, and core's server functions for this configuration. */
