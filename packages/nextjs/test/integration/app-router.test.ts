@@ -1,6 +1,6 @@
 /**
- * The fixture app under a real `next build` + `next start`, for Next 16 (proxy.ts) and 15.5
- * (middleware.ts on Node.js): the route handler, `auth()` in server components and route handlers,
+ * The fixture app under a real `next build` + `next start`, for Next 16 (proxy.ts, Node.js) and
+ * 15.5 (middleware.ts on its default runtime, the edge): the route handler, `auth()` in server components and route handlers,
  * server-action `signIn`/`signOut`/`unstable_update`, the proxy with `callbacks.authorized`, and an
  * Auth.js v5 cookie that keeps its user signed in.
  */
@@ -148,7 +148,7 @@ describe.each(["16", "15"] as NextVersion[])("Next %s", (version) => {
     })
   })
 
-  describe(version === "16" ? "proxy (proxy.ts)" : "middleware (middleware.ts, Node.js runtime)", () => {
+  describe(version === "16" ? "proxy (proxy.ts, Node.js runtime)" : "middleware (middleware.ts, edge runtime)", () => {
     it("authorized → false: a signed-out visitor goes to the sign-in page with callbackUrl", async () => {
       const res = await new Visitor(app.url).request("/protected?x=1")
       expect(res.status).toBe(307)
