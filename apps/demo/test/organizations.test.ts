@@ -121,10 +121,10 @@ describe("organizations (database sessions, two browsers)", () => {
     // A member may not invite, change roles or remove: the page offers none of it.
     expect(await organization(grace, "Acme Labs").getByLabel("E-mail to invite").count()).toBe(0)
     expect(await organization(grace, "Acme Labs").getByRole("button", { name: /Remove|Change the role/ }).count()).toBe(0)
-    // A used link works once.
-    const used = await inboxLink(grace, /^Join Acme Labs/)
-    await grace.goto(used)
-    expect(new URL(grace.url()).pathname).not.toBe("/organizations/")
+    // A link works once: opened again, core refuses it (its route answers JSON, even to a browser).
+    const usedRes = await grace.goto(await inboxLink(grace, /^Join Acme Labs/))
+    expect(usedRes?.status()).toBe(410)
+    expect(await usedRes?.json()).toEqual({ error: "OrganizationError", code: "INVITATION_INVALID" })
 
     // Grace's own active organization, from her session.
     await grace.goto(`${origin}/organizations/`)
