@@ -16,12 +16,12 @@ import Google from "@authlib/providers/google"
 import Nodemailer from "@authlib/providers/nodemailer"
 import OIDC from "@authlib/providers/oidc"
 import Passkey from "@authlib/providers/passkey"
-import { demoDatabase, type DemoDatabase } from "./database.js"
-import { IDP_CLIENT, startIdp } from "./idp.js"
-import { startInbox } from "./inbox.js"
-import { isLoopbackHost } from "./local-only.js"
-import { demoSecret } from "./secret.js"
-import { demoUsers, findUser } from "./users.js"
+import { demoDatabase, type DemoDatabase } from "./database"
+import { IDP_CLIENT, startIdp } from "./idp"
+import { startInbox } from "./inbox"
+import { isLoopbackHost } from "./local-only"
+import { demoSecret } from "./secret"
+import { demoUsers, findUser } from "./users"
 
 type Env = { get(name: string): string | undefined }
 
@@ -124,10 +124,16 @@ async function withRedis<A extends DemoDatabase["adapter"]>(env: Env, adapter: A
 }
 // -----------------------------------------------------------------------------------------------
 
-async function build(env: Env): Promise<QwikAuthConfig> {
+/** What another app reusing this configuration changes (the Next.js demo mounts authlib at /api/auth). */
+export interface DemoConfigOptions {
+  /** Where authlib answers: the Demo IdP accepts callbacks there only. Default `/auth`. */
+  basePath?: string
+}
+
+async function build(env: Env, options: DemoConfigOptions): Promise<QwikAuthConfig> {
   const withIdp = idpUsable(env)
   if (!withIdp) console.warn("[demo] WEBAUTH_URL is not on loopback: the Demo IdP (127.0.0.1 only) is left out")
-  const [database, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env) : undefined])
+  const [database, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env, options.basePath) : undefined])
   const { adapter, rateLimitStore } = await withRedis(env, database.adapter, database.rateLimitStore)
   await storeDemoUsers(adapter)
   return {
@@ -165,8 +171,8 @@ async function build(env: Env): Promise<QwikAuthConfig> {
 }
 
 /** The config for this process (the same object every request, so core caches its resolved form). */
-export function demoAuthConfig(env: Env): Promise<QwikAuthConfig> {
-  built ??= build(env).catch((err: unknown) => {
+export function demoAuthConfig(env: Env, options: DemoConfigOptions = {}): Promise<QwikAuthConfig> {
+  built ??= build(env, options).catch((err: unknown) => {
     built = undefined
     throw err
   })
