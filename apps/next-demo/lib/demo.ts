@@ -11,7 +11,7 @@
 import type { NextAuthConfig } from "@authlib/nextjs"
 import { demoAuthConfig } from "@authlib/demo/server/auth-config"
 import { inboxMessages, type InboxMessage } from "@authlib/demo/server/inbox"
-import { hostProblem } from "@authlib/demo/server/local-only"
+import { hostNameOf, isLoopbackHost } from "@authlib/demo/server/local-only"
 
 const env = { get: (name: string) => process.env[name] }
 
@@ -46,9 +46,13 @@ async function build(): Promise<NextAuthConfig> {
         return session
       },
       authorized({ auth, request }) {
-        // The demo's pages answer loopback Host names only (its inbox shows every sign-in link).
-        const problem = process.env.WEBAUTH_URL ? undefined : hostProblem(request.headers)
-        if (problem) return new Response(problem, { status: 421 })
+        // Without WEBAUTH_URL, origins come from the Host header: the demo (listening on 127.0.0.1,
+        // its inbox showing every sign-in link) answers loopback names only, against DNS rebinding.
+        // Next itself adds X-Forwarded-Host, so unlike the Qwik demo that header cannot be refused here.
+        const name = hostNameOf(request.headers.get("host"))
+        if (!process.env.WEBAUTH_URL && !(name && isLoopbackHost(name))) {
+          return new Response("This demo only answers to localhost and 127.0.0.1 unless WEBAUTH_URL is set.", { status: 421 })
+        }
         const path = request.nextUrl.pathname
         return !PROTECTED.some((p) => path === p || path.startsWith(`${p}/`)) || !!auth
       },
