@@ -5,7 +5,7 @@
  * a server action only for a POST whose Origin matches the Host; core checks the rest (the session,
  * codes and their rate limits).
  */
-import { AuthError, CredentialsSignin, RateLimited, TwoFactorError } from "@authlib/nextjs"
+import { AuthError, CredentialsSignin, RateLimited, SessionManagementError, TwoFactorError } from "@authlib/nextjs"
 import { revalidatePath } from "next/cache"
 import { redirect } from "next/navigation"
 import {
@@ -59,7 +59,12 @@ export async function rename(form: FormData) {
 }
 
 export async function endSession(form: FormData) {
-  await revokeSession({ id: String(form.get("id") ?? "") })
+  try {
+    await revokeSession({ id: String(form.get("id") ?? "") })
+  } catch (err) {
+    // Ended already (in another tab or instance): the list below shows what is left.
+    if (!(err instanceof SessionManagementError)) throw err
+  }
   revalidatePath("/account")
 }
 

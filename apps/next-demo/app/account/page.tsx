@@ -1,3 +1,4 @@
+import { SessionManagementError } from "@authlib/nextjs"
 import { auth, getTwoFactorStatus, listPasskeys, listSessions } from "../../auth"
 import { endEverySession, endOtherSessions, endSession, removePasskey } from "../actions"
 import { AddPasskey } from "../components/add-passkey"
@@ -5,18 +6,29 @@ import { TwoStep } from "../components/two-step"
 
 export const dynamic = "force-dynamic"
 
+/** The stored sessions, or `null` under JWT sessions (not stored: no list, but "sign out my other sessions" still works). */
+async function storedSessions() {
+  try {
+    return await listSessions()
+  } catch (err) {
+    if (err instanceof SessionManagementError && err.code === "DATABASE_SESSIONS_ONLY") return null
+    throw err
+  }
+}
+
 /** The signed-in user's sessions, passkeys and two-step verification (the proxy keeps everyone else out). */
 export default async function Account() {
   const session = await auth()
-  const [sessions, passkeys, twoStep] = await Promise.all([listSessions(), listPasskeys(), getTwoFactorStatus()])
+  const [sessions, passkeys, twoStep] = await Promise.all([storedSessions(), listPasskeys(), getTwoFactorStatus()])
   return (
     <main>
       <h1>Account</h1>
       <p id="account-email">{session?.user?.email}</p>
       <section>
         <h2>Sessions</h2>
+        {sessions === null ? <p id="sessions-jwt">JWT sessions are not stored, so there is no list: your other sessions can still be signed out.</p> : null}
         <ul id="sessions">
-          {sessions.map((s) => (
+          {(sessions ?? []).map((s) => (
             <li key={s.id} className="session">
               {s.client ?? "Unknown browser"} {s.network ? `from ${s.network}` : ""}, last seen {s.lastSeenAt.toISOString()}
               {s.current ? (
