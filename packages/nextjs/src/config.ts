@@ -6,7 +6,7 @@
  * per config object, so the app's object is never changed and core's per-config cache still holds.
  */
 import { Configuration, setEnvDefaults, type AuthConfig, type Awaitable, type Session } from "@authlib/core"
-import type { NextRequest } from "next/server"
+import type { NextRequest } from "next/server.js"
 
 /** What `callbacks.authorized` receives: the session of the request (or `null`) and the `NextRequest`. */
 export interface AuthorizedParams {

@@ -4,7 +4,7 @@
  * takes the app's origin from `WEBAUTH_URL` when set, else from the request under `trustHost`).
  */
 import { Auth } from "@authlib/core"
-import type { NextRequest } from "next/server"
+import type { NextRequest } from "next/server.js"
 import { configFor, type NextAuthConfigInput } from "./config.js"
 
 /** A Next route handler. */

@@ -11,7 +11,7 @@
  */
 import type { Cookie } from "@authlib/core"
 import { encodeCookieValue, normalizeBasePath, parseCookiePairs } from "@authlib/core/internal"
-import { cookies, headers } from "next/headers"
+import { cookies, headers } from "next/headers.js"
 import { cache } from "react"
 import { configFor, type NextAuthConfigInput } from "./config.js"
 import { originOf, requestOrigin, type RequestScope } from "./scope.js"

@@ -3,7 +3,7 @@
  * the request answering it), plus every server function of core bound to it.
  */
 import type { Session } from "@authlib/core"
-import type { NextRequest } from "next/server"
+import type { NextRequest } from "next/server.js"
 import { completeConfig, type NextAuthConfigInput } from "./config.js"
 import { handlersFor, type AuthHandlers } from "./handlers.js"
 import { headersScope } from "./headers-scope.js"
@@ -26,8 +26,8 @@ export type ProxyFunction = (request: NextRequest, ctx?: unknown) => Promise<Res
  */
 export interface AuthFunction {
   (): Promise<Session | null>
-  <Ctx>(handler: AuthHandler<Ctx>): (request: NextRequest, ctx: Ctx) => Promise<Response>
   (request: NextRequest, ctx?: unknown): Promise<Response>
+  <Ctx>(handler: AuthHandler<Ctx>): (request: NextRequest, ctx: Ctx) => Promise<Response>
 }
 
 /** What `NextAuth` answers: Auth.js v5's names, and core's server functions for this configuration. */

@@ -14,7 +14,7 @@
  */
 import type { Cookie, Session } from "@authlib/core"
 import { isAuthPath, serializeCookie } from "@authlib/core/internal"
-import { NextResponse, type NextRequest } from "next/server"
+import { NextResponse, type NextRequest } from "next/server.js"
 import { configFor, type NextAuthConfig, type NextAuthConfigInput } from "./config.js"
 import { fromNextRequest, type RequestScope } from "./scope.js"
 import { sessionOf } from "./session.js"

@@ -13,7 +13,7 @@
  */
 import type { ServerFunction } from "@authlib/core"
 import { callServerFunction, serverFunctions, type AnyServerFunction, type ServerFunctions } from "@authlib/core/internal"
-import { redirect } from "next/navigation"
+import { redirect } from "./navigation.js"
 import type { NextAuthConfigInput } from "./config.js"
 import { headersScope } from "./headers-scope.js"
 import { internalRequest } from "./internal-request.js"

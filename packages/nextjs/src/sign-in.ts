@@ -15,7 +15,7 @@
  * `redirect: false` answers the URL instead of redirecting.
  */
 import { Auth, raw, type AuthConfig } from "@authlib/core"
-import { redirect as nextRedirect } from "next/navigation"
+import { redirect as nextRedirect } from "./navigation.js"
 import { csrfToken, failedCall, providerType } from "./core-calls.js"
 import { internalRequest, coreCall } from "./internal-request.js"
 import { applyCookies, type RequestScope } from "./scope.js"

@@ -56,7 +56,7 @@ function layOut(version: NextVersion, dir: string): void {
     rmSync(join(dir, "proxy.ts"))
     writeFileSync(
       join(dir, "middleware.ts"),
-      'export { auth as middleware } from "./auth"\n\nexport const config = { runtime: "nodejs", matcher: ["/((?!_next/|favicon.ico).*)"] }\n',
+      'export { auth as middleware } from "./auth"\n\nexport const config = { runtime: "nodejs", matcher: ["/((?!_next/|favicon.ico|api/me$|api/pages-session$).*)"] }\n',
     )
   }
   const modules = join(dir, "node_modules")

@@ -148,7 +148,25 @@ describe.each(["16", "15"] as NextVersion[])("Next %s", (version) => {
     })
   })
 
+  describe("Pages Router (getServerSession from @authlib/nextjs/pages)", () => {
+    it("reads the session in an API route", async () => {
+      const visitor = await signedIn(app)
+      expect(await visitor.json("/api/pages-session")).toMatchObject({ session: { user: ada } })
+      expect(await new Visitor(app.url).json("/api/pages-session")).toEqual({ session: null })
+    })
+  })
+
   describe("moving from Auth.js v5", () => {
+    it("a route handler outside the proxy re-issues the Auth.js cookie under authlib's name (auth() sets cookies there)", async () => {
+      const visitor = new Visitor(app.url)
+      visitor.jar.set("authjs.session-token", await authjsEncode({ token: { ...ada, sub: "user-ada" }, secret: SECRET, salt: "authjs.session-token" }))
+      const res = await visitor.request("/api/me")
+      expect(await res.json()).toMatchObject({ session: { user: ada } })
+      expect(res.headers.getSetCookie().some((c) => c.startsWith("authlib.session-token="))).toBe(true)
+      expect(visitor.jar.has("authjs.session-token")).toBe(false)
+      expect(await visitor.json("/api/pages-session")).toMatchObject({ session: { user: ada } })
+    })
+
     it("an authjs.session-token cookie keeps its user signed in, re-issued under authlib's name", async () => {
       const visitor = new Visitor(app.url)
       const token = await authjsEncode({ token: { ...ada, sub: "user-ada" }, secret: SECRET, salt: "authjs.session-token" })

@@ -6,7 +6,7 @@
 import { serverFunctions } from "@authlib/core/internal"
 import { Configuration } from "@authlib/core"
 import { MemoryAdapter } from "@authlib/adapter-test"
-import { NextRequest } from "next/server"
+import { NextRequest } from "next/server.js"
 import { afterEach, describe, expect, it } from "vitest"
 import NextAuthDefault, { NextAuth, type NextAuthConfig } from "../../src/index.js"
 
