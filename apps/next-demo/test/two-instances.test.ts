@@ -43,7 +43,10 @@ describe.each(["database", "jwt"] as const)("two instances, %s sessions", (strat
     await expect(laptopPage.textContent("#protected-user")).resolves.toBe(ADA.email)
 
     // The phone, on instance B, ends every other session (revokeOtherSessions / the user's epoch).
-    await Promise.all([phonePage.waitForLoadState("networkidle"), phonePage.click("#end-others")])
+    // A server action is a POST to the page: its answer means the revocation is done.
+    const action = phonePage.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/account")
+    await phonePage.click("#end-others")
+    expect((await action).status()).toBe(200)
 
     // The laptop's very next request, to instance A, is signed out: the proxy sends it to sign in.
     await laptopPage.goto(`${a.url}/protected`)

@@ -1,5 +1,5 @@
 "use client"
-import { registerPasskey } from "@authlib/qwik/passkey"
+import { registerPasskey } from "@authlib/nextjs/react"
 import { useState } from "react"
 
 /** Adds a passkey to the signed-in account (the browser's prompt), then reloads the account page. */
@@ -11,7 +11,7 @@ export function AddPasskey() {
         id="add-passkey"
         type="button"
         onClick={async () => {
-          const result = await registerPasskey({ basePath: "/api/auth", callbackUrl: "/account?added=1" })
+          const result = await registerPasskey({ callbackUrl: "/account?added=1" })
           if ("failed" in result) setError(result.formErrors[0] ?? result.error)
         }}
       >

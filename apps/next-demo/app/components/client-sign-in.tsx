@@ -1,8 +1,7 @@
 "use client"
 // Signing in from the browser: `signIn` of `@authlib/nextjs/react` (as in `next-auth/react`) and a
-// passkey (the browser helpers of authlib's passkey flow).
-import { signIn } from "@authlib/nextjs/react"
-import { signInWithPasskey } from "@authlib/qwik/passkey"
+// passkey (its passkey helpers, mounted at the SessionProvider's basePath).
+import { signIn, signInWithPasskey } from "@authlib/nextjs/react"
 import { useState } from "react"
 
 export function ClientSignIn({ callbackUrl }: { callbackUrl: string }) {
@@ -28,7 +27,7 @@ export function ClientSignIn({ callbackUrl }: { callbackUrl: string }) {
         id="passkey-sign-in"
         type="button"
         onClick={async () => {
-          const result = await signInWithPasskey({ basePath: "/api/auth", callbackUrl })
+          const result = await signInWithPasskey({ callbackUrl })
           if ("failed" in result) setError(result.formErrors[0] ?? result.error)
         }}
       >
