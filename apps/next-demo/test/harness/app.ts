@@ -19,7 +19,8 @@ const nextBin = join(app, "node_modules/next/dist/bin/next")
 function files(dir: string): string[] {
   if (!existsSync(dir)) return []
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (["node_modules", ".next", "test", ".data"].includes(entry.name)) return []
+    // next-env.d.ts is written by `next build` itself: no source.
+    if (["node_modules", ".next", "test", ".data", "next-env.d.ts"].includes(entry.name)) return []
     const path = join(dir, entry.name)
     return entry.isDirectory() ? files(path) : [path]
   })
