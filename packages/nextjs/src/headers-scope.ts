@@ -16,7 +16,7 @@ import { cache } from "react"
 import { configFor, type NextAuthConfigInput } from "./config.js"
 import { originOf, requestOrigin, type RequestScope } from "./scope.js"
 
-type CookieStore = Awaited<ReturnType<typeof cookies>>
+export type CookieStore = Awaited<ReturnType<typeof cookies>>
 
 /** Next's cookie options for core's (`sameSite: true` is `strict`). */
 export function nextCookieOptions(o: Cookie["options"]) {
@@ -67,7 +67,7 @@ function nameCounts(header: string): Map<string, number> {
  * header holds twice keeps the header's first value (the store keeps the last one, which a planted
  * cookie could be).
  */
-function jarOfRequest(header: string, store: CookieStore): Map<string, string> {
+export function jarOfRequest(header: string, store: CookieStore): Map<string, string> {
   const jar = new Map(Object.entries(parseCookiePairs(header, (value) => value)))
   const counts = nameCounts(header)
   const current = new Map(store.getAll().map((c) => [c.name, encodeCookieValue(c.value)]))

@@ -46,7 +46,14 @@ interface State {
 
 const SessionContext = createContext<(State & { update: UpdateSession }) | undefined>(undefined)
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+/** Without `expires`, which a JWT session's every read moves forward: the same session read twice. */
+function withoutExpiry(session: Session | null): unknown {
+  if (!session) return session
+  const { expires: _expires, ...rest } = session
+  return rest
+}
+
+const same = (a: Session | null, b: Session | null): boolean => JSON.stringify(withoutExpiry(a)) === JSON.stringify(withoutExpiry(b))
 
 function useServerSession(session: Session | null | undefined, setState: (s: State) => void, current: RefObject<State>): void {
   // A new `session` prop that differs from what the tab shows: the server's read wins, and the other tabs are told.
@@ -109,13 +116,14 @@ export function useSession<R extends boolean = false>(options?: UseSessionOption
   const value = useContext(SessionContext)
   if (!value) throw new Error("useSession must be wrapped in a <SessionProvider />")
   const required = options?.required === true
+  const onUnauthenticated = options?.onUnauthenticated
   const signedOut = !value.loading && !value.session
   useEffect(() => {
     if (!required || !signedOut) return
-    if (options?.onUnauthenticated) return options.onUnauthenticated()
+    if (onUnauthenticated) return onUnauthenticated()
     const query = new URLSearchParams({ error: "SessionRequired", callbackUrl: window.location.href })
     window.location.href = `${currentBasePath()}/signin?${query}`
-  }, [required, signedOut, options])
+  }, [required, signedOut, onUnauthenticated])
   if (value.session) return { data: value.session, status: "authenticated", update: value.update } as SessionContextValue<R>
   return { data: null, status: value.loading || (required && signedOut) ? "loading" : "unauthenticated", update: value.update } as SessionContextValue<R>
 }

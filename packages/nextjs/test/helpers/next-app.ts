@@ -32,10 +32,10 @@ function files(dir: string): string[] {
   })
 }
 
-/** A hash of what a build is made of: the fixture, the package's dist and package.json, the version. */
+/** A hash of what a build is made of: the fixture, the package's dist and package.json, the version, this file (the lay-out). */
 function sourceHash(version: NextVersion): string {
   const hash = createHash("sha256").update(version)
-  for (const file of [...files(fixture), ...files(join(pkg, "dist")), join(pkg, "package.json")].sort()) {
+  for (const file of [...files(fixture), ...files(join(pkg, "dist")), join(pkg, "package.json"), fileURLToPath(import.meta.url)].sort()) {
     hash.update(relative(pkg, file)).update(readFileSync(file))
   }
   return hash.digest("hex")
@@ -52,11 +52,12 @@ function layOut(version: NextVersion, dir: string): void {
   rmSync(dir, { recursive: true, force: true })
   cpSync(fixture, dir, { recursive: true })
   if (version === "15") {
-    // Next 15.5 has no proxy.ts: the same export as middleware, on the Node.js runtime.
+    // Next 15.5 has no proxy.ts: the same export as middleware, on 15.5's default runtime, the edge
+    // (JWT sessions; Next 16's proxy covers Node.js).
     rmSync(join(dir, "proxy.ts"))
     writeFileSync(
       join(dir, "middleware.ts"),
-      'export { auth as middleware } from "./auth"\n\nexport const config = { runtime: "nodejs", matcher: ["/((?!_next/|favicon.ico|api/me$|api/pages-session$).*)"] }\n',
+      'export { auth as middleware } from "./auth"\n\nexport const config = { matcher: ["/((?!_next/|favicon.ico|api/me$|api/pages-session$).*)"] }\n',
     )
   }
   const modules = join(dir, "node_modules")

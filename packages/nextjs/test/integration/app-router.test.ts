@@ -1,6 +1,6 @@
 /**
- * The fixture app under a real `next build` + `next start`, for Next 16 (proxy.ts) and 15.5
- * (middleware.ts on Node.js): the route handler, `auth()` in server components and route handlers,
+ * The fixture app under a real `next build` + `next start`, for Next 16 (proxy.ts, Node.js) and
+ * 15.5 (middleware.ts on its default runtime, the edge): the route handler, `auth()` in server components and route handlers,
  * server-action `signIn`/`signOut`/`unstable_update`, the proxy with `callbacks.authorized`, and an
  * Auth.js v5 cookie that keeps its user signed in.
  */
@@ -87,6 +87,27 @@ describe.each(["16", "15"] as NextVersion[])("Next %s", (version) => {
       expect(visitor.jar.has("authlib.session-token")).toBe(false)
     })
 
+    it("signIn(provider, { redirect: false }, authorizationParams) in a route handler answers the provider's URL with the params", async () => {
+      const visitor = new Visitor(app.url)
+      const res = await visitor.request("/api/sign-in-url", { method: "POST", headers: { origin: app.url } })
+      const { url } = (await res.json()) as { url: string }
+      const target = new URL(url)
+      expect(`${target.origin}${target.pathname}`).toBe("https://auth.example.test/authorize")
+      expect(target.searchParams.get("prompt")).toBe("login")
+      expect(target.searchParams.get("client_id")).toBe("fixture-client")
+      // The flow's check cookies went out with the handler's response.
+      expect(visitor.jar.all().some((c) => c.name.startsWith("authlib.pkce") || c.name.startsWith("authlib.state"))).toBe(true)
+    })
+
+    it("core's origin check still refuses a cross-site call where Next checks none (a route handler)", async () => {
+      const visitor = new Visitor(app.url)
+      const res = await visitor.request("/api/sign-in-url", { method: "POST", headers: { origin: "http://evil.example" } })
+      const body = (await res.json()) as { url?: string; error?: string }
+      // Core answers its error page, never the provider's authorization URL.
+      expect(body.url ?? "").not.toContain("auth.example.test")
+      expect(new URL(body.url!, app.url).searchParams.get("error")).toBe("MissingCSRF")
+    })
+
     it("signOut() clears the session", async () => {
       const visitor = await signedIn(app)
       const res = await visitor.submit("/", "sign-out")
@@ -127,7 +148,7 @@ describe.each(["16", "15"] as NextVersion[])("Next %s", (version) => {
     })
   })
 
-  describe(version === "16" ? "proxy (proxy.ts)" : "middleware (middleware.ts, Node.js runtime)", () => {
+  describe(version === "16" ? "proxy (proxy.ts, Node.js runtime)" : "middleware (middleware.ts, edge runtime)", () => {
     it("authorized → false: a signed-out visitor goes to the sign-in page with callbackUrl", async () => {
       const res = await new Visitor(app.url).request("/protected?x=1")
       expect(res.status).toBe(307)
