@@ -46,18 +46,24 @@ async function build(): Promise<NextAuthConfig> {
         return session
       },
       authorized({ auth, request }) {
-        // Without WEBAUTH_URL, origins come from the Host header: the demo (listening on 127.0.0.1,
-        // its inbox showing every sign-in link) answers loopback names only, against DNS rebinding.
-        // Next itself adds X-Forwarded-Host, so unlike the Qwik demo that header cannot be refused here.
-        const name = hostNameOf(request.headers.get("host"))
-        if (!process.env.WEBAUTH_URL && !(name && isLoopbackHost(name))) {
-          return new Response("This demo only answers to localhost and 127.0.0.1 unless WEBAUTH_URL is set.", { status: 421 })
-        }
         const path = request.nextUrl.pathname
         return !PROTECTED.some((p) => path === p || path.startsWith(`${p}/`)) || !!auth
       },
     },
   }
+}
+
+/**
+ * Without `WEBAUTH_URL`, origins come from the Host header: the demo (listening on 127.0.0.1, its
+ * inbox showing every sign-in link) answers loopback names only, against DNS rebinding; the proxy
+ * (proxy.ts) answers 421 to any other, before authlib or a page sees the request. Next itself adds
+ * `X-Forwarded-Host`, so unlike the Qwik demo that header cannot be refused here.
+ */
+export function foreignHost(headers: Headers): Response | undefined {
+  if (process.env.WEBAUTH_URL) return undefined
+  const name = hostNameOf(headers.get("host"))
+  if (name && isLoopbackHost(name)) return undefined
+  return new Response("This demo only answers to localhost and 127.0.0.1 unless WEBAUTH_URL is set.", { status: 421 })
 }
 
 const KEY = Symbol.for("authlib.next-demo")

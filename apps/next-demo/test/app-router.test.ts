@@ -6,6 +6,7 @@
  * sign-out, and sessions of NextAuth.js v4 and Auth.js v5 carried over.
  */
 import { encode as v5Encode } from "@auth/core/jwt"
+import { request as httpRequest } from "node:http"
 import { migrateFromAuthJs } from "@authlib/xata-adapter"
 import { encode as v4Encode } from "next-auth/jwt"
 import pg from "pg"
@@ -38,6 +39,17 @@ describe.each(["jwt", "database"] as const)("%s sessions", (strategy) => {
     await browser?.close()
     await demo?.stop()
     await pool?.end()
+  })
+
+  test.each(["/", "/sign-in", "/inbox", "/api/auth/providers"])("%s under a Host that is not loopback answers 421 (origins come from Host without WEBAUTH_URL)", async (path) => {
+    const status = (host: string) =>
+      new Promise<number>((done, fail) => {
+        const url = new URL(`${demo.url}${path}`)
+        httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (res) => (res.resume(), done(res.statusCode!))).on("error", fail).end()
+      })
+    const port = new URL(demo.url).port
+    await expect(status(`evil.example:${port}`)).resolves.toBe(421)
+    await expect(status(`localhost:${port}`)).resolves.toBe(200)
   })
 
   test("the proxy sends a signed-out visitor of a protected page to sign in, then back", async () => {
