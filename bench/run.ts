@@ -23,6 +23,7 @@ const modules: BenchModule[] = [
   (await import("./two-factor.js")).default,
   (await import("./sso.js")).default,
   (await import("./organizations.js")).default,
+  (await import("./nextjs.js")).default,
 ]
 
 /** Re-runs this script under `taskset -c 0`; returns false when taskset is missing or fails. */

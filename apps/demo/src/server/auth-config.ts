@@ -16,13 +16,13 @@ import Google from "@authlib/providers/google"
 import Nodemailer from "@authlib/providers/nodemailer"
 import OIDC from "@authlib/providers/oidc"
 import Passkey from "@authlib/providers/passkey"
-import { demoDatabase, type DemoDatabase } from "./database.js"
-import { IDP_CLIENT, startIdp } from "./idp.js"
-import { startInbox } from "./inbox.js"
-import { invitationSender } from "./invitations.js"
-import { isLoopbackHost } from "./local-only.js"
-import { demoSecret } from "./secret.js"
-import { demoUsers, findUser } from "./users.js"
+import { demoDatabase, type DemoDatabase } from "./database"
+import { IDP_CLIENT, startIdp } from "./idp"
+import { startInbox } from "./inbox"
+import { invitationSender } from "./invitations"
+import { isLoopbackHost } from "./local-only"
+import { demoSecret } from "./secret"
+import { demoUsers, findUser } from "./users"
 
 type Env = { get(name: string): string | undefined }
 
@@ -125,10 +125,16 @@ async function withRedis<A extends DemoDatabase["adapter"]>(env: Env, adapter: A
 }
 // -----------------------------------------------------------------------------------------------
 
-async function build(env: Env): Promise<QwikAuthConfig> {
+/** What another app reusing this configuration changes (the Next.js demo mounts authlib at /api/auth). */
+export interface DemoConfigOptions {
+  /** Where authlib answers: the Demo IdP accepts callbacks there only. Default `/auth`. */
+  basePath?: string
+}
+
+async function build(env: Env, options: DemoConfigOptions): Promise<QwikAuthConfig> {
   const withIdp = idpUsable(env)
   if (!withIdp) console.warn("[demo] WEBAUTH_URL is not on loopback: the Demo IdP (127.0.0.1 only) is left out")
-  const [database, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env) : undefined])
+  const [database, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env, options.basePath) : undefined])
   const { adapter, rateLimitStore } = await withRedis(env, database.adapter, database.rateLimitStore)
   await storeDemoUsers(adapter)
   return {
@@ -189,9 +195,12 @@ function forOrigin(base: QwikAuthConfig, env: Env, origin: string): QwikAuthConf
   return config
 }
 
-/** The config for this process: built once, with everything it starts (database, inbox, IdP). */
-export function demoAuthConfig(env: Env): Promise<QwikAuthConfig> {
-  built ??= build(env).catch((err: unknown) => {
+/**
+ * The config for this process: built once, with everything it starts (database, inbox, IdP); the
+ * same object every request, so core caches its resolved form.
+ */
+export function demoAuthConfig(env: Env, options: DemoConfigOptions = {}): Promise<QwikAuthConfig> {
+  built ??= build(env, options).catch((err: unknown) => {
     built = undefined
     throw err
   })
