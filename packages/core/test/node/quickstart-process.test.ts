@@ -76,7 +76,7 @@ async function freePort(): Promise<number> {
 /** Starts the quick start on a free port (`PORT`) with exactly `env` (and PATH), once it prints its line. */
 async function start(env: Record<string, string>) {
   const port = await freePort()
-  const child: ChildProcess = spawn("node", [script], { cwd: dir, env: { PATH: process.env.PATH!, PORT: String(port), ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const child: ChildProcess = spawn("node", [script], { cwd: dir, env: { PATH: process.env.PATH!, PORT: String(port), ...env } as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] })
   const output: string[] = []
   child.stdout!.on("data", (c: Buffer) => output.push(c.toString()))
   child.stderr!.on("data", (c: Buffer) => output.push(c.toString()))
