@@ -23,3 +23,4 @@ export type {
 export { TwoFactorError } from "./index.js"
 export { WebAuthnVerificationError } from "./index.js"
 export { SessionManagementError } from "./index.js"
+export { OrganizationError } from "./index.js"

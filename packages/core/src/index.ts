@@ -15,6 +15,7 @@
  * | `webauthn-options/:provider` | GET | passkey options (+ challenge cookie) |
  * | `passkeys` | GET / POST | the signed-in user's passkeys / rename or delete one (CSRF) |
  * | `sessions` | GET / POST | the signed-in user's sessions / end one or the others (CSRF; database sessions) |
+ * | `organizations` | GET / POST | the signed-in user's organizations / create, invite, change roles, set the active one... (CSRF) |
  *
  * @example
  * ```ts
@@ -164,6 +165,46 @@ export const stepUpTwoFactor = serverFunctions.stepUpTwoFactor
 export type { CompletedTwoFactorSignIn, TwoFactorPasskeyInput } from "./capabilities/two-factor/functions-session.js"
 /** Two-factor: what finishes the request's pending sign-in (`code`, `passkey` or `enrol`), or `null` when there is none. */
 export const getPendingTwoFactor = serverFunctions.getPendingTwoFactor
+/** Organizations: creates an organization (`{ name, slug? }`) with the signed-in user as owner; resolves `{ id, name, slug, createdAt }`. */
+export const createOrganization = serverFunctions.createOrganization
+/** Organizations: the signed-in user's organizations, each with their `role`. */
+export const listOrganizations = serverFunctions.listOrganizations
+/** Organizations: one organization the signed-in user is a member of, with their `role` (`ORGANIZATION_UNKNOWN` otherwise). */
+export const getOrganization = serverFunctions.getOrganization
+/** Organizations: renames an organization or changes its slug (`organization:update`). */
+export const updateOrganization = serverFunctions.updateOrganization
+/** Organizations: deletes an organization with its members and invitations (`organization:delete`, fresh authentication). */
+export const deleteOrganization = serverFunctions.deleteOrganization
+/** Organizations: invites an address with a role (`member:invite`) and hands `sendInvitation` the single-use link. */
+export const inviteMember = serverFunctions.inviteMember
+/** Organizations: an organization's invitations with their status (`pending`, `accepted`, `revoked`, `expired`). */
+export const listInvitations = serverFunctions.listInvitations
+/** Organizations: revokes a pending invitation (`invitation:revoke`). */
+export const revokeInvitation = serverFunctions.revokeInvitation
+/** Organizations: accepts an invitation by its token for the signed-in user whose verified address it was sent to. */
+export const acceptInvitation = serverFunctions.acceptInvitation
+/** Organizations: an organization's members with names, addresses and roles. */
+export const listMembers = serverFunctions.listMembers
+/** Organizations: sets a member's role (`member:update-role`; no role with permissions the caller lacks; only owners act on owners). */
+export const updateMemberRole = serverFunctions.updateMemberRole
+/** Organizations: removes a member (`member:remove`; only owners remove owners; never the last owner). */
+export const removeMember = serverFunctions.removeMember
+/** Organizations: the signed-in user leaves an organization (never its last owner). */
+export const leaveOrganization = serverFunctions.leaveOrganization
+/** Organizations: makes one of the signed-in user's organizations active (or none); the session carries `activeOrganization`; `setCookie` sets it. */
+export const setActiveOrganization = serverFunctions.setActiveOrganization
+/** Organizations: whether the signed-in user's role in an organization holds a permission (built-in or the app's), read from the store now. */
+export const hasPermission = serverFunctions.hasPermission
+/** Organizations: as `hasPermission`, throwing `OrganizationError` `FORBIDDEN` when the role does not hold it. */
+export const requirePermission = serverFunctions.requirePermission
+export type { Organization, OrganizationMember, OrganizationMembership, OrganizationWithRole } from "./capabilities/organizations/manage.js"
+export type { AcceptedInvitation, OrganizationInvitation, OrganizationInvitationInfo } from "./capabilities/organizations/invitations.js"
+export type { ActiveOrganizationResult } from "./capabilities/organizations/functions.js"
+export type { ActiveOrganization } from "./capabilities/organizations/active.js"
+export type { InvitationMessage, OrganizationsOptions } from "./capabilities/organizations/options.js"
+export type { OrganizationsRateLimitOptions } from "./capabilities/organizations/rate-limits.js"
+export type { InvitationSentMessage, MemberAddedMessage, MemberRemovedMessage, MemberRoleChangedMessage, OrganizationCreatedMessage } from "./capabilities/organizations/events.js"
+export { BUILT_IN_PERMISSIONS } from "./capabilities/organizations/roles.js"
 export type { ServerFunction, ServerResult } from "./kernel/run/server-function.js"
 export type { PendingTwoFactorInfo } from "./capabilities/two-factor/pending-info.js"
 export type { RateLimitHit, RateLimitStep, RateLimitStore } from "./kernel/types/rate-limit-store.js"

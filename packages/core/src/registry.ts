@@ -9,6 +9,7 @@ import { credentials } from "./capabilities/credentials/index.js"
 import { email } from "./capabilities/email/index.js"
 import { linkedAccounts } from "./capabilities/linked-accounts/index.js"
 import { oauth } from "./capabilities/oauth/index.js"
+import { organizations } from "./capabilities/organizations/index.js"
 import { passkeyManagement } from "./capabilities/passkey-management/index.js"
 import { providerTokens } from "./capabilities/provider-tokens/index.js"
 import { sessionManagement } from "./capabilities/session-management/index.js"
@@ -36,6 +37,7 @@ export const REGISTRY: Registry = assembleRegistry([
   linkedAccounts,
   providerTokens,
   twoFactor,
+  organizations,
 ])
 
 /** The copy of each app config that carries `REGISTRY`: one per config object, so its resolution is cached once too. */

@@ -5,6 +5,7 @@
  * the map's keys, so a new server function cannot be left out of a binding.
  */
 import { linkedAccountsFunctions } from "./capabilities/linked-accounts/index.js"
+import { organizationsFunctions } from "./capabilities/organizations/index.js"
 import { passkeyManagementFunctions } from "./capabilities/passkey-management/index.js"
 import { providerTokensFunctions } from "./capabilities/provider-tokens/index.js"
 import { sessionManagementFunctions } from "./capabilities/session-management/index.js"
@@ -22,6 +23,7 @@ export const serverFunctions = /*#__PURE__*/ Object.freeze(
     ...sessionManagementFunctions,
     ...linkedAccountsFunctions,
     ...twoFactorFunctions,
+    ...organizationsFunctions,
   }),
 )
 

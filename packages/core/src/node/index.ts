@@ -66,6 +66,38 @@ export const completeTwoFactorSignInWithPasskey = forNode("completeTwoFactorSign
 export const stepUpTwoFactor = forNode("stepUpTwoFactor")
 /** {@link root.getPendingTwoFactor} for a Node request, the config completed from `process.env`. */
 export const getPendingTwoFactor = forNode("getPendingTwoFactor")
+/** {@link root.createOrganization} for a Node request, the config completed from `process.env`. */
+export const createOrganization = forNode("createOrganization")
+/** {@link root.listOrganizations} for a Node request, the config completed from `process.env`. */
+export const listOrganizations = forNode("listOrganizations")
+/** {@link root.getOrganization} for a Node request, the config completed from `process.env`. */
+export const getOrganization = forNode("getOrganization")
+/** {@link root.updateOrganization} for a Node request, the config completed from `process.env`. */
+export const updateOrganization = forNode("updateOrganization")
+/** {@link root.deleteOrganization} for a Node request, the config completed from `process.env`. */
+export const deleteOrganization = forNode("deleteOrganization")
+/** {@link root.inviteMember} for a Node request, the config completed from `process.env`. */
+export const inviteMember = forNode("inviteMember")
+/** {@link root.listInvitations} for a Node request, the config completed from `process.env`. */
+export const listInvitations = forNode("listInvitations")
+/** {@link root.revokeInvitation} for a Node request, the config completed from `process.env`. */
+export const revokeInvitation = forNode("revokeInvitation")
+/** {@link root.acceptInvitation} for a Node request, the config completed from `process.env`. */
+export const acceptInvitation = forNode("acceptInvitation")
+/** {@link root.listMembers} for a Node request, the config completed from `process.env`. */
+export const listMembers = forNode("listMembers")
+/** {@link root.updateMemberRole} for a Node request, the config completed from `process.env`. */
+export const updateMemberRole = forNode("updateMemberRole")
+/** {@link root.removeMember} for a Node request, the config completed from `process.env`. */
+export const removeMember = forNode("removeMember")
+/** {@link root.leaveOrganization} for a Node request, the config completed from `process.env`. */
+export const leaveOrganization = forNode("leaveOrganization")
+/** {@link root.setActiveOrganization} for a Node request, the config completed from `process.env`. */
+export const setActiveOrganization = forNode("setActiveOrganization")
+/** {@link root.hasPermission} for a Node request, the config completed from `process.env`. */
+export const hasPermission = forNode("hasPermission")
+/** {@link root.requirePermission} for a Node request, the config completed from `process.env`. */
+export const requirePermission = forNode("requirePermission")
 /** {@link root.revokeUserSessions} with the config completed from `process.env`. */
 export const revokeUserSessions = appForNode(root.revokeUserSessions)
 /** {@link root.unlockTwoFactor} with the config completed from `process.env`. */

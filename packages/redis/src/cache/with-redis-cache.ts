@@ -38,6 +38,14 @@ const UNCACHED = new Set<string>([
   // session (counting a TOTP attempt must not renew the cache: guesses would void it for everyone).
   "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "countTwoFactorAttempt", "recordTwoFactorStep",
   "useTwoFactorBackupCode", "resetTwoFactorFailures", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
+  // The organizations port: memberships are read from the database at every use (never cached, so a
+  // removed member is refused at once), and no organization write changes a cached user or session
+  // (a membership read must not renew the cache: core asks one on every permission check).
+  "createOrganization", "getOrganization", "getOrganizationBySlug", "updateOrganization", "deleteOrganization",
+  "listOrganizationsByUserId", "getOrganizationMember", "listOrganizationMembers", "updateOrganizationMemberRole",
+  "removeOrganizationMember", "createOrganizationInvitation", "getOrganizationInvitation",
+  "getOrganizationInvitationByTokenHash", "listOrganizationInvitations", "revokeOrganizationInvitation",
+  "acceptOrganizationInvitation",
 ])
 
 /** Runs `write`, then (even when it threw: it may have committed) `invalidate`. */
@@ -128,7 +136,8 @@ function methodNames(adapter: object): string[] {
  *   taken before the database read, which the writes delete (see `scripts.ts`).
  * - Redis down, slow (`timeoutMs`), flushed, evicting or restarted: the database answers (logged);
  *   after trouble the cache is used again only once a new era voids every older entry.
- * - Other methods are called as they are; a method this release does not know is treated as a
+ * - Other methods are called as they are (the organizations port among them: memberships are never
+ *   cached); a method this release does not know is treated as a
  *   write that may change anything (the cache is renewed after it).
  *
  * @example

@@ -96,6 +96,7 @@ export function assembleRegistry(capabilities: readonly Capability[]): Registry 
     heldSignIn: every("heldSignIn"),
     freshness: every("freshness"),
     footholds: every("removeFootholds"),
+    sessionFields: every("sessionFields"),
     oneStepMultiFactor: (config: ResolvedConfig) => oneStepHooks.every((hook) => hook(config)),
     secondFactorLifetime: (config: ResolvedConfig) =>
       lifetimeHooks.reduce<number | null>((strictest, hook) => {

@@ -1,5 +1,6 @@
 /**
- * GET /session: the session as the `session` callback shapes it, or `null`.
+ * GET /session: the session as the `session` callback shapes it, or `null`, with the fields
+ * capabilities add to it (their `sessionFields` hooks).
  * POST /session: update (CSRF-checked and limited by the kernel, see `index.ts`); `data` from the body reaches the `jwt` callback
  * (`trigger: "update"`, `session`) or the `session` callback (`newSession`, `trigger: "update"`).
  */
@@ -7,10 +8,24 @@ import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import type { Session } from "../types/config.js"
 
+/** `answer` with the capabilities' fields merged into its session and their cookies appended; unchanged without a session or hooks. */
+async function withCapabilityFields(req: AuthRequest, ctx: Context, answer: AuthResponse<Session | null>): Promise<AuthResponse<Session | null>> {
+  const hooks = ctx.config.registry.sessionFields
+  if (answer.json === null || answer.json === undefined || hooks.length === 0) return answer
+  let session = answer.json
+  let cookies = answer.cookies ?? []
+  for (const hook of hooks) {
+    const added = await hook(req, ctx)
+    if (added?.fields) session = { ...session, ...added.fields }
+    if (added?.cookies?.length) cookies = [...cookies, ...added.cookies]
+  }
+  return { ...answer, json: session, cookies }
+}
+
 export async function getSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {
-  return sessionStrategy(ctx.config).read(req, ctx)
+  return withCapabilityFields(req, ctx, await sessionStrategy(ctx.config).read(req, ctx))
 }
 
 export async function updateSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {
-  return sessionStrategy(ctx.config).read(req, ctx, { data: req.body.data })
+  return withCapabilityFields(req, ctx, await sessionStrategy(ctx.config).read(req, ctx, { data: req.body.data }))
 }

@@ -21,6 +21,7 @@ import type { AdapterUser } from "./adapters.js"
 import type { SafeHtml } from "./safe-html.js"
 import type { StoredProviderTokens } from "./model.js"
 import type { HeldSignIn } from "./request-memo.js"
+import type { Cookie } from "./http.js"
 
 export type { HeldSignIn } from "./request-memo.js"
 
@@ -277,6 +278,13 @@ export type FreshnessHook = (ctx: Context, userId: string) => Promise<number | n
  */
 export type FootholdHook = (ctx: Context, userId: string) => Promise<Record<string, unknown> | undefined>
 
+/**
+ * What a capability adds to the session `GET` and `POST {basePath}/session` answer (after the
+ * `session` callback), for a request that has one: its `fields`, merged into the session, and
+ * `cookies` to set (a stale cookie of its own cleared). Asked only when the session is not `null`.
+ */
+export type SessionFieldsHook = (req: AuthRequest, ctx: Context) => Promise<{ readonly fields?: Readonly<Record<string, unknown>>; readonly cookies?: readonly Cookie[] } | undefined>
+
 /** A warning printed once per process (`key`) at start-up. */
 export interface StartupWarning {
   readonly key: string
@@ -312,6 +320,8 @@ export interface Capability {
   readonly errors?: readonly ErrorDeclaration[]
   /** Its adapter ports (methods typed by augmenting `Adapter` and `CapabilityPorts`). */
   readonly ports?: PortsDeclaration
+  /** Asked by the session route for fields of its own, in registry order (see `SessionFieldsHook`). */
+  readonly sessionFields?: SessionFieldsHook
   /** Asked by the pre-hijacking clean-up, in registry order (see `FootholdHook`). */
   readonly removeFootholds?: FootholdHook
   /** Asked by the kernel's step-up gate (`requireFreshSecondFactor`); the strictest answer wins. */

@@ -9,7 +9,7 @@ import type { ProviderType } from "./model.js"
 import type { RateLimitGroup, RateLimitRule } from "./rate-limit.js"
 import type { ResolvedConfig } from "./resolved-config.js"
 import type {
-  AnyOptionsDeclaration, BeforeIssueHook, Capability, ErrorText, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SignInTypeDeclaration, SignOutHook,
+  AnyOptionsDeclaration, BeforeIssueHook, Capability, ErrorText, FootholdHook, FreshnessHook, HeldSignInHook, RouteDeclaration, SessionFieldsHook, SignInTypeDeclaration, SignOutHook,
 } from "./capability.js"
 
 /** The merged declarations. */
@@ -32,6 +32,8 @@ export interface Registry {
   /** Sign-in body fields that belong to a capability (`BeforeIssueHook.bodyFields`), not to the app. */
   readonly bodyFields: ReadonlySet<string>
   readonly freshness: readonly FreshnessHook[]
+  /** What capabilities add to the session answer (`sessionFields`). */
+  readonly sessionFields: readonly SessionFieldsHook[]
   /** What the pre-hijacking clean-up asks each capability to remove (`removeFootholds`). */
   readonly footholds: readonly FootholdHook[]
   /** Whether a first factor that proves two factors in one step counts as two (yes unless a capability says no). */

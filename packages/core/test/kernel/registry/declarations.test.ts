@@ -72,7 +72,7 @@ describe("capability declarations", () => {
     expect(owners).toMatchObject({ PasskeyManagementError: "passkey-management", AccountManagementError: "linked-accounts" })
     const types = Object.keys(REGISTRY.errorCodes)
     expect(types[0]).toBe("AccountManagementError")
-    expect(types.slice(types.indexOf("OAuthSignInError"), types.indexOf("OAuthSignInError") + 3)).toEqual(["OAuthSignInError", "PasskeyManagementError", "RateLimited"])
+    expect(types.slice(types.indexOf("OAuthSignInError"), types.indexOf("OAuthSignInError") + 4)).toEqual(["OAuthSignInError", "OrganizationError", "PasskeyManagementError", "RateLimited"])
     expect(REGISTRY.policyOf("PasskeyManagementError")).toEqual({ codeInJson: true })
     expect(REGISTRY.policyOf("AccountManagementError")).toEqual({})
   })
@@ -101,6 +101,8 @@ describe("capability declarations", () => {
       "passkey.perClient": "webauthn",
       "twoFactor.perUser": "two-factor",
       "twoFactor.perSignIn": "two-factor",
+      "organizations.create": "organizations",
+      "organizations.invite": "organizations",
     })
     expect(Object.keys(REGISTRY.rateLimits).filter((group) => !(group in owners))).toEqual(["csrf.perClient", "session.perClient"])
   })

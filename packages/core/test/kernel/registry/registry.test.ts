@@ -36,7 +36,7 @@ describe("the registry", () => {
   it("names in the README's route table every action a POST declares (the body's `action`)", () => {
     const rows = readme.split("\n").filter((line) => /^\| `[a-z-]+(?:\/:provider)?` \| POST/.test(line))
     const declared = [...REGISTRY.actions].filter((action) => REGISTRY.actionsOf(action, "POST").length > 0)
-    expect(declared.sort()).toEqual(["passkeys", "sessions", "two-factor"])
+    expect(declared.sort()).toEqual(["organizations", "passkeys", "sessions", "two-factor"])
     for (const action of declared) {
       const row = rows.find((line) => line.startsWith(`| \`${action}\` |`))
       expect(row, action).toBeDefined()
