@@ -169,3 +169,139 @@ INSERT INTO authlib_migrations (version, name) VALUES (7, 'sessions: authTime, a
 -- migration 8: two-factor: failedAttempts
 ALTER TABLE authlib_two_factors ADD COLUMN IF NOT EXISTS "failedAttempts" integer DEFAULT 0;
 INSERT INTO authlib_migrations (version, name) VALUES (8, 'two-factor: failedAttempts') ON CONFLICT (version) DO NOTHING;
+
+-- migration 9: organizations: authlib_organizations, authlib_organization_members, authlib_organization_invitations
+CREATE TABLE IF NOT EXISTS authlib_organizations (
+  xata_id text PRIMARY KEY DEFAULT ('rec_' || replace(gen_random_uuid()::text, '-', '')) CHECK (length(xata_id) < 256),
+  xata_version integer NOT NULL DEFAULT 0,
+  xata_createdat timestamptz NOT NULL DEFAULT now(),
+  xata_updatedat timestamptz NOT NULL DEFAULT now(),
+  name text, slug text, "createdAt" timestamptz
+);
+
+CREATE OR REPLACE TRIGGER authlib_organizations_touch BEFORE UPDATE ON authlib_organizations FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch();
+
+CREATE UNIQUE INDEX IF NOT EXISTS authlib_organizations_slug_key ON authlib_organizations (slug);
+
+CREATE TABLE IF NOT EXISTS authlib_organization_members (
+  xata_id text PRIMARY KEY DEFAULT ('rec_' || replace(gen_random_uuid()::text, '-', '')) CHECK (length(xata_id) < 256),
+  xata_version integer NOT NULL DEFAULT 0,
+  xata_createdat timestamptz NOT NULL DEFAULT now(),
+  xata_updatedat timestamptz NOT NULL DEFAULT now(),
+  organization text REFERENCES authlib_organizations(xata_id) ON DELETE CASCADE, "user" text REFERENCES authlib_users(xata_id) ON DELETE CASCADE, role text, "joinedAt" timestamptz
+);
+
+CREATE OR REPLACE TRIGGER authlib_organization_members_touch BEFORE UPDATE ON authlib_organization_members FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch();
+
+CREATE UNIQUE INDEX IF NOT EXISTS authlib_organization_members_key ON authlib_organization_members (organization, "user");
+
+CREATE INDEX IF NOT EXISTS authlib_organization_members_user_idx ON authlib_organization_members ("user");
+
+CREATE TABLE IF NOT EXISTS authlib_organization_invitations (
+  xata_id text PRIMARY KEY DEFAULT ('rec_' || replace(gen_random_uuid()::text, '-', '')) CHECK (length(xata_id) < 256),
+  xata_version integer NOT NULL DEFAULT 0,
+  xata_createdat timestamptz NOT NULL DEFAULT now(),
+  xata_updatedat timestamptz NOT NULL DEFAULT now(),
+  organization text REFERENCES authlib_organizations(xata_id) ON DELETE CASCADE, email text, role text, inviter text, "tokenHash" text, expires timestamptz,
+  status text, "createdAt" timestamptz
+);
+
+CREATE OR REPLACE TRIGGER authlib_organization_invitations_touch BEFORE UPDATE ON authlib_organization_invitations FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch();
+
+CREATE UNIQUE INDEX IF NOT EXISTS authlib_organization_invitations_token_key ON authlib_organization_invitations ("tokenHash");
+
+CREATE INDEX IF NOT EXISTS authlib_organization_invitations_organization_idx ON authlib_organization_invitations (organization, "createdAt");
+
+CREATE UNIQUE INDEX IF NOT EXISTS authlib_organization_invitations_pending_key ON authlib_organization_invitations (organization, lower(email)) WHERE status = 'pending';
+
+CREATE INDEX IF NOT EXISTS authlib_users_email_lower_idx ON authlib_users (lower(email));
+
+CREATE OR REPLACE FUNCTION authlib_organization_set_role(p_organization text, p_user text, p_role text, p_actor text, p_actor_role text)
+RETURNS TABLE (outcome text, member_user text, member_role text, member_joined timestamptz) LANGUAGE plpgsql AS $$
+DECLARE
+  v_role text;
+BEGIN
+  PERFORM 1 FROM authlib_organizations WHERE xata_id = p_organization FOR NO KEY UPDATE;
+  IF NOT FOUND THEN RETURN; END IF;
+  IF NOT (p_actor IS NULL OR EXISTS (SELECT 1 FROM authlib_organization_members
+    WHERE organization = p_organization AND "user" = p_actor AND role = p_actor_role)) THEN RETURN; END IF;
+  SELECT role INTO v_role FROM authlib_organization_members WHERE organization = p_organization AND "user" = p_user;
+  IF NOT FOUND THEN RETURN; END IF;
+  IF v_role = 'owner' AND p_role IS DISTINCT FROM 'owner' AND (SELECT count(*) FROM authlib_organization_members WHERE organization = p_organization AND role = 'owner') < 2 THEN
+    outcome := 'last-owner';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  UPDATE authlib_organization_members SET role = p_role WHERE organization = p_organization AND "user" = p_user
+    RETURNING 'updated', "user", role, "joinedAt" INTO outcome, member_user, member_role, member_joined;
+  RETURN NEXT;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION authlib_organization_remove_member(p_organization text, p_user text, p_actor text, p_actor_role text)
+RETURNS TABLE (outcome text, member_user text, member_role text, member_joined timestamptz) LANGUAGE plpgsql AS $$
+DECLARE
+  v_role text;
+BEGIN
+  PERFORM 1 FROM authlib_organizations WHERE xata_id = p_organization FOR NO KEY UPDATE;
+  IF NOT FOUND THEN RETURN; END IF;
+  IF NOT (p_actor IS NULL OR EXISTS (SELECT 1 FROM authlib_organization_members
+    WHERE organization = p_organization AND "user" = p_actor AND role = p_actor_role)) THEN RETURN; END IF;
+  SELECT role INTO v_role FROM authlib_organization_members WHERE organization = p_organization AND "user" = p_user;
+  IF NOT FOUND THEN RETURN; END IF;
+  IF v_role = 'owner' AND (SELECT count(*) FROM authlib_organization_members WHERE organization = p_organization AND role = 'owner') < 2 THEN
+    outcome := 'last-owner';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  DELETE FROM authlib_organization_members WHERE organization = p_organization AND "user" = p_user
+    RETURNING 'removed', "user", role, "joinedAt" INTO outcome, member_user, member_role, member_joined;
+  RETURN NEXT;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION authlib_organization_invite(p_id text, p_organization text, p_email text, p_role text, p_inviter text,
+  p_token_hash text, p_expires timestamptz, p_now timestamptz, p_limit integer)
+RETURNS TABLE (outcome text, invitation_created timestamptz) LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM authlib_organizations WHERE xata_id = p_organization FOR NO KEY UPDATE;
+  IF NOT FOUND THEN outcome := 'organization-unknown'; RETURN NEXT; RETURN; END IF;
+  IF EXISTS (SELECT 1 FROM authlib_users u JOIN authlib_organization_members m ON m."user" = u.xata_id
+      WHERE lower(u.email) = lower(p_email) AND m.organization = p_organization) THEN
+    outcome := 'member-exists';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  IF p_limit IS NOT NULL AND (SELECT count(*) FROM authlib_organization_members WHERE organization = p_organization)
+      + (SELECT count(*) FROM authlib_organization_invitations WHERE organization = p_organization AND status = 'pending'
+          AND expires > p_now AND lower(email) IS DISTINCT FROM lower(p_email)) >= p_limit THEN
+    outcome := 'limit-reached';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  DELETE FROM authlib_organization_invitations WHERE organization = p_organization AND status = 'pending' AND lower(email) = lower(p_email);
+  INSERT INTO authlib_organization_invitations (xata_id, organization, email, role, inviter, "tokenHash", expires, status, "createdAt")
+    VALUES (p_id, p_organization, p_email, p_role, p_inviter, p_token_hash, p_expires, 'pending', p_now)
+    RETURNING 'created', "createdAt" INTO outcome, invitation_created;
+  RETURN NEXT;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION authlib_organization_release_user(p_user text)
+RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM authlib_organizations WHERE xata_id IN (SELECT organization FROM authlib_organization_members WHERE "user" = p_user)
+    ORDER BY xata_id FOR NO KEY UPDATE;
+  IF EXISTS (SELECT 1 FROM authlib_organization_members m WHERE m."user" = p_user AND m.role = 'owner'
+      AND EXISTS (SELECT 1 FROM authlib_organization_members o WHERE o.organization = m.organization AND o."user" IS DISTINCT FROM p_user)
+      AND NOT EXISTS (SELECT 1 FROM authlib_organization_members o WHERE o.organization = m.organization AND o."user" IS DISTINCT FROM p_user
+        AND o.role = 'owner')) THEN
+    RAISE EXCEPTION 'authlib: the user is the last owner of an organization with other members' USING ERRCODE = 'AL001';
+  END IF;
+  DELETE FROM authlib_organizations o WHERE o.xata_id IN (SELECT organization FROM authlib_organization_members WHERE "user" = p_user)
+    AND NOT EXISTS (SELECT 1 FROM authlib_organization_members x WHERE x.organization = o.xata_id AND x."user" IS DISTINCT FROM p_user);
+  DELETE FROM authlib_organization_members WHERE "user" = p_user;
+  RETURN true;
+END
+$$;
+INSERT INTO authlib_migrations (version, name) VALUES (9, 'organizations: authlib_organizations, authlib_organization_members, authlib_organization_invitations') ON CONFLICT (version) DO NOTHING;

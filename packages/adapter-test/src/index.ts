@@ -34,6 +34,7 @@ import { createSessionForAccountSuite, useVerificationTokenForAccountSuite } fro
 import { useVerificationTokenAndCreateSessionSuite } from "./link-sign-in.js"
 import { passkeySignInSuite } from "./passkey-sign-in.js"
 import { twoFactorSuite } from "./two-factor.js"
+import { organizationsSuite } from "./organizations.js"
 import type { Adapter } from "@authlib/core"
 import type { TestOptions } from "./types.js"
 
@@ -60,6 +61,7 @@ const NO_USER_SESSIONS = "the adapter has no listSessionsByUserId/deleteSessions
 const NO_SESSION_EPOCH =
   "the adapter has no getUserSessionEpoch/incrementUserSessionEpoch, optional methods (core then cannot revoke JWT sessions before they expire)"
 const NO_TWO_FACTOR = "the adapter has no two-factor port (getTwoFactor and the six methods beside it; core then offers no second factor)"
+const NO_ORGANIZATIONS = "the adapter has no organizations port (createOrganization and the fifteen methods beside it; core then offers no organizations)"
 const NO_LIST_ACCOUNTS = "the adapter has no listAccountsByUserId, an optional method (core then refuses more deletions of a last passkey)"
 
 /** The suite of an optional method: registered when the adapter has it, else listed as skipped with the reason. */
@@ -109,6 +111,15 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  *   forward (of N parallel calls for one step exactly one wins), single-use backup codes (of 20
  *   parallel uses of one code exactly one wins), replacing and deleting, the cascade from
  *   `deleteUser`, and no secret or backup code in plain text anywhere in the store.
+ * - The organizations port, optional (`createOrganization` and fifteen more): every method's
+ *   contract (unknown ids give `null`, unique slugs, `deleteOrganization` and `deleteUser`
+ *   cascades, a pending invitation replaced rather than duplicated, `member-exists`, the
+ *   `membershipLimit` counting members and pending unexpired invitations, the `actor` condition,
+ *   addresses compared case-insensitively with a `+tag` kept, used, revoked and expired invitations
+ *   refused, the user fields of `listOrganizationMembers`) and its races: two owners demoting or
+ *   removing each other (or deleted) at once leave one owner, 20 parallel acceptances of one
+ *   invitation give one membership, parallel invitations never pass the limit; `deleteUser` of a
+ *   last owner with other members throws `OrganizationError` `LAST_OWNER` and changes nothing.
  * - `retireVerificationTokens`, optional: keeps the `keep` newest tokens of an identifier (by
  *   `expires`), answers how many it deleted, never touches other identifiers, and under concurrent
  *   calls never deletes one of the `keep` newest.
@@ -152,6 +163,7 @@ export function runBasicTests(options: TestOptions): void {
   portSuite(options.adapter, "sessionListing", NO_USER_SESSIONS, () => userSessionsSuite(ctx))
   portSuite(options.adapter, "sessionEpochs", NO_SESSION_EPOCH, () => sessionEpochSuite(ctx))
   portSuite(options.adapter, "twoFactor", NO_TWO_FACTOR, () => twoFactorSuite(ctx))
+  portSuite(options.adapter, "organizations", NO_ORGANIZATIONS, () => organizationsSuite(ctx))
   describe("duplicate keys", () => duplicatesSuite(ctx))
   describe("races", () => racesSuite(ctx))
   describe("skipTests", () => {

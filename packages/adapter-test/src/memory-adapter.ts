@@ -9,11 +9,15 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterOrganization,
+  AdapterOrganizationInvitation,
+  AdapterOrganizationMember,
   AdapterSession,
   AdapterUser,
   VerificationToken,
 } from "@authlib/core"
 import { twoFactorMethods, type MemoryTwoFactor } from "./memory-two-factor.js"
+import { deleteUserMemberships, organizationMethods } from "./memory-organizations.js"
 
 export type { MemoryTwoFactor } from "./memory-two-factor.js"
 
@@ -30,8 +34,15 @@ export interface MemoryStore {
   sessionEpochs: Map<string, number>
   /** Two-factor records by user id (backup codes as the hashes core gave). */
   twoFactor: Map<string, MemoryTwoFactor>
+  /** Organizations by id. */
+  organizations: Map<string, AdapterOrganization>
+  /** Memberships, keyed by `memberKey(organizationId, userId)`, in the order they were made. */
+  organizationMembers: Map<string, AdapterOrganizationMember>
+  /** Invitations by id (the token as the hash core gave), in the order they were made. */
+  organizationInvitations: Map<string, AdapterOrganizationInvitation>
   accountKey(provider: string, providerAccountId: string): string
   tokenKey(identifier: string, token: string): string
+  memberKey(organizationId: string, userId: string): string
 }
 
 /** An empty store. */
@@ -44,15 +55,21 @@ export function createMemoryStore(): MemoryStore {
     authenticators: new Map(),
     sessionEpochs: new Map(),
     twoFactor: new Map(),
+    organizations: new Map(),
+    organizationMembers: new Map(),
+    organizationInvitations: new Map(),
     accountKey: (provider, providerAccountId) => JSON.stringify([provider, providerAccountId]),
     tokenKey: (identifier, token) => JSON.stringify([identifier, token]),
+    memberKey: (organizationId, userId) => JSON.stringify([organizationId, userId]),
   }
 }
 
 /**
  * What `MemoryAdapterError` reports: `DUPLICATE_EMAIL` (`createUser`/`updateUser`),
- * `DUPLICATE_ACCOUNT` (`linkAccount`), `DUPLICATE_KEY` (a user id, session token or credential ID
- * already stored), `UNKNOWN_USER`, `UNKNOWN_CREDENTIAL` (`updateAuthenticatorCounter`).
+ * `DUPLICATE_ACCOUNT` (`linkAccount`), `DUPLICATE_KEY` (a user id, session token, credential ID,
+ * organization id, invitation id or invitation token hash already stored), `UNKNOWN_USER`,
+ * `UNKNOWN_CREDENTIAL` (`updateAuthenticatorCounter`). The organizations port throws core's
+ * `OrganizationError` where its contract says so (`deleteUser` of a last owner).
  */
 export type MemoryAdapterErrorCode =
   | "DUPLICATE_EMAIL"
@@ -119,6 +136,8 @@ function userMethods(store: MemoryStore): Adapter {
     deleteUser(userId) {
       const user = store.users.get(userId)
       if (!user) return null
+      // First, since it may refuse (the last owner of an organization with other members): then nothing is deleted.
+      deleteUserMemberships(store, userId)
       store.users.delete(userId)
       store.sessionEpochs.delete(userId)
       store.twoFactor.delete(userId)
@@ -318,6 +337,7 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
     ...authenticators,
     ...passkeySignInMethods(store.users, { ...sessions, ...tokens, ...authenticators } as Required<Adapter>),
     ...twoFactorMethods(store),
+    ...organizationMethods(store, (message, code) => new MemoryAdapterError(message, code)),
   } as Required<Adapter>
 }
 

@@ -3,8 +3,15 @@ import { ADAPTER_PORTS } from "@authlib/core"
 import { MemoryAdapter, portCoverage } from "../src/index.js"
 
 describe("portCoverage", () => {
-  it("finds every port of the memory adapter complete", () => {
-    expect(portCoverage(MemoryAdapter())).toEqual({ complete: Object.keys(ADAPTER_PORTS), partial: [], absent: [] })
+  it("finds every port of the memory adapter complete, the organizations port included", () => {
+    const coverage = portCoverage(MemoryAdapter())
+    expect(new Set(coverage.complete)).toEqual(new Set([...Object.keys(ADAPTER_PORTS), "organizations"]))
+    expect(coverage).toMatchObject({ partial: [], absent: [] })
+  })
+
+  it("reports the organizations port implemented in part, with the missing method", () => {
+    const { acceptOrganizationInvitation: _, ...partial } = MemoryAdapter()
+    expect(portCoverage(partial).partial).toEqual([{ port: "organizations", missing: ["acceptOrganizationInvitation"] }])
   })
 
   it("reports a port implemented in part, with the missing methods", () => {

@@ -68,6 +68,57 @@ describe("withRedisCache", () => {
     expect(await cached.getUser!(user.id)).toMatchObject({ name: "Cached" })
   })
 
+  test("the organizations port's methods are called as they are: memberships are read from the store at each use, and no call renews the cache", async () => {
+    const store = createMemoryStore()
+    const base = MemoryAdapter(store)
+    const cached = withRedisCache(base, { client, logger: quiet })
+    const owner = await makeUser(base, "Owner")
+    const member = await makeUser(base, "Member")
+    expect(await cached.getUser!(owner.id)).toMatchObject({ name: "Owner" })
+    store.users.get(owner.id)!.name = "Changed behind the cache"
+    const org = await cached.createOrganization!({ id: crypto.randomUUID(), name: "Acme", slug: `acme-${crypto.randomUUID().slice(0, 8)}`, ownerId: owner.id })
+    if (org === "slug-taken") throw new Error("a fresh slug was taken")
+    expect(await cached.getOrganization!(org.id)).toStrictEqual(org)
+    expect(await cached.getOrganizationBySlug!(org.slug)).toStrictEqual(org)
+    expect(await cached.updateOrganization!(org.id, { name: "Acme 2" })).toMatchObject({ name: "Acme 2" })
+    const sent = { id: crypto.randomUUID(), organizationId: org.id, email: member.email!, role: "admin", inviterId: owner.id, tokenHash: crypto.randomUUID(), expires: new Date(Date.now() + 60_000) }
+    expect(await cached.createOrganizationInvitation!(sent, { now: new Date(), membershipLimit: 5 })).toMatchObject({ status: "pending" })
+    expect(await cached.getOrganizationInvitation!(sent.id)).toMatchObject({ status: "pending" })
+    expect(await cached.getOrganizationInvitationByTokenHash!(sent.tokenHash)).toMatchObject({ id: sent.id })
+    expect(await cached.listOrganizationInvitations!(org.id)).toHaveLength(1)
+    expect(await cached.acceptOrganizationInvitation!({ tokenHash: sent.tokenHash, userId: member.id, email: member.email!, now: new Date() })).toMatchObject({ role: "admin" })
+    expect(await cached.getOrganizationMember!(org.id, member.id)).toMatchObject({ role: "admin" })
+    // A membership changed behind the cache is seen by the very next read: nothing of it is cached.
+    store.organizationMembers.get(store.memberKey(org.id, member.id))!.role = "member"
+    expect(await cached.getOrganizationMember!(org.id, member.id)).toMatchObject({ role: "member" })
+    expect(await cached.listOrganizationMembers!(org.id)).toHaveLength(2)
+    expect(await cached.listOrganizationsByUserId!(member.id)).toMatchObject([{ id: org.id, role: "member" }])
+    expect(await cached.updateOrganizationMemberRole!(org.id, member.id, "admin", { userId: owner.id, role: "owner" })).toMatchObject({ role: "admin" })
+    expect(await cached.removeOrganizationMember!(org.id, member.id)).toMatchObject({ userId: member.id })
+    store.organizationMembers.delete(store.memberKey(org.id, owner.id))
+    expect(await cached.getOrganizationMember!(org.id, owner.id)).toBeNull()
+    const revocable = { ...sent, id: crypto.randomUUID(), tokenHash: crypto.randomUUID() }
+    await cached.createOrganizationInvitation!(revocable, { now: new Date() })
+    expect(await cached.revokeOrganizationInvitation!(revocable.id)).toBe(true)
+    expect(await cached.deleteOrganization!(org.id)).toBe(true)
+    // No call above renewed the cache: the entry read before them is still served.
+    expect(await cached.getUser!(owner.id)).toMatchObject({ name: "Owner" })
+  })
+
+  test("deleteUser of an organization's last owner passes the adapter's OrganizationError LAST_OWNER through and keeps the user", async () => {
+    const base = MemoryAdapter(createMemoryStore())
+    const cached = withRedisCache(base, { client, logger: quiet })
+    const owner = await makeUser(base, "Owner")
+    const member = await makeUser(base, "Member")
+    const org = await base.createOrganization!({ id: crypto.randomUUID(), name: "Acme", slug: `acme-${crypto.randomUUID().slice(0, 8)}`, ownerId: owner.id })
+    if (org === "slug-taken") throw new Error("a fresh slug was taken")
+    const sent = { id: crypto.randomUUID(), organizationId: org.id, email: member.email!, role: "member", inviterId: owner.id, tokenHash: crypto.randomUUID(), expires: new Date(Date.now() + 60_000) }
+    await base.createOrganizationInvitation!(sent, { now: new Date() })
+    await base.acceptOrganizationInvitation!({ tokenHash: sent.tokenHash, userId: member.id, email: member.email!, now: new Date() })
+    await expect(cached.deleteUser!(owner.id)).rejects.toMatchObject({ type: "OrganizationError", code: "LAST_OWNER" })
+    expect(await cached.getUser!(owner.id)).toMatchObject({ id: owner.id })
+  })
+
   test("createSessionForAccount drops only the new session's entry: other cached entries stay, a cached 'unknown' for its hash goes", async () => {
     const store = createMemoryStore()
     const base = MemoryAdapter(store)

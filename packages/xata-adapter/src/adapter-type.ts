@@ -2,6 +2,11 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterOrganization,
+  AdapterOrganizationInvitation,
+  AdapterOrganizationMember,
+  AdapterOrganizationMemberWithUser,
+  AdapterOrganizationWithRole,
   AdapterSession,
   AdapterTwoFactor,
   AdapterUser,
@@ -24,6 +29,11 @@ export interface XataAdapterMethods extends Required<Adapter> {
    * `email: null` removes the address; an absent `email` leaves it as it is.
    */
   updateUser(user: Partial<AdapterUser> & Pick<AdapterUser, "id">): Promise<AdapterUser>
+  /**
+   * One statement, with the organizations' rule: throws `OrganizationError` `LAST_OWNER`, deleting
+   * nothing, when the user is the only owner of an organization with other members; deletes the
+   * organizations whose only member they are.
+   */
   deleteUser(userId: string): Promise<AdapterUser | null>
   linkAccount(account: AdapterAccount): Promise<AdapterAccount | null>
   unlinkAccount(key: Pick<AdapterAccount, "provider" | "providerAccountId">): Promise<AdapterAccount | undefined>
@@ -130,5 +140,43 @@ export interface XataAdapterMethods extends Required<Adapter> {
   replaceTwoFactorBackupCodes(userId: string, codeHashes: readonly string[]): Promise<boolean>
   /** One `DELETE ... RETURNING`. */
   deleteTwoFactor(userId: string): Promise<boolean>
+  /** One statement: the organization and its owner's membership (`ON CONFLICT (slug) DO NOTHING`: `"slug-taken"`, nothing written). */
+  createOrganization(organization: { id: string; name: string; slug: string; ownerId: string }): Promise<AdapterOrganization | "slug-taken">
+  getOrganization(id: string): Promise<AdapterOrganization | null>
+  /** One lookup on the unique slug index. */
+  getOrganizationBySlug(slug: string): Promise<AdapterOrganization | null>
+  /** One `UPDATE`; the unique slug index refuses a taken slug (`"slug-taken"`, nothing written). */
+  updateOrganization(id: string, patch: { name?: string; slug?: string }): Promise<AdapterOrganization | "slug-taken" | null>
+  /** One `DELETE`: members and invitations go with it (`ON DELETE CASCADE`). */
+  deleteOrganization(id: string): Promise<boolean>
+  /** One join on the members' user index, oldest membership first. */
+  listOrganizationsByUserId(userId: string): Promise<AdapterOrganizationWithRole[]>
+  /** One lookup on the unique (organization, user) index. */
+  getOrganizationMember(organizationId: string, userId: string): Promise<AdapterOrganizationMember | null>
+  listOrganizationMembers(organizationId: string): Promise<AdapterOrganizationMemberWithUser[]>
+  /** One call of `authlib_organization_set_role`: the actor and the last owner checked under the organization's row lock. */
+  updateOrganizationMemberRole(
+    organizationId: string, userId: string, role: string, actor?: { userId: string; role: string },
+  ): Promise<AdapterOrganizationMember | "last-owner" | null>
+  /** One call of `authlib_organization_remove_member`, under the organization's row lock. */
+  removeOrganizationMember(organizationId: string, userId: string, actor?: { userId: string; role: string }): Promise<AdapterOrganizationMember | "last-owner" | null>
+  /**
+   * One call of `authlib_organization_invite`: the member check, the limit and the replacement of a
+   * pending invitation under the organization's row lock. Throws `OrganizationError`
+   * `ORGANIZATION_UNKNOWN` when the organization no longer exists; `INVALID_INPUT` for a
+   * `membershipLimit` below 1.
+   */
+  createOrganizationInvitation(
+    invitation: Omit<AdapterOrganizationInvitation, "status" | "createdAt">,
+    options: { now: Date; membershipLimit?: number },
+  ): Promise<AdapterOrganizationInvitation | "member-exists" | "limit-reached">
+  getOrganizationInvitation(id: string): Promise<AdapterOrganizationInvitation | null>
+  /** One lookup on the unique token-hash index. */
+  getOrganizationInvitationByTokenHash(tokenHash: string): Promise<AdapterOrganizationInvitation | null>
+  listOrganizationInvitations(organizationId: string): Promise<AdapterOrganizationInvitation[]>
+  /** One `UPDATE ... WHERE status = 'pending'`. */
+  revokeOrganizationInvitation(id: string): Promise<boolean>
+  /** One statement: the invitation used (`UPDATE ... WHERE status = 'pending'`, one of racing callers) and the membership inserted. */
+  acceptOrganizationInvitation(params: { tokenHash: string; userId: string; email: string; now: Date }): Promise<AdapterOrganizationMember | null>
   updateAccount(account: Partial<AdapterAccount> & Pick<AdapterAccount, "provider" | "providerAccountId">, expected?: { refresh_token: string | null }): Promise<AdapterAccount | null>
 }

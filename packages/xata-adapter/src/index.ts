@@ -23,8 +23,10 @@ import { linkSignInMethods } from "./sql/link-sign-in.js"
 import { authenticatorMethods } from "./sql/authenticators.js"
 import { passkeySignInMethods } from "./sql/passkey-sign-in.js"
 import { twoFactorMethods } from "./sql/two-factor.js"
+import { organizationMethods } from "./sql/organizations.js"
 import { toAdapterError } from "./sql/values.js"
 import type { XataAdapterMethods } from "./adapter-type.js"
+import { OrganizationError } from "@authlib/core"
 
 export { migrate, type MigrateResult } from "./migrate.js"
 export { migrateFromAuthJs, type AuthJsSource, type MigrateFromAuthJsOptions, type MigrateFromAuthJsResult } from "./migrate-from-authjs.js"
@@ -41,12 +43,16 @@ export type { AdapterClient, Executor, PGliteLike, PgClientLike, Row, SqlParam, 
 
 type AnyMethod = (...args: never[]) => unknown
 
-/** Rethrows every failure of `method` as a `XataAdapterError` with a stable `code`. */
+/**
+ * Rethrows every failure of `method` as a `XataAdapterError` with a stable `code`, except the
+ * `OrganizationError`s the organizations port's contract has adapters throw (core answers those).
+ */
 function guarded<M extends AnyMethod>(method: M): M {
   return (async (...args: Parameters<M>) => {
     try {
       return await method(...args)
     } catch (err) {
+      if (err instanceof OrganizationError) throw err
       throw toAdapterError(err)
     }
   }) as unknown as M
@@ -65,6 +71,10 @@ function guarded<M extends AnyMethod>(method: M): M {
  * - A user without an e-mail address (`email: null`, as core passes for OAuth accounts without one)
  *   is stored with a NULL e-mail (unique only when present), reads back with `email: null` and is
  *   never found by `getUserByEmail`.
+ * - Organizations (migration 9): the rule-guarding writes (a role change, a removal, an invitation
+ *   under the membership limit, `deleteUser`) take the organization's row lock before they count,
+ *   so two owners demoting each other leave one; `deleteUser` of a last owner with other members
+ *   throws `OrganizationError` `LAST_OWNER` and deletes nothing.
  * - Lookups with keys Postgres cannot hold (NUL bytes, lone surrogates) return `null`; writes of such
  *   values, duplicates (e-mail, provider account, session token) and links to unknown users throw a
  *   `XataAdapterError` and write nothing.
@@ -82,6 +92,7 @@ export function XataAdapter(client: AdapterClient): XataAdapterMethods {
     ...authenticatorMethods(db),
     ...passkeySignInMethods(db),
     ...twoFactorMethods(db),
+    ...organizationMethods(db),
   }
   const entries = Object.entries(methods).map(([name, method]) => [name, guarded(method as AnyMethod)])
   return Object.fromEntries(entries) as unknown as XataAdapterMethods

@@ -30,6 +30,7 @@ const MESSAGE_STATES: [RegExp, string][] = [
   [/violates check constraint/i, "23514"],
   [/invalid byte sequence|invalid input syntax|value too long/i, "22000"],
   [/relation "[^"]+" does not exist/i, "42P01"],
+  [/function authlib_\w+\([^)]*\) does not exist/i, "42883"],
 ]
 
 /** Normalises a driver error: pg and PGlite carry `code` (SQLSTATE) and `constraint`; Xata only a message. */

@@ -1,8 +1,12 @@
-/** `authlib_users`: createUser, getUser, getUserByEmail, getUserByAccount, updateUser, deleteUser. */
-import type { AdapterUser } from "@authlib/core"
+/**
+ * `authlib_users`: createUser, getUser, getUserByEmail, getUserByAccount, updateUser, deleteUser
+ * (which also applies the organizations' rule: see `authlib_organization_release_user` in `schema.ts`).
+ */
+import { OrganizationError, type AdapterUser } from "@authlib/core"
 import { XataAdapterError } from "../errors.js"
 import type { XataAdapterMethods } from "../adapter-type.js"
-import type { Executor, Row, SqlParam } from "../executors/index.js"
+import { QueryError, type Executor, type Row, type SqlParam } from "../executors/index.js"
+import { LAST_OWNER_MESSAGE, LAST_OWNER_STATE } from "../schema.js"
 import { asDate, asString, first, lookupable, text, timestamp, written } from "./values.js"
 
 export const USER_COLUMNS = `xata_id, name, email, "emailVerified", image`
@@ -110,16 +114,28 @@ export function userMethods(db: Executor): Pick<XataAdapterMethods, UserMethods>
     },
     async deleteUser(userId) {
       if (!lookupable(userId)) return null
-      // One statement: links, accounts, sessions, authenticators and the user go together or not at all.
-      const rows = await db.query(
-        `WITH ua AS (DELETE FROM authlib_users_accounts WHERE "user" = $1::text),
+      // One statement: links, accounts, sessions, authenticators, memberships and the user go together
+      // or not at all. The user row is deleted only once the organizations' function has answered
+      // (its WHERE needs the answer), and that function fails the whole statement for a last owner.
+      let rows: Row[]
+      try {
+        rows = await db.query(
+        `WITH released AS (SELECT authlib_organization_release_user($1::text) AS done),
+              ua AS (DELETE FROM authlib_users_accounts WHERE "user" = $1::text),
               us AS (DELETE FROM authlib_users_sessions WHERE "user" = $1::text),
               a AS (DELETE FROM authlib_accounts WHERE "user" = $1::text),
               s AS (DELETE FROM authlib_sessions WHERE "user" = $1::text),
               au AS (DELETE FROM authlib_authenticators WHERE "user" = $1::text)
-         DELETE FROM authlib_users WHERE xata_id = $1::text RETURNING ${USER_COLUMNS}`,
+         DELETE FROM authlib_users WHERE xata_id = $1::text AND (SELECT done FROM released) RETURNING ${USER_COLUMNS}`,
         [userId],
-      )
+        )
+      } catch (err) {
+        // By its SQLSTATE, or by its message where only that travels (the Xata endpoint).
+        if (err instanceof QueryError && (err.sqlState === LAST_OWNER_STATE || err.message.includes(LAST_OWNER_MESSAGE))) {
+          throw new OrganizationError("The user is the last owner of an organization with other members", { code: "LAST_OWNER" })
+        }
+        throw err
+      }
       return oneUser(rows)
     },
   }

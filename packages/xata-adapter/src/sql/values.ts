@@ -118,6 +118,9 @@ const DUPLICATES: Record<string, XataAdapterErrorCode> = {
   authlib_sessions_token_key: "DUPLICATE_KEY",
   authlib_authenticators_credential_key: "DUPLICATE_KEY",
   authlib_verificationTokens_key: "DUPLICATE_KEY",
+  authlib_organizations_pkey: "DUPLICATE_KEY",
+  authlib_organization_invitations_pkey: "DUPLICATE_KEY",
+  authlib_organization_invitations_token_key: "DUPLICATE_KEY",
 }
 
 const STATE_CODES: Record<string, XataAdapterErrorCode> = {
@@ -126,6 +129,8 @@ const STATE_CODES: Record<string, XataAdapterErrorCode> = {
   "42P01": "SCHEMA_MISSING",
   // An undefined column: a database migrated by an older release (run migrate again).
   "42703": "SCHEMA_MISSING",
+  // An undefined function: a database migrated before the organizations' functions (migration 9).
+  "42883": "SCHEMA_MISSING",
 }
 
 /** Maps any failure to a `XataAdapterError` (an adapter error passes through unchanged). */
