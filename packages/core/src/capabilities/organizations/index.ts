@@ -64,3 +64,4 @@ export { callerIn, withPermission, organizationsOptions, organizationStore } fro
 export { activeCookie } from "./active.js"
 export { roleOf } from "./identifiers.js"
 export { OWNER_ROLE } from "./adapter.js"
+export type { AdapterOrganizationMember } from "./adapter.js"
