@@ -52,6 +52,8 @@ export interface RouteMethod {
   readonly csrfBy?: string
   /** A per-client rate-limit group the kernel counts before the handler (after the CSRF check). */
   readonly rateLimit?: RateLimitGroup
+  /** The largest body the kernel reads for this POST, when above its own 64 KiB (an IdP's SAML Response). */
+  readonly maxBodyBytes?: number
 }
 
 /**
@@ -66,6 +68,11 @@ export interface RouteDeclaration {
   readonly action: string
   readonly answers: RouteAnswers
   readonly withProvider?: boolean
+  /**
+   * With `withProvider`: the route also answers `/{action}/{step}/{id}`, handed to it as the
+   * provider id `step/id` (a SAML ACS at `{action}/acs/{connectionId}`).
+   */
+  readonly nested?: boolean
   /** The `pages` key whose built-in page this route is (`routeUrl` sends there unless the app set its own). */
   readonly page?: keyof CapabilityPages
   readonly GET?: RouteMethod
