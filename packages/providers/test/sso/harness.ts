@@ -45,18 +45,18 @@ export function ssoConfig(adapter: Adapter, txt: TxtRecords, over: Partial<AuthC
   } as AuthConfig
 }
 
-/** Signs the admin in (a stored user `admin-1`) and returns the app. */
-export async function startApp(adapter: Adapter, over: Partial<AuthConfig> = {}): Promise<SsoApp> {
+/** Signs the admin in (a stored user `admin-1`) at `origin` (the app's `url`) and returns the app. */
+export async function startApp(adapter: Adapter, over: Partial<AuthConfig> = {}, origin = ORIGIN): Promise<SsoApp> {
   if (!(await adapter.getUser!("admin-1"))) await adapter.createUser!({ id: "admin-1", email: "admin@acme.test", emailVerified: new Date(), name: "Admin" })
   const txt: TxtRecords = new Map()
-  const config = ssoConfig(adapter, txt, over)
-  const admin = new Client(config)
+  const config = ssoConfig(adapter, txt, { url: origin, ...over })
+  const admin = new Client(config, origin)
   const signedIn = await admin.post("/auth/callback/credentials", { password: "admin-password" })
-  if (signedIn.status !== 302 || !signedIn.headers.get("location")?.startsWith(ORIGIN)) throw new Error(`admin sign-in failed: ${signedIn.status}`)
+  if (signedIn.status !== 302 || !signedIn.headers.get("location")?.startsWith(origin)) throw new Error(`admin sign-in failed: ${signedIn.status}`)
   const adminRequest = () => {
     const headers = new Headers()
-    admin.jar.apply(headers, new URL(ORIGIN))
-    return new Request(`${ORIGIN}/app/admin`, { headers })
+    admin.jar.apply(headers, new URL(origin))
+    return new Request(`${origin}/app/admin`, { headers })
   }
   return { config, txt, admin, adminRequest }
 }
