@@ -38,7 +38,11 @@ export function ssoConfig(adapter: Adapter, txt: TxtRecords, over: Partial<AuthC
     // Refusals are logged as warnings: the tests read their codes from the answers.
     logger: { warn: () => {} },
     providers: [
-      Credentials({ authorize: async (c) => (c.password === "admin-password" ? { id: "admin-1", email: "admin@acme.test", name: "Admin" } : null) }),
+      // The admin, or (for tests of who may manage) any stored user by id with the users' password.
+      Credentials({
+        authorize: async (c) =>
+          c.password === "admin-password" ? { id: "admin-1", email: "admin@acme.test", name: "Admin" } : c.password === "user-password" && typeof c.user === "string" ? { id: c.user } : null,
+      }),
       SSO(),
     ],
     ...over,

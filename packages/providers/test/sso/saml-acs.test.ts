@@ -4,7 +4,7 @@
  * keys); every hostile Response reaches the ACS route and must end on the error page with its code,
  * nothing stored.
  */
-import { beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it, vi } from "vitest"
 import type { AuthConfig } from "@authlib/core"
 import { decode } from "@authlib/jwt"
 import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
@@ -188,6 +188,36 @@ describe("SAML sign-in: hostile Responses at the ACS are refused with their code
   it("a Response posted to another connection's ACS: the binding names acme, so IN_RESPONSE_TO_UNKNOWN", () =>
     expectRefused((rid) => signedResponse(answer(globex.connection, rid), parties.attacker), "IN_RESPONSE_TO_UNKNOWN", globex.connection))
   it("an unknown connection: CONNECTION_UNKNOWN", () => expectRefused((rid) => signedResponse(answer(acme.connection, rid)), "CONNECTION_UNKNOWN", { ...acme.connection, id: "sso_unknown" }))
+})
+
+describe("SAML sign-in: the binding lasts 5 minutes by the library's clock", () => {
+  it("a Response after 5 minutes finds no binding: IN_RESPONSE_TO_UNKNOWN, nothing stored", async () => {
+    const client = new Client(app.config)
+    const { requestId } = await startSignIn(client, { email: "erin@acme.test" })
+    const before = stored()
+    vi.useFakeTimers({ now: Date.now() + 301_000, toFake: ["Date"] })
+    try {
+      // The browser still sends the cookie (its own clock may lag): the sealed expiry decides.
+      const f = answer(acme.connection, requestId, { nameId: "erin@acme.test", attributes: { mail: ["erin@acme.test"] } })
+      const res = await postToAcs(client, acme.connection.id, b64(signedResponse(f)))
+      expect(refusalCode(res)).toBe("IN_RESPONSE_TO_UNKNOWN")
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(stored()).toBe(before)
+  })
+
+  it("within 5 minutes it still signs in", async () => {
+    const client = new Client(app.config)
+    const { requestId } = await startSignIn(client, { email: "frank@acme.test" })
+    vi.useFakeTimers({ now: Date.now() + 290_000, toFake: ["Date"] })
+    try {
+      const f = answer(acme.connection, requestId, { nameId: "frank@acme.test", attributes: { mail: ["frank@acme.test"] } })
+      expect(refusalCode(await postToAcs(client, acme.connection.id, b64(signedResponse(f))))).toBeNull()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })
 
 describe("SAML sign-in: single use", () => {

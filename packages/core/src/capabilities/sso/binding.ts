@@ -2,9 +2,9 @@
  * The cookie that binds an SSO sign-in to the browser that started it. It must reach the ACS in the
  * IdP's cross-site form POST, so it is `SameSite=None; Secure` (browsers accept `Secure` on
  * `http://localhost`), never `Lax`. Its value is sealed (`@authlib/jwt`'s `encode`, a key of its own)
- * and names the connection, the AuthnRequest ID (or the OIDC state, nonce and PKCE verifier) and
- * where the user goes after; it expires 5 minutes after the start by the library's clock (`exp`,
- * checked on opening, whatever the browser keeps) and every answer of the ACS or callback clears it.
+ * and names the connection, the AuthnRequest ID and where the user goes after; it expires 5 minutes
+ * after the start by the library's clock (`startedAt`, checked on opening, whatever the browser
+ * keeps) and every answer of the ACS clears it.
  * The request's own single use is the verification-token store's (`request-record.ts`), so a copy
  * of the cookie replayed from elsewhere fails there.
  */
@@ -23,18 +23,19 @@ const options = (maxAge: number) => ({ httpOnly: true, sameSite: "none" as const
 export interface SsoBinding {
   /** The connection the sign-in started with. */
   connectionId: string
-  /** SAML: the AuthnRequest ID; OIDC: the state. */
+  /** The AuthnRequest ID. */
   requestId: string
   /** Where the user goes once signed in (already through the `redirect` callback). */
   callbackUrl: string
-  /** OIDC: the PKCE verifier and the nonce. */
-  codeVerifier?: string
-  nonce?: string
 }
 
-/** The binding cookie for `binding`. */
+/** Seconds since the epoch: the library's clock (`Date.now`, as sessions count). */
+const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+/** The binding cookie for `binding`, started now. */
 export async function bindingCookie(ctx: Context, binding: SsoBinding): Promise<Cookie> {
-  const value = await encode({ token: { ...binding }, secret: ctx.config.secret[0]!, salt: SALT, maxAge: BINDING_MAX_AGE })
+  // `startedAt` decides the 5 minutes exactly (the token's own `exp` allows the JWT library's 15 s of skew).
+  const value = await encode({ token: { ...binding, startedAt: nowSeconds() }, secret: ctx.config.secret[0]!, salt: SALT, maxAge: BINDING_MAX_AGE })
   return { name: cookieName(ctx), value, options: options(BINDING_MAX_AGE) }
 }
 
@@ -48,7 +49,10 @@ export async function readBinding(ctx: Context, cookies: Readonly<Record<string,
   try {
     const payload = await decode({ token: value, secret: [...ctx.config.secret], salt: SALT })
     if (!payload || payload.connectionId !== connectionId || typeof payload.requestId !== "string" || typeof payload.callbackUrl !== "string") return null
-    return payload as unknown as SsoBinding
+    const age = nowSeconds() - Number(payload.startedAt)
+    if (!(age >= 0 && age < BINDING_MAX_AGE)) return null
+    const { connectionId: id, requestId, callbackUrl } = payload as unknown as SsoBinding
+    return { connectionId: id, requestId, callbackUrl }
   } catch {
     return null
   }
