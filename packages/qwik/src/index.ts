@@ -66,7 +66,9 @@ export {
   listPasskeys, renamePasskey, deletePasskey, getAccessToken, listSessions, revokeSession, revokeOtherSessions, signOutEverywhere,
   listLinkedAccounts, listSignInMethods, unlinkLinkedAccount, getTwoFactorStatus, startTotpEnrollment, confirmTotpEnrollment,
   disableTwoFactorSignIn, regenerateTwoFactorBackupCodes, requireRecentAuthentication, getPendingTwoFactor, completeTwoFactorSignIn,
-  completeTwoFactorSignInWithPasskey, stepUpTwoFactor,
+  completeTwoFactorSignInWithPasskey, stepUpTwoFactor, createOrganization, listOrganizations, getOrganization, updateOrganization,
+  deleteOrganization, inviteMember, listInvitations, revokeInvitation, acceptInvitation, listMembers, updateMemberRole, removeMember,
+  leaveOrganization, setActiveOrganization, hasPermission, requirePermission,
 } from "./server-functions.js"
 export { protectRoute } from "./protect.js"
 export type { ProtectRouteOptions } from "./protect.js"
@@ -91,6 +93,7 @@ export {
   AccountManagementError,
   TwoFactorError,
   ReauthenticationRequired,
+  OrganizationError,
 } from "@authlib/core"
 export { rateLimitedMessage } from "./actions.js"
 export type {
@@ -117,4 +120,12 @@ export type {
   AuthenticationInfo,
   RecentAuthentication,
   StepUpResult,
+  Organization,
+  OrganizationWithRole,
+  OrganizationMember,
+  OrganizationMembership,
+  OrganizationInvitation,
+  OrganizationInvitationInfo,
+  AcceptedInvitation,
+  ActiveOrganization,
 } from "@authlib/core"

@@ -98,3 +98,36 @@ export const completeTwoFactorSignIn = /*#__PURE__*/ forQwik("completeTwoFactorS
 export const completeTwoFactorSignInWithPasskey = /*#__PURE__*/ forQwik("completeTwoFactorSignInWithPasskey")
 /** Step-up: a code or a passkey proves a second factor again; the session is re-issued. Resolves the new `authTime`. */
 export const stepUpTwoFactor = /*#__PURE__*/ forQwik("stepUpTwoFactor")
+
+/** Creates an organization (`{ name, slug? }`) with the signed-in user as owner; resolves `{ id, name, slug, createdAt }`. */
+export const createOrganization = /*#__PURE__*/ forQwik("createOrganization")
+/** The signed-in user's organizations, each with their `role`. */
+export const listOrganizations = /*#__PURE__*/ forQwik("listOrganizations")
+/** One organization the user is a member of, with their `role` (`OrganizationError` / `ORGANIZATION_UNKNOWN` otherwise). */
+export const getOrganization = /*#__PURE__*/ forQwik("getOrganization")
+/** Renames an organization or changes its slug (`organization:update`). */
+export const updateOrganization = /*#__PURE__*/ forQwik("updateOrganization")
+/** Deletes an organization with its members and invitations (`organization:delete`, after a recent sign-in). */
+export const deleteOrganization = /*#__PURE__*/ forQwik("deleteOrganization")
+/** Invites an address with a role (`member:invite`); core hands `sendInvitation` the single-use link. */
+export const inviteMember = /*#__PURE__*/ forQwik("inviteMember")
+/** An organization's invitations with their status (`pending`, `accepted`, `revoked`, `expired`). */
+export const listInvitations = /*#__PURE__*/ forQwik("listInvitations")
+/** Revokes a pending invitation (`invitation:revoke`). */
+export const revokeInvitation = /*#__PURE__*/ forQwik("revokeInvitation")
+/** Accepts an invitation by its token, for the signed-in user whose verified address it was sent to. */
+export const acceptInvitation = /*#__PURE__*/ forQwik("acceptInvitation")
+/** An organization's members: `{ userId, name, email, role, joinedAt }`. */
+export const listMembers = /*#__PURE__*/ forQwik("listMembers")
+/** Sets a member's role (`member:update-role`; never a role with permissions the user lacks; only owners act on owners). */
+export const updateMemberRole = /*#__PURE__*/ forQwik("updateMemberRole")
+/** Removes a member (`member:remove`; only owners remove owners; never the last owner). */
+export const removeMember = /*#__PURE__*/ forQwik("removeMember")
+/** The signed-in user leaves an organization (never its last owner). */
+export const leaveOrganization = /*#__PURE__*/ forQwik("leaveOrganization")
+/** Makes one of the user's organizations active (`null`: none); the cookie is set here, and the session carries `activeOrganization`. */
+export const setActiveOrganization = /*#__PURE__*/ forQwik("setActiveOrganization")
+/** Whether the user's role in an organization holds a permission (built-in or the app's), read from the store now. */
+export const hasPermission = /*#__PURE__*/ forQwik("hasPermission")
+/** As `hasPermission`, throwing `OrganizationError` / `FORBIDDEN` when the role does not hold it. */
+export const requirePermission = /*#__PURE__*/ forQwik("requirePermission")

@@ -5,7 +5,7 @@
  * answers with an error are set before it does, and the exported types are those the hand-written
  * functions had.
  */
-import type { AdapterAccount, AuthenticationInfo, GetAccessTokenOptions, LinkedAccount, PasskeyInfo, PendingTwoFactorInfo, ProviderAccessToken, RecentAuthentication, SessionInfo, SignInMethod, StepUpResult, TotpEnrollment, TwoFactorStatus } from "@authlib/core"
+import type { ActiveOrganization, AdapterAccount, AuthenticationInfo, Organization, OrganizationMembership, OrganizationWithRole, GetAccessTokenOptions, LinkedAccount, PasskeyInfo, PendingTwoFactorInfo, ProviderAccessToken, RecentAuthentication, SessionInfo, SignInMethod, StepUpResult, TotpEnrollment, TwoFactorStatus } from "@authlib/core"
 import { serverFunctions, type ServerFunctions } from "@authlib/core/internal"
 import type { RequestEventCommon } from "@builder.io/qwik-city"
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest"
@@ -42,6 +42,22 @@ const ARGS: { [K in Name]: Parameters<ServerFunctions[K]> extends [Request, unkn
   completeTwoFactorSignIn: [{ code: "123456" }],
   completeTwoFactorSignInWithPasskey: [{ data: {} }],
   stepUpTwoFactor: [{ code: "123456" }],
+  createOrganization: [{ name: "Acme" }],
+  listOrganizations: [],
+  getOrganization: ["00000000-0000-4000-8000-000000000000"],
+  updateOrganization: ["00000000-0000-4000-8000-000000000000", { name: "Acme 2" }],
+  deleteOrganization: ["00000000-0000-4000-8000-000000000000"],
+  inviteMember: ["00000000-0000-4000-8000-000000000000", { email: "bob@example.test", role: "member" }],
+  listInvitations: ["00000000-0000-4000-8000-000000000000"],
+  revokeInvitation: ["00000000-0000-4000-8000-000000000000"],
+  acceptInvitation: ["A".repeat(43)],
+  listMembers: ["00000000-0000-4000-8000-000000000000"],
+  updateMemberRole: ["00000000-0000-4000-8000-000000000000", "user-bob", "admin"],
+  removeMember: ["00000000-0000-4000-8000-000000000000", "user-bob"],
+  leaveOrganization: ["00000000-0000-4000-8000-000000000000"],
+  setActiveOrganization: [null],
+  hasPermission: ["00000000-0000-4000-8000-000000000000", "member:invite"],
+  requirePermission: ["00000000-0000-4000-8000-000000000000", "member:invite"],
 }
 
 /** What a call came to: the value, or the thrown error's class, type, code and message. */
@@ -56,7 +72,7 @@ describe("every server function of core, through the one wrapper", () => {
   it("@authlib/qwik exports each function of core's map by its name, made by forQwik for that name, and the wrapper module nothing else", async () => {
     const wrapped = Object.keys(wrapper).filter((name) => name !== "forQwik").sort()
     expect(wrapped).toEqual(names)
-    expect(names).toHaveLength(21)
+    expect(names).toHaveLength(37)
     for (const name of names) {
       expect([name, exported[name]]).toEqual([name, (wrapper as Record<string, unknown>)[name]])
       // The wrapper names the function it wraps when the plugin's onRequest did not run.
@@ -146,5 +162,10 @@ describe("the exported types", () => {
     expectTypeOf(qwik.completeTwoFactorSignIn).toEqualTypeOf<(ev: Ev, input: { code: string }) => Promise<void>>()
     expectTypeOf(qwik.completeTwoFactorSignInWithPasskey).toEqualTypeOf<(ev: Ev, input: { data: unknown; provider?: string }) => Promise<void>>()
     expectTypeOf(qwik.stepUpTwoFactor).toEqualTypeOf<(ev: Ev, input: { code: string } | { data: unknown; provider?: string }) => Promise<StepUpResult>>()
+    expectTypeOf(qwik.createOrganization).toEqualTypeOf<(ev: Ev, input: { name: string; slug?: string }) => Promise<Organization>>()
+    expectTypeOf(qwik.listOrganizations).toEqualTypeOf<(ev: Ev) => Promise<OrganizationWithRole[]>>()
+    expectTypeOf(qwik.updateMemberRole).toEqualTypeOf<(ev: Ev, organizationId: string, userId: string, role: string) => Promise<OrganizationMembership>>()
+    expectTypeOf(qwik.setActiveOrganization).toEqualTypeOf<(ev: Ev, organizationId: string | null) => Promise<ActiveOrganization | null>>()
+    expectTypeOf(qwik.hasPermission).toEqualTypeOf<(ev: Ev, organizationId: string, permission: string) => Promise<boolean>>()
   })
 })

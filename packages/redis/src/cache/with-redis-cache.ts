@@ -38,9 +38,9 @@ const UNCACHED = new Set<string>([
   // session (counting a TOTP attempt must not renew the cache: guesses would void it for everyone).
   "getTwoFactor", "setTwoFactorPendingSecret", "enableTwoFactor", "countTwoFactorAttempt", "recordTwoFactorStep",
   "useTwoFactorBackupCode", "resetTwoFactorFailures", "replaceTwoFactorBackupCodes", "deleteTwoFactor",
-  // The organizations port: memberships are read from the database at every use (never cached, so a
-  // removed member is refused at once), and no organization write changes a cached user or session
-  // (a membership read must not renew the cache: core asks one on every permission check).
+  // The organizations port: never cached (core reads a membership from the database at each use, so a
+  // removed member or a demoted admin acts no more on the next request), and none of its writes
+  // changes a cached user or session (so the hot `getOrganizationMember` never renews the cache).
   "createOrganization", "getOrganization", "getOrganizationBySlug", "updateOrganization", "deleteOrganization",
   "listOrganizationsByUserId", "getOrganizationMember", "listOrganizationMembers", "updateOrganizationMemberRole",
   "removeOrganizationMember", "createOrganizationInvitation", "getOrganizationInvitation",
@@ -136,9 +136,9 @@ function methodNames(adapter: object): string[] {
  *   taken before the database read, which the writes delete (see `scripts.ts`).
  * - Redis down, slow (`timeoutMs`), flushed, evicting or restarted: the database answers (logged);
  *   after trouble the cache is used again only once a new era voids every older entry.
- * - Other methods are called as they are (the organizations port among them: memberships are never
- *   cached); a method this release does not know is treated as a
- *   write that may change anything (the cache is renewed after it).
+ * - Other methods are called as they are (the two-factor and organizations ports among them:
+ *   memberships are never cached); a method this release does not know is treated as a write that
+ *   may change anything (the cache is renewed after it).
  *
  * @example
  * ```ts
