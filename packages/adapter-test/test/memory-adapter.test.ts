@@ -116,4 +116,19 @@ describe("MemoryAdapter", () => {
     expect(store.authenticators.get("c")).toMatchObject(passkey)
     expect(store.users.size).toBe(2)
   })
+
+  test("organizations: an unknown owner is UNKNOWN_USER and a taken organization id or invitation token hash DUPLICATE_KEY, writing nothing", async () => {
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await adapter.createUser({ id: "u1", email: "a@example.com", emailVerified: null })
+    await expect(async () => adapter.createOrganization({ id: "o0", name: "Ghost", slug: "ghost", ownerId: "nobody" })).rejects.toMatchObject({ code: "UNKNOWN_USER" })
+    await adapter.createOrganization({ id: "o1", name: "Acme", slug: "acme", ownerId: "u1" })
+    await expect(async () => adapter.createOrganization({ id: "o1", name: "Twin", slug: "twin", ownerId: "u1" })).rejects.toMatchObject({ code: "DUPLICATE_KEY" })
+    const invitation = { id: "i1", organizationId: "o1", email: "b@example.com", role: "member", inviterId: "u1", tokenHash: "h", expires: new Date(Date.now() + 60_000) }
+    await adapter.createOrganizationInvitation(invitation, { now: new Date() })
+    await expect(async () => adapter.createOrganizationInvitation({ ...invitation, id: "i2", email: "c@example.com" }, { now: new Date() })).rejects.toMatchObject({ code: "DUPLICATE_KEY" })
+    expect([...store.organizations.keys()]).toStrictEqual(["o1"])
+    expect([...store.organizationInvitations.keys()]).toStrictEqual(["i1"])
+    expect(store.organizationMembers.size).toBe(1)
+  })
 })

@@ -10,8 +10,12 @@ import { buildClient } from "@xata.io/client"
 import type { BaseClientOptions, SchemaInference, XataRecord } from "@xata.io/client"
 
 const userLink = { name: "user", type: "link", link: { table: "authlib_users" } } as const
+const organizationLink = { name: "organization", type: "link", link: { table: "authlib_organizations" } } as const
 
-/** The tables of spec 2.7 (prefix `authlib_`) plus `authlib_authenticators`, our passkey extension. */
+/**
+ * The tables of spec 2.7 (prefix `authlib_`) plus `authlib_authenticators`, our passkey extension,
+ * and the organizations' tables of migration 9.
+ */
 export const tables = [
   {
     name: "authlib_accounts",
@@ -84,6 +88,37 @@ export const tables = [
       { name: "lastUsedAt", type: "datetime" },
     ],
   },
+  {
+    name: "authlib_organizations",
+    columns: [
+      { name: "name", type: "string" },
+      { name: "slug", type: "string", unique: true },
+      { name: "createdAt", type: "datetime" },
+    ],
+  },
+  {
+    name: "authlib_organization_members",
+    columns: [
+      organizationLink,
+      userLink,
+      { name: "role", type: "string" },
+      { name: "joinedAt", type: "datetime" },
+    ],
+  },
+  {
+    name: "authlib_organization_invitations",
+    columns: [
+      organizationLink,
+      { name: "email", type: "string" },
+      { name: "role", type: "string" },
+      // The sender's user id, not a link: an invitation outlives its sender's removal.
+      { name: "inviter", type: "string" },
+      { name: "tokenHash", type: "string", unique: true },
+      { name: "expires", type: "datetime" },
+      { name: "status", type: "string" },
+      { name: "createdAt", type: "datetime" },
+    ],
+  },
 ] as const
 
 export type SchemaTables = typeof tables
@@ -103,6 +138,12 @@ export type AuthlibVerificationTokens = InferredTypes["authlib_verificationToken
 export type AuthlibVerificationTokensRecord = AuthlibVerificationTokens & XataRecord
 export type AuthlibAuthenticators = InferredTypes["authlib_authenticators"]
 export type AuthlibAuthenticatorsRecord = AuthlibAuthenticators & XataRecord
+export type AuthlibOrganizations = InferredTypes["authlib_organizations"]
+export type AuthlibOrganizationsRecord = AuthlibOrganizations & XataRecord
+export type AuthlibOrganizationMembers = InferredTypes["authlib_organization_members"]
+export type AuthlibOrganizationMembersRecord = AuthlibOrganizationMembers & XataRecord
+export type AuthlibOrganizationInvitations = InferredTypes["authlib_organization_invitations"]
+export type AuthlibOrganizationInvitationsRecord = AuthlibOrganizationInvitations & XataRecord
 
 export type DatabaseSchema = {
   authlib_accounts: AuthlibAccountsRecord
@@ -112,6 +153,9 @@ export type DatabaseSchema = {
   authlib_users_sessions: AuthlibUsersSessionsRecord
   authlib_verificationTokens: AuthlibVerificationTokensRecord
   authlib_authenticators: AuthlibAuthenticatorsRecord
+  authlib_organizations: AuthlibOrganizationsRecord
+  authlib_organization_members: AuthlibOrganizationMembersRecord
+  authlib_organization_invitations: AuthlibOrganizationInvitationsRecord
 }
 
 const DatabaseClient = buildClient()
