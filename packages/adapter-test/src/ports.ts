@@ -7,22 +7,6 @@
 import { describe } from "vitest"
 import { ADAPTER_PORTS, type Adapter, type AdapterPortName } from "@authlib/core"
 
-/**
- * The organizations port's methods, for a core whose registry does not list the port (one built
- * without the organizations capability registered). Typed as core's own list, so the two cannot
- * differ; where `ADAPTER_PORTS` lists the port, its list is used.
- */
-const ORGANIZATIONS_PORT: (typeof ADAPTER_PORTS)["organizations"] = [
-  "createOrganization", "getOrganization", "getOrganizationBySlug", "updateOrganization", "deleteOrganization",
-  "listOrganizationsByUserId", "getOrganizationMember", "listOrganizationMembers", "updateOrganizationMemberRole",
-  "removeOrganizationMember", "createOrganizationInvitation", "getOrganizationInvitation",
-  "getOrganizationInvitationByTokenHash", "listOrganizationInvitations", "revokeOrganizationInvitation",
-  "acceptOrganizationInvitation",
-]
-
-/** Every port the suite knows: `ADAPTER_PORTS`, with the organizations port whether or not core's registry lists it. */
-export const KNOWN_PORTS: Readonly<typeof ADAPTER_PORTS> = { ...ADAPTER_PORTS, organizations: ADAPTER_PORTS.organizations ?? ORGANIZATIONS_PORT }
-
 /** Which ports `adapter` implements fully, which in part (with the missing methods), and which not at all. */
 export interface PortCoverage {
   complete: AdapterPortName[]
@@ -32,7 +16,7 @@ export interface PortCoverage {
 
 export function portCoverage(adapter: Adapter): PortCoverage {
   const coverage: PortCoverage = { complete: [], partial: [], absent: [] }
-  for (const [port, methods] of Object.entries(KNOWN_PORTS) as [AdapterPortName, readonly string[]][]) {
+  for (const [port, methods] of Object.entries(ADAPTER_PORTS) as [AdapterPortName, readonly string[]][]) {
     const missing = methods.filter((m) => typeof (adapter as Record<string, unknown>)[m] !== "function")
     if (missing.length === 0) coverage.complete.push(port)
     else if (missing.length === methods.length) coverage.absent.push(port)
@@ -47,7 +31,7 @@ export function portCoverage(adapter: Adapter): PortCoverage {
  */
 export function portSuite(adapter: Adapter, port: AdapterPortName, reason: string, suite: () => void): void {
   const partial = portCoverage(adapter).partial.find((p) => p.port === port)
-  const title = `${port} port (${KNOWN_PORTS[port].join(", ")})`
+  const title = `${port} port (${ADAPTER_PORTS[port].join(", ")})`
   if (!partial && portCoverage(adapter).complete.includes(port)) describe(title, suite)
   else describe.skip(`${title} (skipped: ${partial ? `the adapter lacks ${partial.missing.join(", ")} of it, so core does not use it` : reason})`, suite)
 }

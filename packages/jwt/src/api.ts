@@ -3,8 +3,9 @@ import { decodeWith } from "./decode.js"
 import { createKeyCache } from "./derive-key.js"
 import { encodeWith } from "./encode.js"
 import { getTokenWith } from "./get-token.js"
+import { createV4KeyCache, decodeNextAuthV4With } from "./next-auth-v4.js"
 import type { GetTokenResult } from "./get-token.js"
-import type { GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams } from "./types.js"
+import type { GetTokenParams, JWT, JWTDecodeParams, JWTEncodeParams, NextAuthV4DecodeParams } from "./types.js"
 
 /** The token functions, bound to one crypto implementation and its derived-key cache. */
 export interface JwtFunctions {
@@ -47,15 +48,32 @@ export interface JwtFunctions {
    * @throws `MissingSecret` when a token is found, `raw` is not set and `secret` is missing.
    */
   getToken<R extends boolean = false>(params: GetTokenParams<R>): Promise<GetTokenResult<R>>
+  /**
+   * Decrypts and validates a session token NextAuth.js v4 (`next-auth` 4.x) issued: JWE `dir` +
+   * `A256GCM` under HKDF-SHA-256(secret, salt "", info "NextAuth.js Generated Encryption Key"),
+   * 32 bytes, as v4's `next-auth/jwt` writes it for its session cookie (`next-auth.session-token`,
+   * `__Secure-next-auth.session-token`, chunked `.0`, `.1`: join them first). For carrying v4
+   * sessions over: authlib never writes this format. Resolves `null` for no token; rejects with a
+   * `JWTSessionError` as `decode` does (`ENC_UNSUPPORTED` for any other `enc`, `DECRYPTION_FAILED`
+   * when no secret opens it, `TOKEN_EXPIRED`, ...). Clock tolerance: 15 s, as in v4.
+   *
+   * @throws `MissingSecret` when `secret` is missing or empty.
+   * @example
+   * ```ts
+   * const token = await decodeNextAuthV4({ token: cookies["next-auth.session-token"], secret })
+   * ```
+   */
+  decodeNextAuthV4(params: NextAuthV4DecodeParams): Promise<JWT | null>
 }
 
-/** Binds the token functions to a crypto implementation, with a fresh cache of 64 derived keys. */
+/** Binds the token functions to a crypto implementation, with a fresh cache of 64 derived keys (and one of v4 keys). */
 export function createJwtFunctions<K>(crypto: JweCrypto<K>): JwtFunctions {
-  const ctx = { crypto, keys: createKeyCache(crypto, 64) }
+  const ctx = { crypto, keys: createKeyCache(crypto, 64), v4Keys: createV4KeyCache(crypto) }
   const decode = (params: JWTDecodeParams) => decodeWith(ctx, params)
   return {
     encode: (params) => encodeWith(ctx, params),
     decode,
     getToken: (params) => getTokenWith(decode, params),
+    decodeNextAuthV4: (params) => decodeNextAuthV4With(ctx, params),
   }
 }

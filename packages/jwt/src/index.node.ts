@@ -6,14 +6,14 @@ import { createJwtFunctions } from "./api.js"
 import type { JwtFunctions } from "./api.js"
 import { nodeCrypto } from "./crypto/node.js"
 
-// The shared API, named (encode, decode, getToken, verifySignature and fastSha256 are this entry's own, below).
+// The shared API, named (encode, decode, getToken, decodeNextAuthV4, verifySignature and fastSha256 are this entry's own, below).
 export {
   AuthError, COOKIE_ATTRIBUTES_SIZE, COOKIE_MAX_SIZE, DEFAULT_MAX_AGE, JWTSessionError, MissingSalt, MissingSecret,
-  SESSION_COOKIE_NAME, joinCookieChunks, splitCookieValue, staleCookieNames,
+  SESSION_COOKIE_NAME, isNextAuthV4Token, joinCookieChunks, splitCookieValue, staleCookieNames,
 } from "./index.js"
 export type {
   AuthErrorOptions, Awaitable, CookieChunk, CookieRecord, DefaultJWT, ErrorCause, GetTokenParams, GetTokenResult, JWT,
-  JWTDecodeParams, JWTEncodeParams, JWTOptions, JWTSessionErrorCode, JwtFunctions, LoggerInstance, SignatureAlgorithm,
+  JWTDecodeParams, JWTEncodeParams, JWTOptions, JWTSessionErrorCode, JwtFunctions, LoggerInstance, NextAuthV4DecodeParams, SignatureAlgorithm,
   SplitCookieOptions, VerifySignature, VerifySignatureParams, FastSha256,
 } from "./index.js"
 
@@ -25,6 +25,8 @@ export const encode: JwtFunctions["encode"] = node.encode
 export const decode: JwtFunctions["decode"] = node.decode
 /** {@inheritDoc JwtFunctions.getToken} */
 export const getToken: JwtFunctions["getToken"] = node.getToken
+/** {@inheritDoc JwtFunctions.decodeNextAuthV4} */
+export const decodeNextAuthV4: JwtFunctions["decodeNextAuthV4"] = node.decodeNextAuthV4
 /** Signature verification on node:crypto (see `signature/node.ts`). */
 export { verifySignature } from "./signature/node.js"
 /** SHA-256 on node:crypto, synchronous (see `crypto/node.ts`). */

@@ -14,6 +14,7 @@ export type { JwtFunctions } from "./api.js"
 export type { GetTokenResult } from "./get-token.js"
 export { SESSION_COOKIE_NAME } from "./get-token.js"
 export { DEFAULT_MAX_AGE } from "./encode.js"
+export { isNextAuthV4Token } from "./next-auth-v4.js"
 export { verifySignature } from "./signature/web.js"
 export type { SignatureAlgorithm, VerifySignature, VerifySignatureParams } from "./signature/types.js"
 /** A synchronous SHA-256 (base64url) where the runtime has one built in: `undefined` in this entry (see `FastSha256`). */
@@ -36,3 +37,5 @@ export const encode: JwtFunctions["encode"] = web.encode
 export const decode: JwtFunctions["decode"] = web.decode
 /** {@inheritDoc JwtFunctions.getToken} */
 export const getToken: JwtFunctions["getToken"] = web.getToken
+/** {@inheritDoc JwtFunctions.decodeNextAuthV4} */
+export const decodeNextAuthV4: JwtFunctions["decodeNextAuthV4"] = web.decodeNextAuthV4

@@ -35,6 +35,14 @@ export interface JWTDecodeParams {
   token?: string
 }
 
+/** What `decodeNextAuthV4` takes: no salt, v4 derives its session-token key from the secret alone. */
+export interface NextAuthV4DecodeParams {
+  /** `NEXTAUTH_SECRET` of the v4 app, or several (each is tried in order). Required. */
+  secret: string | string[]
+  /** The token to decode (a v4 session cookie's value, joined from its chunks). */
+  token?: string
+}
+
 export interface JWTOptions {
   /** Lifetime of issued tokens in seconds. Default 30 days. */
   maxAge: number

@@ -21,8 +21,8 @@ export interface CliIo {
 const USAGE = `Usage:
   authlib-xata migrate --database-url <url> [--api-key <key>] [--branch <branch>]
   authlib-xata migrate-from-authjs --from pg-adapter|xata-adapter --database-url <url> [--dry-run]
-                                         copy an Auth.js app's users, accounts, sessions (tokens
-                                         hashed) and links into the authlib tables
+                                         copy an Auth.js (or NextAuth.js v4) app's users, accounts,
+                                         sessions (tokens hashed) and links into the authlib tables
   authlib-xata schema                    print the schema as SQL
 
 <url>: postgres://... (needs pg), https://<workspace>.<region>.xata.sh/db/<db> (needs @xata.io/client;

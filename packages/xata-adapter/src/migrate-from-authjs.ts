@@ -3,7 +3,10 @@
  * same database, so that switching the app to authlib signs no one out.
  *
  * - Sources: `@auth/pg-adapter`'s tables (`users`, `accounts`, `sessions`, `verification_token`,
- *   integer ids) or `@auth/xata-adapter`'s (`nextauth_*`, Xata record ids).
+ *   integer ids) or `@auth/xata-adapter`'s (`nextauth_*`, Xata record ids). NextAuth.js v4 apps
+ *   use the same tables (`@auth/pg-adapter` serves v4 too; v4's `@next-auth/xata-adapter` made
+ *   the same `nextauth_*` ones), and core reads v4's database session cookie
+ *   (`next-auth.session-token`) as it reads v5's.
  * - Ids are kept as text (`1` becomes `"1"`), so a JWT whose `sub` is an Auth.js user id still names
  *   the same user.
  * - Session tokens are hashed on the way, in SQL: authlib stores base64url(SHA-256("authjs." + token)),

@@ -84,10 +84,12 @@ function guideSql(): string {
 /**
  * The tables of an Auth.js app, as `prisma migrate` makes them from the Prisma schema in the Auth.js
  * docs, and as Drizzle's default PostgreSQL schema of `@auth/drizzle-adapter` makes them: text ids,
- * `timestamp` without time zone (written in UTC), no id on accounts and sessions.
+ * `timestamp` without time zone (written in UTC), no id on accounts and sessions; and those of a
+ * NextAuth.js v4 app on Prisma, with the session cookie each app sets.
  */
 const LAYOUTS = {
   prisma: {
+    cookie: "authjs.session-token",
     names: { user: `"User"`, account: `"Account"`, session: `"Session"`, token: `"VerificationToken"` },
     ddl: `
       CREATE TABLE "User" ("id" TEXT NOT NULL, "name" TEXT, "email" TEXT NOT NULL, "emailVerified" TIMESTAMP(3), "image" TEXT,
@@ -103,6 +105,7 @@ const LAYOUTS = {
         CONSTRAINT "VerificationToken_pkey" PRIMARY KEY ("identifier", "token"));`,
   },
   drizzle: {
+    cookie: "authjs.session-token",
     names: { user: `"user"`, account: `"account"`, session: `"session"`, token: `"verificationToken"` },
     ddl: `
       CREATE TABLE "user" ("id" text PRIMARY KEY NOT NULL, "name" text, "email" text UNIQUE, "emailVerified" timestamp, "image" text);
@@ -112,6 +115,28 @@ const LAYOUTS = {
       CREATE TABLE "session" ("sessionToken" text PRIMARY KEY NOT NULL, "userId" text NOT NULL REFERENCES "user"("id") ON DELETE cascade, "expires" timestamp NOT NULL);
       CREATE TABLE "verificationToken" ("identifier" text NOT NULL, "token" text NOT NULL, "expires" timestamp NOT NULL,
         CONSTRAINT "verificationToken_identifier_token_pk" PRIMARY KEY("identifier", "token"));`,
+  },
+  /**
+   * A NextAuth.js v4 app on `@next-auth/prisma-adapter`, with the schema of v4's docs: the same table
+   * and column names, plus an `id` on accounts and sessions and no `createdAt`/`updatedAt`. The `id`
+   * defaults stand in for Prisma's client-side `cuid()`; its session cookie is v4's.
+   */
+  "prisma (NextAuth.js v4)": {
+    cookie: "next-auth.session-token",
+    names: { user: `"User"`, account: `"Account"`, session: `"Session"`, token: `"VerificationToken"` },
+    ddl: `
+      CREATE TABLE "Account" ("id" TEXT NOT NULL DEFAULT md5(random()::text), "userId" TEXT NOT NULL, "type" TEXT NOT NULL, "provider" TEXT NOT NULL,
+        "providerAccountId" TEXT NOT NULL, "refresh_token" TEXT, "access_token" TEXT, "expires_at" INTEGER, "token_type" TEXT, "scope" TEXT,
+        "id_token" TEXT, "session_state" TEXT, CONSTRAINT "Account_pkey" PRIMARY KEY ("id"));
+      CREATE TABLE "Session" ("id" TEXT NOT NULL DEFAULT md5(random()::text), "sessionToken" TEXT NOT NULL, "userId" TEXT NOT NULL,
+        "expires" TIMESTAMP(3) NOT NULL, CONSTRAINT "Session_pkey" PRIMARY KEY ("id"));
+      CREATE TABLE "User" ("id" TEXT NOT NULL, "name" TEXT, "email" TEXT, "emailVerified" TIMESTAMP(3), "image" TEXT, CONSTRAINT "User_pkey" PRIMARY KEY ("id"));
+      CREATE TABLE "VerificationToken" ("identifier" TEXT NOT NULL, "token" TEXT NOT NULL, "expires" TIMESTAMP(3) NOT NULL);
+      CREATE UNIQUE INDEX "Account_provider_providerAccountId_key" ON "Account"("provider", "providerAccountId");
+      CREATE UNIQUE INDEX "Session_sessionToken_key" ON "Session"("sessionToken");
+      CREATE UNIQUE INDEX "User_email_key" ON "User"("email");
+      CREATE UNIQUE INDEX "VerificationToken_token_key" ON "VerificationToken"("token");
+      CREATE UNIQUE INDEX "VerificationToken_identifier_token_key" ON "VerificationToken"("identifier", "token");`,
   },
 } as const
 
@@ -159,10 +184,11 @@ describe.each(Object.entries(LAYOUTS))("the guide's SQL on %s's tables", (_, lay
       session: { strategy: "database" as const },
       logger: { error: () => {}, warn: () => {}, debug: () => {} },
     }
-    const res = await Auth(new Request("http://localhost:3000/auth/session", { headers: { cookie: "authjs.session-token=raw-live-token" } }), config)
+    const res = await Auth(new Request("http://localhost:3000/auth/session", { headers: { cookie: `${layout.cookie}=raw-live-token` } }), config)
     expect(await res.json()).toMatchObject({ user: { email: "ada@example.com", name: "Ada" } })
     expect(res.headers.getSetCookie().join("\n")).toContain("authlib.session-token=authjs.raw-live-token")
-    const old = await Auth(new Request("http://localhost:3000/auth/session", { headers: { cookie: "authjs.session-token=raw-old-token" } }), config)
+    expect(res.headers.getSetCookie().join("\n")).toContain(`${layout.cookie}=;`)
+    const old = await Auth(new Request("http://localhost:3000/auth/session", { headers: { cookie: `${layout.cookie}=raw-old-token` } }), config)
     expect(await old.json()).toBeNull()
     await db.close()
   })

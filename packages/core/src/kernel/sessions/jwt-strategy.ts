@@ -1,6 +1,7 @@
 /**
  * JWT sessions: the session is an encrypted token (JWE) in the session cookie, chunked when large.
- * The key salt is the cookie name (Auth.js v5 construction), so tokens move between the two.
+ * The key salt is the cookie name (Auth.js v5 construction), so tokens move between the two; a
+ * NextAuth.js v4 token is read once, with v4's key, and re-issued in this format (`nextauth-v4.ts`).
  *
  * A read decodes the token; the `jwt` callback runs only when the user configured one (the default
  * is the identity), and the token is re-encrypted only when that callback changed it, when
@@ -21,6 +22,7 @@ import { publicUser } from "./public-user.js"
 import { keepsEpochs } from "./revocation.js"
 import { checkEpoch, EPOCH_CLAIM, logRefusal, withEpoch } from "./jwt-epoch.js"
 import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
+import { decodeNextAuthV4Cookie } from "./nextauth-v4.js"
 import { SESSION_START_CLAIM, tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
 import { cappedLife, isSessionStart, nowSeconds, sessionEnd } from "./lifetime.js"
 import { linkCheck, unlinkedMeanwhile } from "./account-link.js"
@@ -100,11 +102,14 @@ async function decodeToken(raw: string, ctx: Context, salt = ctx.cookies.session
   return config.jwt.decode(params)
 }
 
+/** A session token in wire form, the salt of its cookie (an Auth.js one's name) and whether it is carried over. */
+type Found = { raw: string; salt?: string; carried: boolean }
+
 /**
- * The request's session token in wire form: ours, else (when accepted) an Auth.js one, which is
- * re-issued under our name on this read (`carried`).
+ * The request's session token in wire form: ours, else (when accepted) an Auth.js one (v5's, or
+ * NextAuth.js v4's), which is re-issued under our name on this read (`carried`).
  */
-function sessionTokenOf(req: AuthRequest, ctx: Context): { raw: string; salt?: string; carried: boolean } | undefined {
+function sessionTokenOf(req: AuthRequest, ctx: Context): Found | undefined {
   const raw = readSessionCookie(req, ctx)
   if (raw) return { raw, carried: false }
   if (!ctx.config.session.acceptAuthJsSessions) return undefined
@@ -112,10 +117,24 @@ function sessionTokenOf(req: AuthRequest, ctx: Context): { raw: string; salt?: s
   return theirs ? { raw: theirs.value, salt: theirs.name, carried: true } : undefined
 }
 
+/** A carried cookie's token: NextAuth.js v4's read with v4's key (`nextauth-v4.ts`), else as {@link decodeToken} reads it. */
+async function decodeCarried(found: Found, ctx: Context): Promise<JWT | null> {
+  const v4 = await decodeNextAuthV4Cookie(found.salt!, found.raw, ctx)
+  return v4 !== undefined ? v4 : decodeToken(found.raw, ctx, found.salt)
+}
+
+/**
+ * Decodes what {@link sessionTokenOf} found. Not `async`: our own cookie's token goes straight to
+ * {@link decodeToken}, with no extra promise on the hot path.
+ */
+function decodeFound(found: Found, ctx: Context): Promise<JWT | null> {
+  return found.carried ? decodeCarried(found, ctx) : decodeToken(found.raw, ctx, found.salt)
+}
+
 /** The request's token, or `null` when it has none or it does not decode. For sign-out and carrying provider tokens over only: acting paths use {@link verifiedToken}. */
 async function currentToken(req: AuthRequest, ctx: Context): Promise<JWT | null> {
   const found = sessionTokenOf(req, ctx)
-  return found ? await decodeToken(found.raw, ctx, found.salt).catch(() => null) : null
+  return found ? await decodeFound(found, ctx).catch(() => null) : null
 }
 
 type JwtParams = Parameters<CallbacksOptions["jwt"]>[0]
@@ -217,7 +236,7 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   if (!found) return { json: null }
   let token: JWT | null
   try {
-    token = await decodeToken(found.raw, ctx, found.salt)
+    token = await decodeFound(found, ctx)
   } catch (err) {
     ctx.config.logger.debug("session-token-invalid", err)
     return { json: null, cookies: clearSessionCookie(req, ctx) }

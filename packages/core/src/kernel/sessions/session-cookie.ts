@@ -1,7 +1,7 @@
 /**
  * The session cookie, read and cleared in one place for both strategies: a JWT may be split into
  * chunks (`.0`, `.1`, ...), a database token never is, and the same reader and clearer serve both.
- * Auth.js v5's session cookies are read here too (`session.acceptAuthJsSessions`: an encrypted
+ * Auth.js v5's session cookies (and NextAuth.js v4's, which bear the `next-auth.*` names) are read here too (`session.acceptAuthJsSessions`: an encrypted
  * token under the JWT strategy, a database session token under the database strategy once its
  * sessions were moved with the xata adapter's `migrateFromAuthJs`) and cleared with ours, so a
  * sign-out also ends a session carried over from Auth.js.
@@ -17,8 +17,8 @@ export function readSessionCookie(req: AuthRequest, ctx: Context): string | unde
 }
 
 /**
- * Auth.js v5's session cookie names (its `authjs` prefix, and the `next-auth` one some apps kept), as
- * Auth.js names them on a secure origin and on a plain one. On a secure origin only the `__Secure-`
+ * Auth.js v5's session cookie names (its `authjs` prefix, and the `next-auth` one some apps kept and
+ * NextAuth.js v4 used), as Auth.js names them on a secure origin and on a plain one. On a secure origin only the `__Secure-`
  * names count: Auth.js never set plain ones there, and a plain cookie can be planted by any http
  * response or sibling subdomain (a login CSRF into the planter's account).
  */

@@ -34,11 +34,13 @@ export interface SessionOptions {
   /** Generates the database session token. Default: 256 random bits, base64url. */
   generateSessionToken: () => string
   /**
-   * A request with no authlib session cookie but an Auth.js v5 one (`authjs.session-token`,
-   * `__Secure-authjs.session-token`, `next-auth.session-token`, `__Secure-next-auth.session-token`,
-   * chunked or not) is read as the session, then re-issued under authlib's name while the old cookie
+   * A request with no authlib session cookie but an Auth.js v5 or NextAuth.js v4 one
+   * (`authjs.session-token`, `__Secure-authjs.session-token`, `next-auth.session-token`,
+   * `__Secure-next-auth.session-token`, chunked or not; on an https origin only the `__Secure-`
+   * names) is read as the session, then re-issued under authlib's name while the old cookie
    * is cleared, so moving from Auth.js signs no one out. JWT strategy: the token is decoded with the
-   * same secrets and that cookie's name as salt. Database strategy: the cookie's session token is
+   * same secrets and that cookie's name as salt (v5), or, for a token of v4's shape in a `next-auth.*`
+   * cookie, with v4's key (`NEXTAUTH_SECRET` kept as `AUTH_SECRET`). Database strategy: the cookie's session token is
    * looked up like ours, which finds the sessions moved with `@authlib/xata-adapter`'s
    * `migrateFromAuthJs` (it stores their tokens hashed). Default `true`; `false` ignores those cookies.
    */

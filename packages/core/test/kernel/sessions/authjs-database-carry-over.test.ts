@@ -100,3 +100,24 @@ describe("Auth.js v5 database sessions carry over", () => {
     expect([...real.jar.keys()]).toEqual(["__Secure-authlib.session-token"])
   })
 })
+
+describe("NextAuth.js v4 database sessions carry over (v4's cookie names, the same tables)", () => {
+  it("next-auth.session-token over http, __Secure-next-auth.session-token over https (a plain one there is not read)", async () => {
+    const { client } = moved()
+    client.jar.set("next-auth.session-token", RAW)
+    const res = await client.request("/auth/session")
+    expect(await res.json()).toMatchObject({ user: { email: "jane@example.com" } })
+    expect(setCookies(res).find((c) => c.name === "next-auth.session-token")).toMatchObject({ value: "", maxAge: 0 })
+    expect([...client.jar.keys()]).toEqual(["authlib.session-token"])
+
+    const { adapter } = moved()
+    const https = config({ adapter, session: { strategy: "database" }, url: "https://app.example" } as never)
+    const planted = new Client(https, "https://app.example")
+    planted.jar.set("next-auth.session-token", RAW)
+    expect(await planted.session()).toBeNull()
+    const real = new Client(https, "https://app.example")
+    real.jar.set("__Secure-next-auth.session-token", RAW)
+    expect(await real.session()).toMatchObject({ user: { email: "jane@example.com" } })
+    expect([...real.jar.keys()]).toEqual(["__Secure-authlib.session-token"])
+  })
+})
