@@ -3,21 +3,18 @@
  * The IdP's cross-site form POST carries no CSRF token: what binds it to this browser is the binding
  * cookie (`SameSite=None`), whose AuthnRequest ID the Response's `InResponseTo` must equal, and the
  * request's single-use record (`request-record.ts`), taken only after the Response verified. The
- * engine (`@authlib/saml`) checks the Response; then the address's domain must be verified for this
- * very connection. Every refusal is the error page with its code (`refusal.ts`), nothing stored.
+ * engine (`@authlib/saml`) checks the Response; `complete.ts` does the rest. Every refusal is the
+ * error page with its code (`refusal.ts`), nothing stored.
  */
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
-import type { SignInResult } from "../../kernel/types/sign-in.js"
-import { issueSession } from "../../kernel/sign-in/issue.js"
 import type { AdapterSsoConnection } from "./adapter.js"
-import { clearBinding, readBinding } from "./binding.js"
+import { readBinding } from "./binding.js"
 import { samlEngine } from "./engine.js"
 import { refuse, type SsoSignInCode } from "./refusal.js"
 import { takeRequest } from "./request-record.js"
 import { openSsoSecret } from "./seal.js"
 import { connectionUrls, ssoOptions, ssoProvider, ssoStore } from "./store.js"
-import { domainOfAddress } from "./flow-signin.js"
-import { joinOrganization, type SsoSignIn } from "./join.js"
+import { completeSsoSignIn } from "./complete.js"
 import { SSO_SIGN_IN_ERROR_CODES } from "./errors.js"
 import { isMultiFactorContext } from "./mfa.js"
 
@@ -62,20 +59,6 @@ export async function acsRoute(req: AuthRequest, ctx: Context, connectionId: str
     return refuse(ctx, code, { connectionId: connection.id, reason: (err as Error).message })
   }
   if (!binding || !(await takeRequest(ctx, connection.id, binding.requestId))) return refuse(ctx, "ASSERTION_REPLAYED", { connectionId: connection.id, assertionId: assertion.assertionId })
-  const email = assertion.email
-  if (!email) return refuse(ctx, "EMAIL_MISSING", { connectionId: connection.id })
-  const domain = domainOfAddress(email)
-  const verified = domain ? await ssoStore(ctx).getVerifiedSsoDomain(domain) : null
-  if (!verified || verified.connectionId !== connection.id) return refuse(ctx, "DOMAIN_NOT_VERIFIED", { connectionId: connection.id, domain: domain ?? null })
-  const provider = ssoProvider(ctx)
-  const own: SsoSignIn = { connectionId: connection.id, organizationId: connection.organizationId, defaultRole: connection.defaultRole, email: email.toLowerCase(), mfa: isMultiFactorContext(assertion.authnContextClassRef) }
   const name = assertion.attributes.displayName?.[0] ?? assertion.attributes.name?.[0] ?? null
-  const result: SignInResult<SsoSignIn> = {
-    user: { id: assertion.nameId, email: own.email, name },
-    account: { provider: provider.id, type: "sso", providerAccountId: `${connection.id}:${assertion.nameId}` },
-    own,
-  }
-  const res = await issueSession(req, ctx, result, binding.callbackUrl)
-  const joined = await joinOrganization(ctx, result)
-  return { ...res, cookies: [...(res.cookies ?? []), clearBinding(ctx), ...joined] }
+  return completeSsoSignIn(req, ctx, connection, { subject: assertion.nameId, email: assertion.email, name, mfa: isMultiFactorContext(assertion.authnContextClassRef) }, binding.callbackUrl)
 }

@@ -2,9 +2,10 @@
  * The cookie that binds an SSO sign-in to the browser that started it. It must reach the ACS in the
  * IdP's cross-site form POST, so it is `SameSite=None; Secure` (browsers accept `Secure` on
  * `http://localhost`), never `Lax`. Its value is sealed (`@authlib/jwt`'s `encode`, a key of its own)
- * and names the connection, the AuthnRequest ID and where the user goes after; it expires 5 minutes
+ * and names the connection, the AuthnRequest ID (OIDC: the state, with the PKCE verifier and the
+ * nonce) and where the user goes after; it expires 5 minutes
  * after the start by the library's clock (`startedAt`, checked on opening, whatever the browser
- * keeps) and every answer of the ACS clears it.
+ * keeps) and every answer of the ACS or the OIDC callback clears it.
  * The request's own single use is the verification-token store's (`request-record.ts`), so a copy
  * of the cookie replayed from elsewhere fails there.
  */
@@ -23,10 +24,13 @@ const options = (maxAge: number) => ({ httpOnly: true, sameSite: "none" as const
 export interface SsoBinding {
   /** The connection the sign-in started with. */
   connectionId: string
-  /** The AuthnRequest ID. */
+  /** SAML: the AuthnRequest ID; OIDC: the state. */
   requestId: string
   /** Where the user goes once signed in (already through the `redirect` callback). */
   callbackUrl: string
+  /** OIDC: the PKCE verifier and the nonce. */
+  codeVerifier?: string
+  nonce?: string
 }
 
 /** Seconds since the epoch: the library's clock (`Date.now`, as sessions count). */
@@ -51,8 +55,8 @@ export async function readBinding(ctx: Context, cookies: Readonly<Record<string,
     if (!payload || payload.connectionId !== connectionId || typeof payload.requestId !== "string" || typeof payload.callbackUrl !== "string") return null
     const age = nowSeconds() - Number(payload.startedAt)
     if (!(age >= 0 && age < BINDING_MAX_AGE)) return null
-    const { connectionId: id, requestId, callbackUrl } = payload as unknown as SsoBinding
-    return { connectionId: id, requestId, callbackUrl }
+    const { connectionId: id, requestId, callbackUrl, codeVerifier, nonce } = payload as unknown as SsoBinding
+    return { connectionId: id, requestId, callbackUrl, ...(typeof codeVerifier === "string" && typeof nonce === "string" ? { codeVerifier, nonce } : {}) }
   } catch {
     return null
   }

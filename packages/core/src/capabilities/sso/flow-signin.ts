@@ -2,7 +2,8 @@
  * `POST {basePath}/signin/sso` (after the kernel's CSRF and Origin checks): finds the connection by
  * the address's domain (`email`: only a domain verified for a connection) or by the organization's
  * slug (`organization`), then sends the browser to the IdP: a signed SAML AuthnRequest (HTTP-Redirect
- * binding), with the binding cookie and the request's single-use record (`request-record.ts`).
+ * binding) or an OIDC authorization request (`oidc.ts`), with the binding cookie and the request's
+ * single-use record (`request-record.ts`).
  */
 import { organizationStore } from "../organizations/index.js"
 import type { AuthRequest, AuthResponse } from "../../kernel/types/http.js"
@@ -14,18 +15,11 @@ import { samlEngine } from "./engine.js"
 import { refuse } from "./refusal.js"
 import { openSsoSecret } from "./seal.js"
 import { connectionUrls, ssoOptions, ssoStore } from "./store.js"
+import { domainOfAddress } from "./identifiers.js"
 import { recordRequest } from "./request-record.js"
+import { startOidc } from "./oidc.js"
 
-const MAX_INPUT = 320
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/
-
-/** The domain of an address, lowercased; undefined for anything that is not one. */
-export function domainOfAddress(email: unknown): string | undefined {
-  if (typeof email !== "string" || email.length > MAX_INPUT) return undefined
-  const at = email.lastIndexOf("@")
-  const domain = email.slice(at + 1).trim().toLowerCase()
-  return at > 0 && domain.length > 0 && !/[\s@]/.test(domain) ? domain : undefined
-}
 
 /** The connection the body names: by verified domain, else by organization slug (its first connection). */
 async function connectionFor(req: AuthRequest, ctx: FlowContext<SsoConfig>): Promise<AdapterSsoConnection | null> {
@@ -45,7 +39,7 @@ export async function ssoSignin(req: AuthRequest, ctx: FlowContext<SsoConfig>): 
   ssoOptions(ctx)
   const connection = await connectionFor(req, ctx)
   if (!connection) return refuse(ctx, "CONNECTION_UNKNOWN")
-  if (connection.type !== "saml") return refuse(ctx, "CONNECTION_UNKNOWN", { connectionId: connection.id, reason: "OIDC connections sign in from a later release" })
+  if (connection.type === "oidc") return startOidc(ctx, connection)
   const engine = await samlEngine(ctx.provider)
   const urls = connectionUrls(ctx, connection.id)
   const privateKeyPem = await openSsoSecret(connection.spPrivateKeySealed!, "sp-private-key", connection.id, ctx.config.secret)

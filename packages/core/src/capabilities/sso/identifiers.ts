@@ -55,3 +55,13 @@ export function certificateOf(value: unknown): string {
     throw new SsoError('"idpCertificate" must be a PEM certificate', { code: "CONNECTION_INVALID", cause: { field: "idpCertificate" } })
   return value.trim()
 }
+
+const MAX_ADDRESS = 320
+
+/** The domain of an address, lowercased; undefined for anything that is not one. */
+export function domainOfAddress(email: unknown): string | undefined {
+  if (typeof email !== "string" || email.length > MAX_ADDRESS) return undefined
+  const at = email.lastIndexOf("@")
+  const domain = email.slice(at + 1).trim().toLowerCase()
+  return at > 0 && domain.length > 0 && !/[\s@]/.test(domain) ? domain : undefined
+}

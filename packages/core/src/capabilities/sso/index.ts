@@ -1,8 +1,8 @@
 /**
- * Enterprise SSO: per-organization SAML 2.0 connections (OIDC connections stored and managed),
- * verified domains, and a sign-in type of its own (`sso`, `sign-in-type.ts`). Off unless `sso` is
- * set; needs `organizations`. Routes: `POST signin/sso` (the kernel's sign-in start), `POST
- * sso/acs/:id`, `GET sso/metadata/:id` (`route.ts`). The SAML engine reaches core through the
+ * Enterprise SSO: per-organization SAML 2.0 and OpenID Connect connections, verified domains, and
+ * a sign-in type of its own (`sso`, `sign-in-type.ts`). Off unless `sso` is set; needs
+ * `organizations`. Routes: `POST signin/sso` (the kernel's sign-in start), `POST sso/acs/:id`,
+ * `GET sso/metadata/:id`, `GET sso/callback/:id` (`route.ts`). The SAML engine reaches core through the
  * provider (`engine.ts`), so core stays runtime-neutral. What it adds to the kernel's tables,
  * declared here and typed by declaration merging: its option (`options.ts`), errors (`errors.ts`)
  * and adapter port (`adapter.ts`).

@@ -32,7 +32,9 @@ export interface SsoConnectionUpdate {
   /** SAML: new IdP metadata (a rotated certificate), or a second certificate to accept during a rotation. */
   idpMetadataXml?: string
   idpCertificates?: string[]
-  /** OIDC: a new client secret. */
+  /** OIDC: a new issuer or client (a move to another tenant), a new client secret. */
+  issuer?: string
+  clientId?: string
   clientSecret?: string
 }
 
@@ -166,6 +168,8 @@ export async function updateConnection(req: AuthRequest, ctx: Context, connectio
       throw new SsoError('"idpCertificates" must list one to four certificates', { code: "CONNECTION_INVALID", cause: { field: "idpCertificates" } })
     patch.idpCertificates = update.idpCertificates.map(certificateOf)
   }
+  if (connection.type === "oidc" && update.issuer !== undefined) patch.issuer = urlOf(update.issuer, "issuer")
+  if (connection.type === "oidc" && update.clientId !== undefined) patch.clientId = textOf(update.clientId, "clientId")
   if (connection.type === "oidc" && update.clientSecret !== undefined)
     patch.clientSecretSealed = await sealSsoSecret(textOf(update.clientSecret, "clientSecret"), "client-secret", connection.id, ctx.config.secret)
   const updated = await ssoStore(ctx).updateSsoConnection(connection.id, patch)

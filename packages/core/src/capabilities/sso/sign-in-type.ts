@@ -2,7 +2,7 @@
  * Enterprise SSO as a sign-in type (`sso`): what the kernel asks of it besides its routes.
  *
  * - First factor `fed` (a federated IdP vouched for the person), two factors when the IdP's
- *   authentication context names MFA (`mfa.ts`).
+ *   authentication context names MFA (`mfa.ts`; OIDC: the ID token's `amr` holds `mfa`).
  * - Users: the account is the connection's and the IdP's subject (`{connectionId}:{NameID}`). The
  *   address's domain is verified for the connection (the ACS refused it otherwise), so the IdP
  *   speaks for it: a new user's address is verified, an existing user with that address is joined
