@@ -5,7 +5,7 @@
  * nothing stored.
  */
 import { beforeAll, describe, expect, it, vi } from "vitest"
-import type { AuthConfig } from "@authlib/core"
+import { Auth, MemoryRateLimitStore, type AuthConfig } from "@authlib/core"
 import { decode } from "@authlib/jwt"
 import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
 import { assertionXml, b64, fields, responseXml, sign, type ResponseFields } from "../../../saml/test/helpers/idp.js"
@@ -237,5 +237,18 @@ describe("SAML sign-in: single use", () => {
     expect(refusalCode(first)).toBeNull()
     const second = await post()
     expect(refusalCode(second)).toBe("ASSERTION_REPLAYED")
+  })
+})
+
+describe("SAML sign-in: per-client limit (sso.perClient)", () => {
+  it("ACS posts from one client past the limit are refused before any verification; another client goes on", async () => {
+    const config = { ...app.config, rateLimit: { store: new MemoryRateLimitStore(), sso: { perClient: { limit: 2, window: 60 } } } } as AuthConfig
+    const post = (address: string) =>
+      Auth(new Request(acme.connection.acsUrl!, { method: "POST", headers: { origin: "https://idp.acme.test", "content-type": "application/x-www-form-urlencoded" }, body: "SAMLResponse=bm90LXhtbA%3D%3D" }), config, { clientAddress: address })
+    for (let i = 0; i < 2; i++) expect(refusalCode(await post("203.0.113.7"))).toBe("MALFORMED")
+    const refused = await post("203.0.113.7")
+    expect(refusalCode(refused)).toBeNull()
+    expect(refused.headers.get("location") ?? String(refused.status)).toMatch(/RateLimited|429/)
+    expect(refusalCode(await post("203.0.113.8"))).toBe("MALFORMED")
   })
 })

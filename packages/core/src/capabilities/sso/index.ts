@@ -14,6 +14,7 @@ import { SSO_CONNECTIONS_PORT } from "./adapter.js"
 import { ssoErrors } from "./errors.js"
 import { addSsoDomain, createSsoConnection, deleteSsoConnection, listSsoConnections, updateSsoConnection, verifySsoDomain } from "./functions.js"
 import { MAX_ACS_BODY_BYTES, ssoOption } from "./options.js"
+import { SSO_RATE_LIMITS } from "./rate-limits.js"
 import { ssoGet, ssoPost } from "./route.js"
 import { ssoSignInType } from "./sign-in-type.js"
 
@@ -29,16 +30,18 @@ export const sso: Capability = {
       answers: "page",
       withProvider: true,
       nested: true,
-      GET: { handler: ssoGet, csrf: false },
+      GET: { handler: ssoGet, csrf: false, rateLimit: "sso.perClient" },
       POST: {
         handler: ssoPost,
         csrf: false,
+        rateLimit: "sso.perClient",
         csrfBy: "the IdP's cross-site POST carries no CSRF token: the binding cookie (SameSite=None) names the AuthnRequest the Response must answer, and that request's single-use record is taken (acs.ts)",
         maxBodyBytes: MAX_ACS_BODY_BYTES,
       },
     },
   ],
   options: ssoOption,
+  rateLimits: SSO_RATE_LIMITS,
   errors: ssoErrors,
   ports: { ssoConnections: SSO_CONNECTIONS_PORT },
   check(config) {

@@ -4,6 +4,9 @@
 import { Configuration } from "../../kernel/errors/errors.js"
 import type { OptionsDeclaration } from "../../kernel/types/capability.js"
 
+// Re-exported so that the emitted types of every module naming `SsoOptions` load the rate-limit section (`rateLimit.sso`).
+export type { SsoRateLimitOptions } from "./rate-limits.js"
+
 /** Answers like `node:dns/promises`' `resolveTxt`: each TXT record as its strings. */
 export type ResolveTxt = (hostname: string) => Promise<string[][]>
 

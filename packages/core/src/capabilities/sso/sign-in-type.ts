@@ -30,6 +30,7 @@ export const ssoSignInType: SignInTypeDeclaration<SsoConfig, SsoSignIn> = {
     callbackMethods: [],
     callbackCsrf: true,
   },
+  limits: { signin: "sso.perClient" },
   firstFactor: (result) => (result.own?.mfa ? { amr: ["fed", "mfa"], factors: 2 } : { amr: ["fed"], factors: 1 }),
   users: {
     owner: "adapter",

@@ -104,6 +104,7 @@ describe("capability declarations", () => {
       "twoFactor.perSignIn": "two-factor",
       "organizations.create": "organizations",
       "organizations.invite": "organizations",
+      "sso.perClient": "sso",
     })
     expect(Object.keys(REGISTRY.rateLimits).filter((group) => !(group in owners))).toEqual(["csrf.perClient", "session.perClient"])
   })
