@@ -24,11 +24,17 @@ let store: MemoryStore
 let app: SsoApp
 let acme: { organizationId: string; connection: SsoConnection }
 let globex: { organizationId: string; connection: SsoConnection }
+const events: Record<string, unknown>[] = []
 
 beforeAll(async () => {
   parties = await makeParties()
   store = createMemoryStore()
-  app = await startApp(MemoryAdapter(store))
+  app = await startApp(MemoryAdapter(store), {
+    events: {
+      memberAdded: (message) => void events.push({ name: "memberAdded", ...message }),
+      signIn: ({ user, account, isNewUser }) => void events.push({ name: "signIn", email: user.email, provider: account?.provider, isNewUser }),
+    },
+  })
   acme = await samlOrganization(app, "acme", { entityId: IDP, ssoUrl: "https://idp.acme.test/sso", certificatePem: parties.idp.certificatePem }, ["acme.test"])
   globex = await samlOrganization(app, "globex", { entityId: OTHER_IDP, ssoUrl: "https://idp.globex.test/sso", certificatePem: parties.attacker.certificatePem }, ["globex.test"])
 }, 60_000)
@@ -95,6 +101,8 @@ describe("SAML sign-in: the journey", () => {
     const user = [...store.users.values()].find((u) => u.email === "alice@acme.test")!
     expect(user.emailVerified).toBeInstanceOf(Date)
     expect(store.organizationMembers.get(store.memberKey(acme.organizationId, user.id))?.role).toBe("member")
+    expect(events).toContainEqual({ name: "signIn", email: "alice@acme.test", provider: "sso", isNewUser: true })
+    expect(events).toContainEqual({ name: "memberAdded", organizationId: acme.organizationId, userId: user.id, role: "member", via: "sso" })
     const sessionAnswer = await (await client.request("/auth/session")).json()
     expect(sessionAnswer.user.email).toBe("alice@acme.test")
     expect(sessionAnswer.activeOrganization).toMatchObject({ id: acme.organizationId, slug: "acme", role: "member" })

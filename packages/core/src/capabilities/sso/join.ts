@@ -8,7 +8,8 @@
 import { adapterMethods } from "../../kernel/ports/ports.js"
 import type { Context, Cookie } from "../../kernel/types/http.js"
 import type { SignInResult } from "../../kernel/types/sign-in.js"
-import { activeCookie } from "../organizations/index.js"
+import { emitEvent } from "../../kernel/user-code/events.js"
+import { activeCookie, organizationStore } from "../organizations/index.js"
 import { ssoStore } from "./store.js"
 
 /** What an SSO sign-in keeps in `SignInResult.own`. */
@@ -22,9 +23,12 @@ export interface SsoSignIn {
   mfa: boolean
 }
 
-/** Makes `userId` a member of the sign-in's organization (kept as is when they are one). */
+/** Makes `userId` a member of the sign-in's organization (kept as is when they are one); a new member is the `memberAdded` event (`via: "sso"`). */
 export async function addMember(ctx: Context, userId: string, own: SsoSignIn): Promise<void> {
-  await ssoStore(ctx).addOrganizationMember(own.organizationId, userId, own.defaultRole)
+  if (await organizationStore(ctx).getOrganizationMember(own.organizationId, userId)) return
+  const member = await ssoStore(ctx).addOrganizationMember(own.organizationId, userId, own.defaultRole)
+  // Of two sign-ins of one new member at once, both may report it: the store keeps one membership.
+  if (member) await emitEvent(ctx, "memberAdded", { organizationId: member.organizationId, userId, role: member.role, via: "sso" })
 }
 
 /** After the session: the membership, and the active-organization cookie; none while the sign-in is held (no stored user yet). */
