@@ -22,6 +22,8 @@ const modules: BenchModule[] = [
   (await import("./db.js")).default,
   (await import("./two-factor.js")).default,
   (await import("./sso.js")).default,
+  (await import("./organizations.js")).default,
+  (await import("./nextjs.js")).default,
 ]
 
 /** Re-runs this script under `taskset -c 0`; returns false when taskset is missing or fails. */

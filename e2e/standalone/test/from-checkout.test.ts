@@ -25,7 +25,7 @@ const run = promisify(execFile)
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = join(here, "..", "..", "..")
 const readme = readFileSync(join(repo, "README.md"), "utf8")
-const PACKAGES = ["jwt", "core", "providers", "qwik", "xata-adapter", "redis", "adapter-test", "saml"]
+const PACKAGES = ["jwt", "core", "providers", "qwik", "xata-adapter", "redis", "adapter-test", "saml", "nextjs"]
 
 /** The fenced block after `<!-- checkout: <name> -->` in the root README. */
 function checkoutBlock(name: string): string {

@@ -40,7 +40,7 @@ const COMPILERS: [version: string, tsc: string][] = [
   ["5.9", join(repo, "node_modules", "typescript", "bin", "tsc")],
   ["7", join(here, "..", "node_modules", "typescript7", "bin", "tsc")],
 ]
-const PUBLISHED = ["jwt", "core", "providers", "xata-adapter", "adapter-test", "qwik", "redis", "saml"]
+const PUBLISHED = ["jwt", "core", "providers", "xata-adapter", "adapter-test", "qwik", "redis", "saml", "nextjs"]
 
 let registry: Registry
 let scratchRoot: string

@@ -15,6 +15,7 @@ export const useSessionEndedNotice = routeLoader$((ev) => endedNotice(ev))
 const nav = [
   { href: "/", label: "Home" },
   { href: "/account/", label: "Account" },
+  { href: "/organizations/", label: "Organizations" },
   { href: "/session/", label: "Session" },
   { href: "/inbox/", label: "Inbox" },
 ]

@@ -10,6 +10,6 @@ import { isServer } from "@builder.io/qwik/build"
 
 export const { onRequest, useSession, useSignIn, useSignOut } = QwikAuth$(async (ev) => {
   if (!isServer) throw new Error("authlib's configuration runs on the server only")
-  const { demoAuthConfig } = await import("../server/auth-config")
-  return demoAuthConfig(ev.env)
+  const { demoAuthConfigFor } = await import("../server/auth-config")
+  return demoAuthConfigFor(ev.env, ev.url.origin)
 })

@@ -16,12 +16,13 @@ import Google from "@authlib/providers/google"
 import Nodemailer from "@authlib/providers/nodemailer"
 import OIDC from "@authlib/providers/oidc"
 import Passkey from "@authlib/providers/passkey"
-import { demoDatabase, type DemoDatabase } from "./database.js"
-import { IDP_CLIENT, startIdp } from "./idp.js"
-import { startInbox } from "./inbox.js"
-import { isLoopbackHost } from "./local-only.js"
-import { demoSecret } from "./secret.js"
-import { demoUsers, findUser } from "./users.js"
+import { demoDatabase, type DemoDatabase } from "./database"
+import { IDP_CLIENT, startIdp } from "./idp"
+import { startInbox } from "./inbox"
+import { invitationSender } from "./invitations"
+import { isLoopbackHost } from "./local-only"
+import { demoSecret } from "./secret"
+import { demoUsers, findUser } from "./users"
 
 type Env = { get(name: string): string | undefined }
 
@@ -124,10 +125,16 @@ async function withRedis<A extends DemoDatabase["adapter"]>(env: Env, adapter: A
 }
 // -----------------------------------------------------------------------------------------------
 
-async function build(env: Env): Promise<QwikAuthConfig> {
+/** What another app reusing this configuration changes (the Next.js demo mounts authlib at /api/auth). */
+export interface DemoConfigOptions {
+  /** Where authlib answers: the Demo IdP accepts callbacks there only. Default `/auth`. */
+  basePath?: string
+}
+
+async function build(env: Env, options: DemoConfigOptions): Promise<QwikAuthConfig> {
   const withIdp = idpUsable(env)
   if (!withIdp) console.warn("[demo] WEBAUTH_URL is not on loopback: the Demo IdP (127.0.0.1 only) is left out")
-  const [database, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env) : undefined])
+  const [database, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env, options.basePath) : undefined])
   const { adapter, rateLimitStore } = await withRedis(env, database.adapter, database.rateLimitStore)
   await storeDemoUsers(adapter)
   return {
@@ -161,14 +168,51 @@ async function build(env: Env): Promise<QwikAuthConfig> {
     pages: { error: "/sign-in/" },
     // The built-in pages under /auth carry the demo's name, logo and colour.
     theme: { name: "authlib demo", logo: "/favicon.svg", brandColor: "#3b5bdb" },
+    // Organizations (the /organizations/ page): built-in roles, invitations mailed to the inbox.
+    organizations: { sendInvitation: invitationSender(smtp.port) },
   }
 }
 
-/** The config for this process (the same object every request, so core caches its resolved form). */
-export function demoAuthConfig(env: Env): Promise<QwikAuthConfig> {
-  built ??= build(env).catch((err: unknown) => {
+/**
+ * Core builds invitation links from the configured `url`, never from the request's Host. With
+ * `WEBAUTH_URL` that is it (the binding reads it). Without it the demo answers loopback Host names
+ * only (server/local-only.ts), so the request's origin is one of this machine's, and each such
+ * origin gets its own copy of the configuration with `url` set to it: a link sent from
+ * http://localhost:3000 opens there, where the invited user's browser holds its session (cookies
+ * belong to a host name), and every other origin core writes is the one it took from the request
+ * anyway. Kept per origin, so core resolves each once; past a handful (a tunnel on another local
+ * port), a copy is made per request.
+ */
+const perOrigin = new Map<string, QwikAuthConfig>()
+const MAX_ORIGINS = 8
+
+function forOrigin(base: QwikAuthConfig, env: Env, origin: string): QwikAuthConfig {
+  if (env.get("WEBAUTH_URL") || !isLoopbackHost(new URL(origin).hostname)) return base
+  const known = perOrigin.get(origin)
+  if (known) return known
+  const config = { ...base, url: origin }
+  if (perOrigin.size < MAX_ORIGINS) perOrigin.set(origin, config)
+  return config
+}
+
+/**
+ * The config for this process: built once, with everything it starts (database, inbox, IdP); the
+ * same object every request, so core caches its resolved form.
+ */
+export function demoAuthConfig(env: Env, options: DemoConfigOptions = {}): Promise<QwikAuthConfig> {
+  built ??= build(env, options).catch((err: unknown) => {
     built = undefined
     throw err
   })
   return built
+}
+
+/**
+ * The config for a request from `origin` (the same object every request from one origin, so core
+ * caches its resolved form): without `WEBAUTH_URL`, `url` is that origin (see `forOrigin`).
+ * A function of its own, not an optional argument of `demoAuthConfig`: the server build (Rollup)
+ * dropped an argument that only calls through a dynamic `import()` passed.
+ */
+export async function demoAuthConfigFor(env: Env, origin: string): Promise<QwikAuthConfig> {
+  return forOrigin(await demoAuthConfig(env), env, origin)
 }

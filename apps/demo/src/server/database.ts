@@ -11,7 +11,7 @@ import type { RateLimitStore } from "@authlib/core"
 import { migrate, PostgresRateLimitStore, XataAdapter } from "@authlib/xata-adapter"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { dataDir } from "./secret.js"
+import { dataDir } from "./secret"
 
 type Env = { get(name: string): string | undefined }
 type Client = Parameters<typeof XataAdapter>[0]

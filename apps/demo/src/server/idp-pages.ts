@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type Provider from "oidc-provider"
-import { IDP_ACCOUNTS, IDP_PASSWORD } from "../lib/demo-login.js"
+import { IDP_ACCOUNTS, IDP_PASSWORD } from "../lib/demo-login"
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 

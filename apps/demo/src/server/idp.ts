@@ -8,8 +8,8 @@ import type { Adapter, AdapterPayload } from "oidc-provider"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { generateKeyPairSync, randomBytes } from "node:crypto"
-import { IDP_ACCOUNTS } from "../lib/demo-login.js"
-import { handleInteraction } from "./idp-pages.js"
+import { IDP_ACCOUNTS } from "../lib/demo-login"
+import { handleInteraction } from "./idp-pages"
 
 export const IDP_CLIENT = { id: "authlib-demo", secret: randomBytes(24).toString("base64url") }
 

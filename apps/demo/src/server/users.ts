@@ -4,7 +4,7 @@
  */
 import { scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto"
 import { promisify } from "node:util"
-import { DEMO_LOGIN } from "../lib/demo-login.js"
+import { DEMO_LOGIN } from "../lib/demo-login"
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: ScryptOptions) => Promise<Buffer>
 

@@ -53,6 +53,7 @@ const errorText: Record<string, string> = {
   EmailSignInError: "The sign-in link could not be sent. Please try again.",
   OAuthCallbackError: "The sign-in at the provider did not complete. Please try again.",
   Configuration: "Sign-in is not available right now. Please try again later.",
+  OrganizationError: "That invitation cannot be used: it was already used, withdrawn or has expired, or it was sent to another address. Ask for a new one.",
 }
 
 /**

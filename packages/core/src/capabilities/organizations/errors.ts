@@ -49,5 +49,15 @@ export class OrganizationError extends CataloguedError<"OrganizationError"> {
 
 /** The capability's entry of the catalogue and its policy. */
 export const organizationErrors: readonly ErrorDeclaration[] = [
-  { type: "OrganizationError", codes: ORGANIZATION_ERROR_CODES, policy: { codeInJson: true } },
+  {
+    type: "OrganizationError",
+    codes: ORGANIZATION_ERROR_CODES,
+    policy: { codeInJson: true, codeInRedirect: true },
+    // The page an invitation link lands on when it cannot be used (the link's only browser path).
+    text: {
+      status: 400,
+      title: "This invitation cannot be used",
+      message: "The invitation was already used, withdrawn or has expired, or it was sent to another address than the one you signed in with. Ask for a new invitation.",
+    },
+  },
 ]

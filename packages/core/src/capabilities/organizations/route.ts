@@ -10,6 +10,7 @@
  */
 import { UnknownAction } from "../../kernel/errors/errors.js"
 import { resolveCallbackUrl } from "../../kernel/http/callback-url.js"
+import { rawError } from "../../kernel/http/error-response.js"
 import { routeUrl } from "../../kernel/http/urls.js"
 import { principalOf } from "../../kernel/sessions/principal.js"
 import type { SubActions } from "../../kernel/types/capability.js"
@@ -21,16 +22,29 @@ import { accept, invite, revoke } from "./invitations.js"
 import { changeMemberRole, changeOrganization, createOwnOrganization, leaveOwnOrganization, listOwnOrganizations, removeOrganization, removeOrganizationMember } from "./manage.js"
 import { organizationsOptions } from "./membership.js"
 
-/** The invitation link: accepted for a signed-in user, else sign-in first and back. */
+/**
+ * The invitation link: accepted for a signed-in user, else sign-in first and back (the link's own
+ * `callbackUrl` kept, so the app's landing page survives the detour). A person follows it in a
+ * browser, so a refusal (used, revoked, expired, another address) goes to the error page with its
+ * code rather than answering JSON.
+ */
 async function acceptLink(req: AuthRequest, ctx: Context): Promise<AuthResponse> {
-  organizationsOptions(ctx)
-  const token = tokenOf(req.query.token)
-  if (!(await principalOf(req, ctx))) {
-    const back = `${ctx.actionBase}/organizations/accept?token=${token}`
-    return { redirect: routeUrl(ctx, "signIn", { callbackUrl: back }) }
+  try {
+    organizationsOptions(ctx)
+    const token = tokenOf(req.query.token)
+    if (!(await principalOf(req, ctx))) {
+      const back = new URL(`${ctx.actionBase}/organizations/accept`)
+      back.searchParams.set("token", token)
+      if (req.query.callbackUrl) back.searchParams.set("callbackUrl", req.query.callbackUrl)
+      return { redirect: routeUrl(ctx, "signIn", { callbackUrl: back.toString() }) }
+    }
+    await accept(req, ctx, token)
+    return { redirect: await resolveCallbackUrl(req, ctx, false) }
+  } catch (err) {
+    if (!(err instanceof OrganizationError)) throw err
+    rawError(err, ctx)
+    return { redirect: routeUrl(ctx, "error", { error: err.type, code: err.code }) }
   }
-  await accept(req, ctx, token)
-  return { redirect: await resolveCallbackUrl(req, ctx, false) }
 }
 
 export async function organizationsRoute(req: AuthRequest, ctx: Context): Promise<AuthResponse> {

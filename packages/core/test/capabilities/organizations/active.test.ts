@@ -44,6 +44,15 @@ describe.each(STRATEGIES)("the active organization (%s sessions)", (strategy) =>
     expect((await session(bob))?.activeOrganization).toBeNull()
   })
 
+  it("costs one session look-up: the read's own answers the principal's question (database sessions: one getSessionAndUser)", async () => {
+    const { k, bob, org } = await acme()
+    await activate(k, bob, org.id)
+    const before = k.adapter.calls.length
+    expect((await session(bob))?.activeOrganization).toEqual({ id: org.id, slug: "acme", role: "admin" })
+    const lookUps = k.adapter.calls.slice(before).filter((c) => c.method === "getSessionAndUser")
+    expect(lookUps).toHaveLength(strategy === "database" ? 1 : 0)
+  })
+
   it("reads null, and clears the cookie, on the very next request after the member is removed", async () => {
     const { k, alice, bob, org } = await acme()
     await activate(k, bob, org.id)

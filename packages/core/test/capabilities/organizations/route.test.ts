@@ -121,9 +121,37 @@ describe.each(STRATEGIES)("organizations routes (%s sessions)", (strategy) => {
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe(`${ORIGIN}/`)
     expect(k.adapter.members.map((m) => m.userId)).toEqual(["alice", "bob"])
-    // Used: the link refuses a second time.
+    // Used: the link refuses a second time, on the error page (a person follows it in a browser), with its code.
     const again = await bob.request(`${link.pathname}${link.search}`)
-    expect([again.status, ((await again.json()) as { code: string }).code]).toEqual([410, "INVITATION_INVALID"])
+    expect(again.status).toBe(302)
+    expect(again.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=OrganizationError&code=INVITATION_INVALID`)
+    const page = await bob.request("/auth/error?error=OrganizationError&code=INVITATION_INVALID")
+    expect(await page.text()).toContain("This invitation cannot be used")
+    expect(k.adapter.members.map((m) => m.userId)).toEqual(["alice", "bob"])
+  })
+
+  it("keeps the link's callbackUrl across the sign-in detour, checked by the redirect rule when it is used", async () => {
+    const k = kit(strategy)
+    const alice = await k.signIn("alice")
+    const { body } = await post(alice, { action: "create", name: "Acme" })
+    await post(alice, { action: "invite", organizationId: (body.organization as { id: string }).id, email: "bob@example.com", role: "member" })
+    const link = new URL(k.sent[0]!.url)
+    link.searchParams.set("callbackUrl", `${ORIGIN}/organizations`)
+    const visitor = new Client(k.config)
+    const res = await visitor.request(`${link.pathname}${link.search}`)
+    const back = new URL(new URL(res.headers.get("location")!).searchParams.get("callbackUrl")!)
+    expect(back.searchParams.get("callbackUrl")).toBe(`${ORIGIN}/organizations`)
+    expect((await visitor.signIn("bob", "pw")).status).toBe(302)
+    const accepted = await visitor.request(`${back.pathname}${back.search}`)
+    expect(accepted.headers.get("location")).toBe(`${ORIGIN}/organizations`)
+    // Another site as the landing page: the default redirect rule sends the user to the app instead.
+    const carol = await k.signIn("carol")
+    await post(alice, { action: "invite", organizationId: (body.organization as { id: string }).id, email: "carol@example.com", role: "member" })
+    const offsite = new URL(k.sent[1]!.url)
+    offsite.searchParams.set("callbackUrl", "https://evil.example/")
+    const landed = await carol.request(`${offsite.pathname}${offsite.search}`)
+    expect(new URL(landed.headers.get("location")!).origin).toBe(ORIGIN)
+    expect(k.adapter.members.map((m) => m.userId)).toEqual(["alice", "bob", "carol"])
   })
 
   it("sends a signed-out visitor of the link to sign in, with a callback URL back to it", async () => {
@@ -150,7 +178,7 @@ describe.each(STRATEGIES)("organizations routes (%s sessions)", (strategy) => {
     const visitor = new Client(k.config)
     for (const query of ["", "?token=", "?token=abc", `?token=${"%00".repeat(43)}`]) {
       const res = await visitor.request(`/auth/organizations/accept${query}`)
-      expect([res.status, ((await res.json()) as { code?: string }).code], query).toEqual([410, "INVITATION_INVALID"])
+      expect([res.status, res.headers.get("location")], query).toEqual([302, `${ORIGIN}/auth/error?error=OrganizationError&code=INVITATION_INVALID`])
     }
   })
 })
