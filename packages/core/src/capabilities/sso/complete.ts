@@ -2,7 +2,8 @@
  * The end every SSO sign-in shares, once the IdP's answer verified (SAML `acs.ts`, OIDC `oidc.ts`):
  * the asserted address's domain must be verified for this very connection (`DOMAIN_NOT_VERIFIED`
  * otherwise: one customer's IdP never signs in another customer's users), then the kernel issues
- * the session as for every sign-in, and the user joins the organization with it active (`join.ts`).
+ * the session as for every sign-in, and the user joins the organization with it active once the
+ * session is issued (the sign-in type's `signedIn` rule, `join.ts`).
  */
 import { issueSession } from "../../kernel/sign-in/issue.js"
 import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http.js"
@@ -10,7 +11,7 @@ import type { SignInResult } from "../../kernel/types/sign-in.js"
 import type { AdapterSsoConnection } from "./adapter.js"
 import { clearBinding } from "./binding.js"
 import { domainOfAddress } from "./identifiers.js"
-import { joinOrganization, type SsoSignIn } from "./join.js"
+import type { SsoSignIn } from "./join.js"
 import { refuse } from "./refusal.js"
 import { ssoProvider, ssoStore } from "./store.js"
 
@@ -35,7 +36,7 @@ export async function completeSsoSignIn(req: AuthRequest, ctx: Context, connecti
     account: { provider: ssoProvider(ctx).id, type: "sso", providerAccountId: `${connection.id}:${identity.subject}` },
     own,
   }
+  // The organization is joined by the kernel once the session is issued (`signedIn` in `sign-in-type.ts`), not here: a held sign-in writes nothing.
   const res = await issueSession(req, ctx, result, callbackUrl)
-  const joined = await joinOrganization(ctx, result)
-  return { ...res, cookies: [...(res.cookies ?? []), clearBinding(ctx), ...joined] }
+  return { ...res, cookies: [...(res.cookies ?? []), clearBinding(ctx)] }
 }

@@ -9,7 +9,8 @@
  *   (a never-verified one through the kernel's proof of the address, which first removes what a
  *   squatter linked), and a signed-in user never gets the account linked to them (`joins: "none"`):
  *   an IdP's account is never linked to a user outside its domains.
- * - The organization: joined with the connection's default role when the account is linked (`join.ts`).
+ * - The organization: joined with the connection's default role and made active once the session
+ *   is issued (`join.ts`; a sign-in held for a second factor joins when the factor passes).
  * - Page: an e-mail field and a "Sign in with SSO" button.
  * Its sign-in starts at `POST signin/sso`; it has no `callback/sso` (the ACS and the OIDC callback are the capability's routes).
  */
@@ -18,7 +19,7 @@ import { MethodNotAllowed } from "../../kernel/errors/errors.js"
 import type { SignInTypeDeclaration } from "../../kernel/types/capability.js"
 import type { SsoConfig } from "./provider.js"
 import { ssoSignin } from "./flow-signin.js"
-import { addMember, type SsoSignIn } from "./join.js"
+import { joinOrganization, type SsoSignIn } from "./join.js"
 import { ssoPagePart } from "./sign-in-page.js"
 
 export const ssoSignInType: SignInTypeDeclaration<SsoConfig, SsoSignIn> = {
@@ -46,9 +47,8 @@ export const ssoSignInType: SignInTypeDeclaration<SsoConfig, SsoSignIn> = {
       return existing.emailVerified ? { write: "link", user: existing } : { write: "prove", user: existing, ownerId: null, address: email }
     },
     verifiedAt: () => new Date(),
-    linked: async (ctx, userId, own) => {
-      if (own) await addMember(ctx, userId, own)
-    },
+    // After the session only (a held sign-in joins when its second factor passes): `own` is kept whole for it.
+    signedIn: async (ctx, userId, own) => (own ? joinOrganization(ctx, userId, own) : []),
   },
   keep: (own) => own,
   page: ssoPagePart,

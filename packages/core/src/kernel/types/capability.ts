@@ -122,6 +122,13 @@ export interface UserRules<Own = unknown> {
   /** What else is stored when the account is linked to `userId` (a new passkey's authenticator). */
   linked?(ctx: Context, userId: string, own: Own | undefined): Promise<void>
   /**
+   * What else a sign-in of this type does once `userId`'s session is issued (a membership the
+   * sign-in grants), with the cookies to set besides the session's. Asked only then: never while a
+   * capability holds the sign-in back (when the hold ends, `own` is what `keep` kept), nor when the
+   * sign-in only adds a way in to the signed-in user's session.
+   */
+  signedIn?(ctx: Context, userId: string, own: Own | undefined): Promise<Cookie[] | void>
+  /**
    * Whether a session of this type's account may stand only while the account is still linked to
    * its user (the user comes from the link alone: an IdP's account), checked as the session is
    * written (`sessions/account-link.ts`).
