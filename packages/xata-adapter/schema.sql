@@ -305,3 +305,33 @@ BEGIN
 END
 $$;
 INSERT INTO authlib_migrations (version, name) VALUES (9, 'organizations: authlib_organizations, authlib_organization_members, authlib_organization_invitations') ON CONFLICT (version) DO NOTHING;
+
+-- migration 10: enterprise SSO: authlib_sso_connections, authlib_sso_domains
+CREATE TABLE IF NOT EXISTS authlib_sso_connections (
+  xata_id text PRIMARY KEY DEFAULT ('rec_' || replace(gen_random_uuid()::text, '-', '')) CHECK (length(xata_id) < 256),
+  xata_version integer NOT NULL DEFAULT 0,
+  xata_createdat timestamptz NOT NULL DEFAULT now(),
+  xata_updatedat timestamptz NOT NULL DEFAULT now(),
+  organization text REFERENCES authlib_organizations(xata_id) ON DELETE CASCADE, type text, "defaultRole" text, "idpEntityId" text, "idpSsoUrl" text,
+  "idpCertificates" text[], "spCertificate" text, "spPrivateKeySealed" text, issuer text, "clientId" text,
+  "clientSecretSealed" text, "createdAt" timestamptz
+);
+
+CREATE OR REPLACE TRIGGER authlib_sso_connections_touch BEFORE UPDATE ON authlib_sso_connections FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch();
+
+CREATE INDEX IF NOT EXISTS authlib_sso_connections_organization_idx ON authlib_sso_connections (organization);
+
+CREATE TABLE IF NOT EXISTS authlib_sso_domains (
+  xata_id text PRIMARY KEY DEFAULT ('rec_' || replace(gen_random_uuid()::text, '-', '')) CHECK (length(xata_id) < 256),
+  xata_version integer NOT NULL DEFAULT 0,
+  xata_createdat timestamptz NOT NULL DEFAULT now(),
+  xata_updatedat timestamptz NOT NULL DEFAULT now(),
+  connection text REFERENCES authlib_sso_connections(xata_id) ON DELETE CASCADE, organization text, domain text, "verificationToken" text, "verifiedAt" timestamptz
+);
+
+CREATE OR REPLACE TRIGGER authlib_sso_domains_touch BEFORE UPDATE ON authlib_sso_domains FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch();
+
+CREATE UNIQUE INDEX IF NOT EXISTS authlib_sso_domains_key ON authlib_sso_domains (connection, domain);
+
+CREATE UNIQUE INDEX IF NOT EXISTS authlib_sso_domains_verified_key ON authlib_sso_domains (domain) WHERE "verifiedAt" IS NOT NULL;
+INSERT INTO authlib_migrations (version, name) VALUES (10, 'enterprise SSO: authlib_sso_connections, authlib_sso_domains') ON CONFLICT (version) DO NOTHING;

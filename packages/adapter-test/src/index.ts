@@ -35,6 +35,7 @@ import { useVerificationTokenAndCreateSessionSuite } from "./link-sign-in.js"
 import { passkeySignInSuite } from "./passkey-sign-in.js"
 import { twoFactorSuite } from "./two-factor.js"
 import { organizationsSuite } from "./organizations.js"
+import { ssoSuite } from "./sso.js"
 import type { Adapter } from "@authlib/core"
 import type { TestOptions } from "./types.js"
 
@@ -62,6 +63,7 @@ const NO_SESSION_EPOCH =
   "the adapter has no getUserSessionEpoch/incrementUserSessionEpoch, optional methods (core then cannot revoke JWT sessions before they expire)"
 const NO_TWO_FACTOR = "the adapter has no two-factor port (getTwoFactor and the six methods beside it; core then offers no second factor)"
 const NO_ORGANIZATIONS = "the adapter has no organizations port (createOrganization and the fifteen methods beside it; core then offers no organizations)"
+const NO_SSO = "the adapter has no ssoConnections port (createSsoConnection and the nine methods beside it; core then offers no enterprise SSO)"
 const NO_LIST_ACCOUNTS = "the adapter has no listAccountsByUserId, an optional method (core then refuses more deletions of a last passkey)"
 
 /** The suite of an optional method: registered when the adapter has it, else listed as skipped with the reason. */
@@ -120,6 +122,10 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  *   removing each other (or deleted) at once leave one owner, 20 parallel acceptances of one
  *   invitation give one membership, parallel invitations never pass the limit; `deleteUser` of a
  *   last owner with other members throws `OrganizationError` `LAST_OWNER` and changes nothing.
+ * - The `ssoConnections` port, optional (`createSsoConnection` and nine more): connections stored
+ *   as given (sealed secrets untouched), patches, domains added once, cascades with the connection
+ *   and the organization, `addOrganizationMember` keeping a member's role, and its races: of several
+ *   connections verifying one domain at once exactly one succeeds.
  * - `retireVerificationTokens`, optional: keeps the `keep` newest tokens of an identifier (by
  *   `expires`), answers how many it deleted, never touches other identifiers, and under concurrent
  *   calls never deletes one of the `keep` newest.
@@ -164,6 +170,7 @@ export function runBasicTests(options: TestOptions): void {
   portSuite(options.adapter, "sessionEpochs", NO_SESSION_EPOCH, () => sessionEpochSuite(ctx))
   portSuite(options.adapter, "twoFactor", NO_TWO_FACTOR, () => twoFactorSuite(ctx))
   portSuite(options.adapter, "organizations", NO_ORGANIZATIONS, () => organizationsSuite(ctx))
+  portSuite(options.adapter, "ssoConnections", NO_SSO, () => ssoSuite(ctx))
   describe("duplicate keys", () => duplicatesSuite(ctx))
   describe("races", () => racesSuite(ctx))
   describe("skipTests", () => {

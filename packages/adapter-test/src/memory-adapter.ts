@@ -11,6 +11,8 @@ import type {
   AdapterAuthenticator,
   AdapterOrganization,
   AdapterOrganizationInvitation,
+  AdapterSsoConnection,
+  AdapterSsoDomain,
   AdapterOrganizationMember,
   AdapterSession,
   AdapterUser,
@@ -18,6 +20,7 @@ import type {
 } from "@authlib/core"
 import { twoFactorMethods, type MemoryTwoFactor } from "./memory-two-factor.js"
 import { deleteUserMemberships, organizationMethods } from "./memory-organizations.js"
+import { ssoMethods } from "./memory-sso.js"
 
 export type { MemoryTwoFactor } from "./memory-two-factor.js"
 
@@ -40,6 +43,10 @@ export interface MemoryStore {
   organizationMembers: Map<string, AdapterOrganizationMember>
   /** Invitations by id (the token as the hash core gave), in the order they were made. */
   organizationInvitations: Map<string, AdapterOrganizationInvitation>
+  /** SSO connections by id (secrets as sealed by core), in the order they were made. */
+  ssoConnections: Map<string, AdapterSsoConnection>
+  /** SSO domains by id, in the order they were added. */
+  ssoDomains: Map<string, AdapterSsoDomain>
   accountKey(provider: string, providerAccountId: string): string
   tokenKey(identifier: string, token: string): string
   memberKey(organizationId: string, userId: string): string
@@ -58,6 +65,8 @@ export function createMemoryStore(): MemoryStore {
     organizations: new Map(),
     organizationMembers: new Map(),
     organizationInvitations: new Map(),
+    ssoConnections: new Map(),
+    ssoDomains: new Map(),
     accountKey: (provider, providerAccountId) => JSON.stringify([provider, providerAccountId]),
     tokenKey: (identifier, token) => JSON.stringify([identifier, token]),
     memberKey: (organizationId, userId) => JSON.stringify([organizationId, userId]),
@@ -338,6 +347,7 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
     ...passkeySignInMethods(store.users, { ...sessions, ...tokens, ...authenticators } as Required<Adapter>),
     ...twoFactorMethods(store),
     ...organizationMethods(store, (message, code) => new MemoryAdapterError(message, code)),
+    ...ssoMethods(store, (message) => new MemoryAdapterError(message, "DUPLICATE_KEY")),
   } as Required<Adapter>
 }
 

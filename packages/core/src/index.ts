@@ -74,9 +74,10 @@ export type {
   AdapterUser, SessionMetadata, VerificationToken
 } from "./kernel/types/adapters.js"
 export type { AdapterTwoFactor } from "./capabilities/two-factor/adapter.js"
+export type { AdapterSsoConnection, AdapterSsoDomain, SsoConnectionPatch } from "./capabilities/sso/adapter.js"
 export type { AdapterOrganization, AdapterOrganizationInvitation, AdapterOrganizationMember, AdapterOrganizationMemberWithUser, AdapterOrganizationWithRole } from "./capabilities/organizations/adapter.js"
 export type {
-  AccountCallback, AppProvider, AuthorizationEndpointHandler, CommonProviderOptions,
+  AccountCallback, AppProvider, AuthorizationEndpointHandler, CapabilityProviderTypes, CommonProviderOptions,
   CredentialInput, CredentialsConfig, CredentialsProviderId, EmailConfig, EmailProviderFields,
   EmailProviderId, EmailProviderSendVerificationRequestParams, EmailProviderType, EmailUserConfig,
   EndpointHandler, OAuth2Config, OAuthChecks, OAuthClientOverrides, OAuthConfig, OAuthConfigInternal,
@@ -99,6 +100,7 @@ export {
 } from "./kernel/errors/errors.js"
 export { TwoFactorError } from "./capabilities/two-factor/errors.js"
 export { OrganizationError } from "./capabilities/organizations/errors.js"
+export { SsoError, SsoSignInError } from "./capabilities/sso/errors.js"
 export { WebAuthnVerificationError } from "./capabilities/webauthn/errors.js"
 export { SessionManagementError } from "./capabilities/session-management/errors.js"
 export { PasskeyManagementError } from "./capabilities/passkey-management/errors.js"
@@ -198,6 +200,21 @@ export const hasPermission = serverFunctions.hasPermission
 /** Organizations: as `hasPermission`, throwing `OrganizationError` `FORBIDDEN` when the role does not hold it. */
 export const requirePermission = serverFunctions.requirePermission
 export type { Organization, OrganizationMember, OrganizationMembership, OrganizationWithRole } from "./capabilities/organizations/manage.js"
+/** Enterprise SSO: creates an SAML or OIDC connection for an organization (`organization:update`, fresh authentication); never answers a secret. */
+export const createSsoConnection = serverFunctions.createSsoConnection
+/** Enterprise SSO: an organization's connections. */
+export const listSsoConnections = serverFunctions.listSsoConnections
+/** Enterprise SSO: changes a connection (default role, IdP metadata or certificates, client secret). */
+export const updateSsoConnection = serverFunctions.updateSsoConnection
+/** Enterprise SSO: deletes a connection and its domains. */
+export const deleteSsoConnection = serverFunctions.deleteSsoConnection
+/** Enterprise SSO: adds a domain to a connection; resolves the TXT record to publish. */
+export const addSsoDomain = serverFunctions.addSsoDomain
+/** Enterprise SSO: checks a domain's TXT record and marks it verified (one organization at a time). */
+export const verifySsoDomain = serverFunctions.verifySsoDomain
+export type { SsoConnection, SsoConnectionInput, SsoConnectionUpdate, SsoDomain } from "./capabilities/sso/manage.js"
+export type { SsoOptions, ResolveTxt } from "./capabilities/sso/options.js"
+export type { SamlEngine, SsoConfig } from "./capabilities/sso/provider.js"
 export type { AcceptedInvitation, OrganizationInvitation, OrganizationInvitationInfo } from "./capabilities/organizations/invitations.js"
 export type { ActiveOrganizationResult } from "./capabilities/organizations/functions.js"
 export type { ActiveOrganization } from "./capabilities/organizations/active.js"

@@ -13,6 +13,7 @@ import { organizations } from "./capabilities/organizations/index.js"
 import { passkeyManagement } from "./capabilities/passkey-management/index.js"
 import { providerTokens } from "./capabilities/provider-tokens/index.js"
 import { sessionManagement } from "./capabilities/session-management/index.js"
+import { sso } from "./capabilities/sso/index.js"
 import { twoFactor } from "./capabilities/two-factor/index.js"
 import { webauthn } from "./capabilities/webauthn/index.js"
 import { assembleRegistry, type Registry } from "./kernel/registry/assemble.js"
@@ -38,6 +39,7 @@ export const REGISTRY: Registry = assembleRegistry([
   providerTokens,
   twoFactor,
   organizations,
+  sso,
 ])
 
 /** The copy of each app config that carries `REGISTRY`: one per config object, so its resolution is cached once too. */

@@ -9,6 +9,7 @@ import { organizationsFunctions } from "./capabilities/organizations/index.js"
 import { passkeyManagementFunctions } from "./capabilities/passkey-management/index.js"
 import { providerTokensFunctions } from "./capabilities/provider-tokens/index.js"
 import { sessionManagementFunctions } from "./capabilities/session-management/index.js"
+import { ssoFunctions } from "./capabilities/sso/index.js"
 import { twoFactorFunctions } from "./capabilities/two-factor/index.js"
 import { forRequests } from "./registry.js"
 
@@ -24,6 +25,7 @@ export const serverFunctions = /*#__PURE__*/ Object.freeze(
     ...linkedAccountsFunctions,
     ...twoFactorFunctions,
     ...organizationsFunctions,
+    ...ssoFunctions,
   }),
 )
 

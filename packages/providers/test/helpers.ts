@@ -14,14 +14,19 @@ export const SECRET = "providers-test-secret-0123456789-abcdefghijklmnop"
 
 /** Runs requests through `Auth` like a browser: same-origin POSTs, cookies kept between calls. */
 export class Client {
-  readonly jar = new CookieJar(ORIGIN)
-  constructor(readonly config: AuthConfig) {}
+  readonly jar: CookieJar
+  constructor(
+    readonly config: AuthConfig,
+    readonly origin = ORIGIN,
+  ) {
+    this.jar = new CookieJar(origin)
+  }
 
   async request(path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
     const headers = new Headers()
     const method = init.method ?? (init.form ? "POST" : "GET")
-    if (method === "POST") headers.set("origin", ORIGIN)
-    const url = new URL(path, ORIGIN)
+    if (method === "POST") headers.set("origin", this.origin)
+    const url = new URL(path, this.origin)
     this.jar.apply(headers, url)
     let body: string | undefined
     if (init.form) {

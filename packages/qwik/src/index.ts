@@ -68,7 +68,8 @@ export {
   disableTwoFactorSignIn, regenerateTwoFactorBackupCodes, requireRecentAuthentication, getPendingTwoFactor, completeTwoFactorSignIn,
   completeTwoFactorSignInWithPasskey, stepUpTwoFactor, createOrganization, listOrganizations, getOrganization, updateOrganization,
   deleteOrganization, inviteMember, listInvitations, revokeInvitation, acceptInvitation, listMembers, updateMemberRole, removeMember,
-  leaveOrganization, setActiveOrganization, hasPermission, requirePermission,
+  leaveOrganization, setActiveOrganization, hasPermission, requirePermission, createSsoConnection, listSsoConnections, updateSsoConnection,
+  deleteSsoConnection, addSsoDomain, verifySsoDomain,
 } from "./server-functions.js"
 export { protectRoute } from "./protect.js"
 export type { ProtectRouteOptions } from "./protect.js"

@@ -131,3 +131,16 @@ export const setActiveOrganization = /*#__PURE__*/ forQwik("setActiveOrganizatio
 export const hasPermission = /*#__PURE__*/ forQwik("hasPermission")
 /** As `hasPermission`, throwing `OrganizationError` / `FORBIDDEN` when the role does not hold it. */
 export const requirePermission = /*#__PURE__*/ forQwik("requirePermission")
+
+/** Enterprise SSO: creates a SAML or OIDC connection for an organization (`organization:update`, after a recent sign-in); never answers a secret. */
+export const createSsoConnection = /*#__PURE__*/ forQwik("createSsoConnection")
+/** Enterprise SSO: an organization's connections. */
+export const listSsoConnections = /*#__PURE__*/ forQwik("listSsoConnections")
+/** Enterprise SSO: changes a connection (default role, IdP metadata or certificates, client secret). */
+export const updateSsoConnection = /*#__PURE__*/ forQwik("updateSsoConnection")
+/** Enterprise SSO: deletes a connection and its domains. */
+export const deleteSsoConnection = /*#__PURE__*/ forQwik("deleteSsoConnection")
+/** Enterprise SSO: adds a domain to a connection; resolves the TXT record to publish. */
+export const addSsoDomain = /*#__PURE__*/ forQwik("addSsoDomain")
+/** Enterprise SSO: checks a domain's TXT record and marks it verified (one organization at a time). */
+export const verifySsoDomain = /*#__PURE__*/ forQwik("verifySsoDomain")

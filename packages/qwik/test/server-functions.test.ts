@@ -58,6 +58,12 @@ const ARGS: { [K in Name]: Parameters<ServerFunctions[K]> extends [Request, unkn
   setActiveOrganization: [null],
   hasPermission: ["00000000-0000-4000-8000-000000000000", "member:invite"],
   requirePermission: ["00000000-0000-4000-8000-000000000000", "member:invite"],
+  createSsoConnection: ["00000000-0000-4000-8000-000000000000", { type: "saml", entryPoint: "https://idp.example/sso", idpCertificate: "x", idpEntityId: "https://idp.example" }],
+  listSsoConnections: ["00000000-0000-4000-8000-000000000000"],
+  updateSsoConnection: ["sso_1", { defaultRole: "member" }],
+  deleteSsoConnection: ["sso_1"],
+  addSsoDomain: ["sso_1", "acme.test"],
+  verifySsoDomain: ["sso_1", "acme.test"],
 }
 
 /** What a call came to: the value, or the thrown error's class, type, code and message. */
@@ -72,7 +78,7 @@ describe("every server function of core, through the one wrapper", () => {
   it("@authlib/qwik exports each function of core's map by its name, made by forQwik for that name, and the wrapper module nothing else", async () => {
     const wrapped = Object.keys(wrapper).filter((name) => name !== "forQwik").sort()
     expect(wrapped).toEqual(names)
-    expect(names).toHaveLength(37)
+    expect(names).toHaveLength(43)
     for (const name of names) {
       expect([name, exported[name]]).toEqual([name, (wrapper as Record<string, unknown>)[name]])
       // The wrapper names the function it wraps when the plugin's onRequest did not run.

@@ -24,6 +24,7 @@ import { authenticatorMethods } from "./sql/authenticators.js"
 import { passkeySignInMethods } from "./sql/passkey-sign-in.js"
 import { twoFactorMethods } from "./sql/two-factor.js"
 import { organizationMethods } from "./sql/organizations.js"
+import { ssoMethods } from "./sql/sso.js"
 import { toAdapterError } from "./sql/values.js"
 import type { XataAdapterMethods } from "./adapter-type.js"
 import { OrganizationError } from "@authlib/core"
@@ -93,6 +94,7 @@ export function XataAdapter(client: AdapterClient): XataAdapterMethods {
     ...passkeySignInMethods(db),
     ...twoFactorMethods(db),
     ...organizationMethods(db),
+    ...ssoMethods(db),
   }
   const entries = Object.entries(methods).map(([name, method]) => [name, guarded(method as AnyMethod)])
   return Object.fromEntries(entries) as unknown as XataAdapterMethods

@@ -326,6 +326,25 @@ const ORGANIZATIONS: readonly string[] = [
   RELEASE_USER_FUNCTION,
 ]
 
+/** Enterprise SSO: connections per organization (sealed secrets) and their domains, one verified row per domain. */
+const SSO: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS authlib_sso_connections (
+  ${META},
+  organization ${link("authlib_organizations")}, type text, "defaultRole" text, "idpEntityId" text, "idpSsoUrl" text,
+  "idpCertificates" text[], "spCertificate" text, "spPrivateKeySealed" text, issuer text, "clientId" text,
+  "clientSecretSealed" text, "createdAt" timestamptz
+)`,
+  `CREATE OR REPLACE TRIGGER authlib_sso_connections_touch BEFORE UPDATE ON authlib_sso_connections FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch()`,
+  `CREATE INDEX IF NOT EXISTS authlib_sso_connections_organization_idx ON authlib_sso_connections (organization)`,
+  `CREATE TABLE IF NOT EXISTS authlib_sso_domains (
+  ${META},
+  connection ${link("authlib_sso_connections")}, organization text, domain text, "verificationToken" text, "verifiedAt" timestamptz
+)`,
+  `CREATE OR REPLACE TRIGGER authlib_sso_domains_touch BEFORE UPDATE ON authlib_sso_domains FOR EACH ROW EXECUTE FUNCTION authlib_xata_touch()`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS authlib_sso_domains_key ON authlib_sso_domains (connection, domain)`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS authlib_sso_domains_verified_key ON authlib_sso_domains (domain) WHERE "verifiedAt" IS NOT NULL`,
+]
+
 /** The table that records applied migrations. Created first, outside the versioned steps. */
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
   version integer PRIMARY KEY,
@@ -346,6 +365,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: "sessions: authTime, amr", statements: STEP_UP },
   { version: 8, name: "two-factor: failedAttempts", statements: TOTP_LOCK },
   { version: 9, name: "organizations: authlib_organizations, authlib_organization_members, authlib_organization_invitations", statements: ORGANIZATIONS },
+  { version: 10, name: "enterprise SSO: authlib_sso_connections, authlib_sso_domains", statements: SSO },
 ]
 
 /** The whole schema as one SQL script (what `schema.sql` contains). */

@@ -98,6 +98,18 @@ export const setActiveOrganization = forNode("setActiveOrganization")
 export const hasPermission = forNode("hasPermission")
 /** {@link root.requirePermission} for a Node request, the config completed from `process.env`. */
 export const requirePermission = forNode("requirePermission")
+/** {@link root.createSsoConnection} for a Node request, the config completed from `process.env`. */
+export const createSsoConnection = forNode("createSsoConnection")
+/** {@link root.listSsoConnections} for a Node request, the config completed from `process.env`. */
+export const listSsoConnections = forNode("listSsoConnections")
+/** {@link root.updateSsoConnection} for a Node request, the config completed from `process.env`. */
+export const updateSsoConnection = forNode("updateSsoConnection")
+/** {@link root.deleteSsoConnection} for a Node request, the config completed from `process.env`. */
+export const deleteSsoConnection = forNode("deleteSsoConnection")
+/** {@link root.addSsoDomain} for a Node request, the config completed from `process.env`. */
+export const addSsoDomain = forNode("addSsoDomain")
+/** {@link root.verifySsoDomain} for a Node request, the config completed from `process.env`. */
+export const verifySsoDomain = forNode("verifySsoDomain")
 /** {@link root.revokeUserSessions} with the config completed from `process.env`. */
 export const revokeUserSessions = appForNode(root.revokeUserSessions)
 /** {@link root.unlockTwoFactor} with the config completed from `process.env`. */

@@ -121,6 +121,8 @@ const DUPLICATES: Record<string, XataAdapterErrorCode> = {
   authlib_organizations_pkey: "DUPLICATE_KEY",
   authlib_organization_invitations_pkey: "DUPLICATE_KEY",
   authlib_organization_invitations_token_key: "DUPLICATE_KEY",
+  authlib_sso_connections_pkey: "DUPLICATE_KEY",
+  authlib_sso_domains_pkey: "DUPLICATE_KEY",
 }
 
 const STATE_CODES: Record<string, XataAdapterErrorCode> = {

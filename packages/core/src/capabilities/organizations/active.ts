@@ -45,8 +45,8 @@ const cookieName = (ctx: Context) => `${ctx.secure ? "__Secure-" : ""}authlib.ac
 const options = (ctx: Context, maxAge: number) => ({ httpOnly: true, sameSite: "lax" as const, path: "/", secure: ctx.secure, maxAge })
 const macOf = (secret: string, userId: string, organizationId: string) => base64url(derivedMac(secret, PURPOSE, `${userId}\u0000${organizationId}`).subarray(0, 16))
 
-/** The cookie naming `organizationId` for `userId` (signed with the first secret). */
-function activeCookie(ctx: Context, userId: string, organizationId: string): Cookie {
+/** The cookie naming `organizationId` for `userId` (signed with the first secret); enterprise SSO sets it at sign-in. */
+export function activeCookie(ctx: Context, userId: string, organizationId: string): Cookie {
   return { name: cookieName(ctx), value: `${organizationId}.${macOf(ctx.config.secret[0]!, userId, organizationId)}`, options: options(ctx, ctx.config.session.maxAge) }
 }
 

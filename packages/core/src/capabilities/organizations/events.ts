@@ -16,8 +16,8 @@ export interface MemberAddedMessage {
   organizationId: string
   userId: string
   role: string
-  /** `created`: the creator became owner; `invitation`: an invitation was accepted. */
-  via: "created" | "invitation"
+  /** `created`: the creator became owner; `invitation`: an invitation was accepted; `sso`: the user signed in through one of its SSO connections. */
+  via: "created" | "invitation" | "sso"
 }
 
 /** What `events.memberRemoved` receives. */

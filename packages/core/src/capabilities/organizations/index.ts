@@ -59,3 +59,9 @@ export const organizationsFunctions = {
   requirePermission,
 }
 export { OrganizationError, ORGANIZATION_ERROR_CODES } from "./errors.js"
+// What enterprise SSO builds on: the caller's membership and permission, the options, roles, and the active organization's cookie.
+export { callerIn, withPermission, organizationsOptions, organizationStore } from "./membership.js"
+export { activeCookie } from "./active.js"
+export { roleOf } from "./identifiers.js"
+export { OWNER_ROLE } from "./adapter.js"
+export type { AdapterOrganizationMember } from "./adapter.js"

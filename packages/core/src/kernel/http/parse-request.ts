@@ -22,7 +22,7 @@ function decodeComponent(value: string): string | undefined {
 
 const unknownAction = (pathname: string) => new UnknownAction(`Unknown action: ${pathname.slice(0, 200)}`, { code: "ACTION_UNKNOWN" })
 
-/** `basePath/action[/providerId]` -> parts, or an error for anything else (an action no route of `registry` declares included). */
+/** `basePath/action[/providerId]` (or `action/step/id` for a nested route) -> parts, or an error for anything else (an action no route of `registry` declares included). */
 function parsePath(pathname: string, basePath: string, registry: Registry): { action: AuthAction; providerId: string | undefined } | AuthError {
   if (!pathname.startsWith(basePath) || pathname[basePath.length] !== "/") return unknownAction(pathname)
   // One trailing slash is tolerated (`/auth/session/`), as routers commonly do.
@@ -31,9 +31,11 @@ function parsePath(pathname: string, basePath: string, registry: Registry): { ac
   const decoded = rest.includes("%") ? parts.map(decodeComponent) : parts
   if (decoded.some((p) => p === undefined)) return bad("The URL path is not valid percent-encoding", "PATH_ENCODING_INVALID")
   const action = decoded[0]
-  const providerId = decoded[1]
   const route = action ? registry.route(action) : undefined
-  if (!action || !route || decoded.length > 2) return unknownAction(pathname)
+  // A nested route takes `{action}/{step}/{id}` as the provider id `step/id` (no segment may hold a `/` of its own).
+  const nested = route?.nested === true && decoded.length === 3 && decoded.every((p) => !p!.includes("/") && p !== "")
+  const providerId = nested ? `${decoded[1]}/${decoded[2]}` : decoded[1]
+  if (!action || !route || (decoded.length > 2 && !nested)) return unknownAction(pathname)
   if (providerId !== undefined && (!route.withProvider || providerId === "")) return unknownAction(pathname)
   return { action, providerId }
 }
@@ -90,9 +92,9 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return all
 }
 
-async function readText(request: Request): Promise<string | AuthError> {
+async function readText(request: Request, limit: number): Promise<string | AuthError> {
   const declared = Number(request.headers.get("content-length") ?? "0")
-  if (declared > MAX_BODY_BYTES) return bad(`The body is larger than ${MAX_BODY_BYTES} bytes`, "BODY_TOO_LARGE", 413)
+  if (declared > limit) return bad(`The body is larger than ${limit} bytes`, "BODY_TOO_LARGE", 413)
   if (!request.body) return ""
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
@@ -101,9 +103,9 @@ async function readText(request: Request): Promise<string | AuthError> {
     const { done, value } = await reader.read()
     if (done) break
     size += value.byteLength
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       await reader.cancel().catch(() => {})
-      return bad(`The body is larger than ${MAX_BODY_BYTES} bytes`, "BODY_TOO_LARGE", 413)
+      return bad(`The body is larger than ${limit} bytes`, "BODY_TOO_LARGE", 413)
     }
     chunks.push(value)
   }
@@ -187,7 +189,9 @@ export function parseRequest(
     if (query instanceof Error) return query
     const { action, providerId } = path
     if (method !== "POST") return { request, method: "GET", action, providerId, url, query, body: {}, rawBody: undefined, cookies, headers: request.headers, clientAddress }
-    return withBody(request, { action, providerId, url, query, cookies, clientAddress })
+    // A route may take a larger body than the kernel's limit (a SAML Response: its own limit is checked by the route).
+    const limit = registry.route(action)?.POST?.maxBodyBytes ?? MAX_BODY_BYTES
+    return withBody(request, { action, providerId, url, query, cookies, clientAddress }, limit)
   } catch {
     return bad("The request could not be read", "REQUEST_UNREADABLE")
   }
@@ -197,9 +201,10 @@ export function parseRequest(
 async function withBody(
   request: Request,
   parts: Pick<AuthRequest, "action" | "providerId" | "url" | "query" | "cookies" | "clientAddress">,
+  limit: number,
 ): Promise<AuthRequest | AuthError> {
   try {
-    const text = await readText(request)
+    const text = await readText(request, limit)
     if (typeof text !== "string") return text
     const parsed = parseBody(request, text)
     if (parsed instanceof Error) return parsed

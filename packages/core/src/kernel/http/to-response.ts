@@ -38,6 +38,7 @@ export function toResponse(res: AuthResponse, returnRedirect: boolean): Response
     if (returnRedirect) return new Response(JSON.stringify({ url: res.redirect }), { status: 200, headers: headersOf(res, "content-type", JSON_TYPE) })
     return new Response(null, { status: res.status ?? 302, headers: headersOf(res, "location", res.redirect) })
   }
+  if (res.text !== undefined) return new Response(res.text.body, { status: res.status ?? 200, headers: headersOf(res, "content-type", res.text.type) })
   if (res.html !== undefined) return new Response(res.html, { status: res.status ?? 200, headers: headersOf(res, "content-type", "text/html; charset=utf-8") })
   return new Response(JSON.stringify(res.json ?? null), { status: res.status ?? 200, headers: headersOf(res, "content-type", JSON_TYPE) })
 }

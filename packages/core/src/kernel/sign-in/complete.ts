@@ -1,11 +1,13 @@
 /**
- * The end of every sign-in: the issuer issues the session, the `signIn` event fires, and the user
- * goes to the callback URL (or `pages.newUser`).
+ * The end of every sign-in: the issuer issues the session, the `signIn` event fires, the sign-in
+ * type does what it does once signed in (`afterSignedIn`), and the user goes to the callback URL
+ * (or `pages.newUser`).
  */
 import { pageUrl } from "../http/urls.js"
 import { issue } from "../sessions/issuer.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../types/http.js"
-import type { NewSession } from "../types/sign-in.js"
+import type { NewSession, SignInResult } from "../types/sign-in.js"
+import { userRules } from "./link-user.js"
 import { emitEvent } from "../user-code/events.js"
 import { withVerifiedFactors } from "./amr.js"
 import type { SignInEventInput } from "./session-of.js"
@@ -26,6 +28,18 @@ export async function completeSignIn(
   const authentication = withVerifiedFactors(ctx, session.account.type, session.authentication)
   const cookies = await issue(req, ctx, { kind: "sign-in", session: authentication ? { ...session, authentication } : session })
   return signedIn(ctx, session.isNewUser, callbackUrl, flowCookies, cookies, event)
+}
+
+/**
+ * `res`, the answer of a sign-in whose session is issued for `userId`, with what its sign-in type
+ * does then (`UserRules.signedIn`) and the cookies that adds. Never asked for a held sign-in: a
+ * held sign-in writes nothing, so its type's part waits for the hold to end (`hold.ts`).
+ */
+export async function afterSignedIn(ctx: Context, result: SignInResult, userId: string | undefined, res: AuthResponse): Promise<AuthResponse> {
+  const rule = userRules(ctx.config.registry, result).signedIn
+  if (!rule || userId === undefined) return res
+  const cookies = await rule(ctx, userId, result.own)
+  return cookies?.length ? { ...res, cookies: [...(res.cookies ?? []), ...cookies] } : res
 }
 
 /** The `signIn` event, then the redirect that follows sign-in, with every cookie to set. */

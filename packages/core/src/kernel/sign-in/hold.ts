@@ -3,16 +3,17 @@
  * sign-in writes nothing: its user is planned (`planUser`), not stored, and no account, user or
  * passkey is written until the hold ends. The holder keeps a `ResumableSignIn` (made here) and hands
  * it back to `completeHeldSignIn`, which plans again, checks that the plan still names the user it
- * held, stores the user and issues the session. The one write before a hold is an e-mail proof's
- * clean-up (`settleProof`): it belongs to the proof, and it removes a squatter's second factor,
- * which must not get to hold the address's owner.
+ * held, stores the user and issues the session, and only then runs the sign-in type's `signedIn`
+ * rule. The one write before a hold is an e-mail proof's clean-up (`settleProof`): it belongs to
+ * the proof, and it removes a squatter's second factor, which must not get to hold the address's
+ * owner.
  */
 import { AccessDenied } from "../errors/errors.js"
 import type { AdapterUser } from "../types/adapters.js"
 import type { BeforeIssueHook } from "../types/capability.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../types/http.js"
 import type { Authentication, NewSession, ResumableSignIn, SignInResult } from "../types/sign-in.js"
-import { completeSignIn } from "./complete.js"
+import { afterSignedIn, completeSignIn } from "./complete.js"
 import { applyPlan, planUser, plannedUserId, settleProof, type PersistedUser, type UserPlan } from "./link-user.js"
 import { resumable, resumedResult } from "./resume.js"
 import { newSession, signInEventInput } from "./session-of.js"
@@ -93,5 +94,6 @@ export async function completeHeldSignIn(req: AuthRequest, ctx: Context, held: H
   await held.beforeSession?.({ id: stored?.user.id ?? held.userId, stored: stored?.user })
   const session = newSession(result, stored, held.resume.authentication)
   const event = held.event ? signInEventInput(ctx.config.registry, result, stored) : undefined
-  return completeSignIn(req, ctx, session, held.callbackUrl, held.cookies, event)
+  // The sign-in type's part (`UserRules.signedIn`) waited for the hold to end: its own is what `keep` kept.
+  return afterSignedIn(ctx, result, session.user.id, await completeSignIn(req, ctx, session, held.callbackUrl, held.cookies, event))
 }

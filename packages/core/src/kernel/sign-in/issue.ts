@@ -2,8 +2,9 @@
  * THE place a session is issued. Every flow ends in `issueSession(result)`: the `signIn` callback
  * decides, the user is planned (read only), a capability may hold the sign-in back (`hold.ts`:
  * nothing written until it ends), the user and account are stored (adapter), the `jwt` callback
- * shapes the token, the strategy writes the session cookie, the `signIn` event fires, and the user
- * is redirected (`complete.ts`).
+ * shapes the token, the strategy writes the session cookie, the `signIn` event fires, the sign-in
+ * type's `signedIn` rule runs (not for a held sign-in: when its hold ends), and the user is
+ * redirected (`complete.ts`).
  */
 import type { SignInResult } from "../types/sign-in.js"
 import type { AuthRequest, AuthResponse, Context, Cookie } from "../types/http.js"
@@ -16,7 +17,7 @@ import { principalOf } from "../sessions/principal.js"
 import { requireFreshSecondFactor } from "../sessions/freshness.js"
 import { sessionTokensOf } from "../sessions/account-tokens.js"
 import type { UserRules } from "../types/capability.js"
-import { completeSignIn, signedIn } from "./complete.js"
+import { afterSignedIn, completeSignIn, signedIn } from "./complete.js"
 import { holdSignIn, type Planned } from "./hold.js"
 import { authenticationOf, newSession, ownerOf, signInEventInput } from "./session-of.js"
 
@@ -73,7 +74,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   // Stored with the link's use (`mayIssueWithFirstFactor` held): the default `signIn` callback allows it.
   if (result.issued) {
     const event = ctx.config.events.signIn ? signInEventInput(ctx.config.registry, result, ownerOf(result, result.issued.user)) : undefined
-    return signedIn(ctx, false, callbackUrl, flowCookies, result.issued.cookies, event)
+    return afterSignedIn(ctx, result, result.issued.user.id, await signedIn(ctx, false, callbackUrl, flowCookies, result.issued.cookies, event))
   }
   // The default `signIn` callback allows every sign-in: answered here, without the user-code runner.
   const decision = ctx.config.hasSignInCallback ? await runSignInCallback(signInParams(ctx, result), ctx) : {}
@@ -87,7 +88,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
     if (atOnce) {
       const stored = ownerOf(result, atOnce.user)
       const event = ctx.config.events.signIn ? signInEventInput(ctx.config.registry, result, stored) : undefined
-      return signedIn(ctx, false, callbackUrl, flowCookies, atOnce.cookies, event)
+      return afterSignedIn(ctx, result, atOnce.user.id, await signedIn(ctx, false, callbackUrl, flowCookies, atOnce.cookies, event))
     }
   }
   // Without an adapter nothing is stored: skip the call and its microtask (credentials + jwt).
@@ -103,7 +104,7 @@ export async function issueSession(req: AuthRequest, ctx: Context, result: SignI
   const event = ctx.config.events.signIn ? signInEventInput(ctx.config.registry, result, stored) : undefined
   if (plan && addsWayIn(plan, planned?.linkTo)) return signedIn(ctx, false, callbackUrl, flowCookies, await keepSession(req, ctx, result), event)
   const session = newSession(result, stored, authenticationOf(ctx, result))
-  return completeSignIn(req, ctx, session, callbackUrl, flowCookies, event)
+  return afterSignedIn(ctx, result, session.user.id, await completeSignIn(req, ctx, session, callbackUrl, flowCookies, event))
 }
 
 /**

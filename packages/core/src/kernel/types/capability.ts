@@ -52,6 +52,8 @@ export interface RouteMethod {
   readonly csrfBy?: string
   /** A per-client rate-limit group the kernel counts before the handler (after the CSRF check). */
   readonly rateLimit?: RateLimitGroup
+  /** The largest body the kernel reads for this POST, when above its own 64 KiB (an IdP's SAML Response). */
+  readonly maxBodyBytes?: number
 }
 
 /**
@@ -66,6 +68,11 @@ export interface RouteDeclaration {
   readonly action: string
   readonly answers: RouteAnswers
   readonly withProvider?: boolean
+  /**
+   * With `withProvider`: the route also answers `/{action}/{step}/{id}`, handed to it as the
+   * provider id `step/id` (a SAML ACS at `{action}/acs/{connectionId}`).
+   */
+  readonly nested?: boolean
   /** The `pages` key whose built-in page this route is (`routeUrl` sends there unless the app set its own). */
   readonly page?: keyof CapabilityPages
   readonly GET?: RouteMethod
@@ -114,6 +121,13 @@ export interface UserRules<Own = unknown> {
   verifiedAt?(result: SignInResult<Own>): Date | null
   /** What else is stored when the account is linked to `userId` (a new passkey's authenticator). */
   linked?(ctx: Context, userId: string, own: Own | undefined): Promise<void>
+  /**
+   * What else a sign-in of this type does once `userId`'s session is issued (a membership the
+   * sign-in grants), with the cookies to set besides the session's. Asked only then: never while a
+   * capability holds the sign-in back (when the hold ends, `own` is what `keep` kept), nor when the
+   * sign-in only adds a way in to the signed-in user's session.
+   */
+  signedIn?(ctx: Context, userId: string, own: Own | undefined): Promise<Cookie[] | void>
   /**
    * Whether a session of this type's account may stand only while the account is still linked to
    * its user (the user comes from the link alone: an IdP's account), checked as the session is

@@ -37,6 +37,8 @@ export interface AuthResponse<Body = unknown> {
   headers?: Record<string, string>
   redirect?: string
   html?: string
+  /** A body of another type (SAML metadata XML), sent as it is. */
+  text?: { body: string; type: string }
   json?: Body
   cookies?: Cookie[]
 }

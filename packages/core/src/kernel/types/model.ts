@@ -7,8 +7,13 @@
 
 export type OAuthProviderType = "oauth" | "oidc"
 export type WebAuthnProviderType = "webauthn"
+/**
+ * The provider configs capabilities bring, by their type (declaration merging: a capability whose
+ * sign-in type has a provider of its own adds `{ type: Config }` here).
+ */
+export interface CapabilityProviderTypes {}
 /** The kind of a provider. */
-export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | WebAuthnProviderType
+export type ProviderType = "oidc" | "oauth" | "email" | "credentials" | WebAuthnProviderType | (keyof CapabilityProviderTypes & string)
 
 /** The shape returned by a provider's `profile` callback, seen by the `jwt` and `session` callbacks. */
 export interface User {

@@ -2,10 +2,10 @@
  * Provider configuration types (spec 2.5). Runtime behaviour of each type lives in `flows/`.
  */
 import type { Awaitable } from "@authlib/jwt"
-import type { Account, Profile, ProviderType, Theme, User, WebAuthnProviderType } from "./model.js"
+import type { Account, CapabilityProviderTypes, Profile, ProviderType, Theme, User, WebAuthnProviderType } from "./model.js"
 import type { Adapter, AdapterUser } from "./adapters.js"
 
-export type { OAuthProviderType, ProviderType, WebAuthnProviderType } from "./model.js"
+export type { CapabilityProviderTypes, OAuthProviderType, ProviderType, WebAuthnProviderType } from "./model.js"
 
 /** Fields every provider has. */
 export interface CommonProviderOptions {
@@ -351,7 +351,7 @@ export interface WebAuthnConfig extends CommonProviderOptions {
 }
 
 /** A provider config of any type. */
-export type ProviderConfig = OIDCConfig<any> | OAuth2Config<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig
+export type ProviderConfig = OIDCConfig<any> | OAuth2Config<any> | EmailConfig | CredentialsConfig<any> | WebAuthnConfig | CapabilityProviderTypes[keyof CapabilityProviderTypes]
 
 /** A provider object, or a function returning one. */
 export type Provider<P extends Profile = any> = ProviderConfig | ((...args: any[]) => ProviderConfig)

@@ -3,7 +3,7 @@ import * as errors from "../../../src/index.js"
 import { AuthError, CredentialsSignin } from "../../../src/index.js"
 import { Client, config, ORIGIN, recordingLogger } from "../../helpers/harness.js"
 
-const clientSafe = ["CredentialsSignin", "AccessDenied", "MissingCSRF", "Verification", "OAuthAccountNotLinked", "InvalidRequest", "MethodNotAllowed", "OAuthCallbackCancelled", "EmailSignInError", "InvalidEmailAddress", "WebAuthnVerificationError", "SessionRequired", "PasskeyManagementError", "RateLimited", "SessionManagementError", "AccountManagementError", "TwoFactorError", "ReauthenticationRequired", "OrganizationError"]
+const clientSafe = ["CredentialsSignin", "AccessDenied", "MissingCSRF", "Verification", "OAuthAccountNotLinked", "InvalidRequest", "MethodNotAllowed", "OAuthCallbackCancelled", "EmailSignInError", "InvalidEmailAddress", "WebAuthnVerificationError", "SessionRequired", "PasskeyManagementError", "RateLimited", "SessionManagementError", "AccountManagementError", "TwoFactorError", "ReauthenticationRequired", "OrganizationError", "SsoSignInError", "SsoError"]
 
 describe("the error catalogue", () => {
   const classes = Object.entries(errors).filter(([, v]) => typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof Error) as Array<[string, typeof AuthError]>

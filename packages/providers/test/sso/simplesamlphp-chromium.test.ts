@@ -1,0 +1,107 @@
+/**
+ * The whole SAML journey in Debian's Chromium against a real IdP, Debian's SimpleSAMLphp 1.19 (the
+ * saml package's harness): the app (core's `toNodeHandler`, `SSO()`, a `MemoryAdapter`) at
+ * `localhost`, the IdP at `127.0.0.1`, so the IdP's form POST to the ACS is cross-site and only a
+ * `SameSite=None; Secure` binding cookie reaches it. The user types a work address on the built-in
+ * sign-in page, logs in at the IdP, and comes back signed in, a member of the organization, with it
+ * active. A second run of the same journey by the same user keeps one user and one membership.
+ */
+import { mkdtemp, rm } from "node:fs/promises"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { chromium, type BrowserContext } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { addSsoDomain, createOrganization, createSsoConnection, updateSsoConnection, verifySsoDomain } from "@authlib/core"
+import { toNodeHandler } from "@authlib/core/node"
+import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
+import { generateServiceProviderKeys } from "@authlib/saml"
+import { startSimpleSamlPhp, type SimpleSamlPhp } from "../../../saml/test/helpers/simplesamlphp.js"
+import { startApp, type SsoApp } from "./harness.js"
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+const USERS = { "alice:correct horse": { email: ["alice@acme.test"], displayName: ["Alice Liddell"] } }
+
+let server: Server
+let origin: string
+let store: MemoryStore
+let app: SsoApp
+let ssp: SimpleSamlPhp
+let context: BrowserContext
+let profile: string
+let organizationId: string
+
+beforeAll(async () => {
+  server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  // The app at localhost, the IdP at 127.0.0.1: two sites.
+  origin = `http://localhost:${(server.address() as AddressInfo).port}`
+  store = createMemoryStore()
+  app = await startApp(MemoryAdapter(store), {}, origin)
+  const auth = toNodeHandler(app.config)
+  server.on("request", (req, res) => auth(req, res, () => void res.writeHead(200, { "content-type": "text/plain" }).end(`app page ${req.url}`)))
+
+  // The connection first (SimpleSAMLphp reads its SP metadata at start), then the IdP's metadata into it.
+  organizationId = (await createOrganization(app.adminRequest(), app.config, { name: "Acme", slug: "acme" })).id
+  const idpKeys = await generateServiceProviderKeys({ commonName: "idp.test", modulusLength: 2048 })
+  const connection = await createSsoConnection(app.adminRequest(), app.config, organizationId, { type: "saml", entryPoint: "https://idp.invalid/sso", idpCertificate: idpKeys.certificatePem, idpEntityId: "https://idp.invalid" })
+  const spMetadataXml = await (await fetch(connection.metadataUrl!)).text()
+  ssp = await startSimpleSamlPhp({ spMetadataXml, idpKeys, users: USERS })
+  await updateSsoConnection(app.adminRequest(), app.config, connection.id, { idpMetadataXml: await (await fetch(ssp.metadataUrl)).text() })
+  const added = await addSsoDomain(app.adminRequest(), app.config, connection.id, "acme.test")
+  app.txt.set(added.record.name, [[added.record.value]])
+  expect((await verifySsoDomain(app.adminRequest(), app.config, connection.id, "acme.test")).verified).toBe(true)
+
+  profile = await mkdtemp(join(tmpdir(), "authlib-sso-chromium-"))
+  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 30_000 })
+  context.setDefaultTimeout(15_000)
+}, 120_000)
+
+afterAll(async () => {
+  await context?.close()
+  if (profile) await rm(profile, { recursive: true, force: true })
+  await ssp?.stop()
+  server?.closeAllConnections()
+  await new Promise((resolve) => server?.close(resolve))
+})
+
+/** Signs in from the built-in sign-in page through SimpleSAMLphp's login form; the page it ends on. */
+async function journey(): Promise<string> {
+  const page = await context.newPage()
+  await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}`)
+  await page.getByLabel("Work email").fill("alice@acme.test")
+  await page.getByRole("button", { name: "Sign in with SSO" }).click()
+  await page.waitForURL((url) => url.host === new URL(ssp.baseUrl).host)
+  // SimpleSAMLphp keeps its own session: a second journey may skip the form.
+  if (await page.locator("input[name=username]").count()) {
+    await page.fill("input[name=username]", "alice")
+    await page.fill("input[name=password]", "correct horse")
+    await page.locator("button[type=submit], input[type=submit]").first().click()
+  }
+  await page.waitForURL(`${origin}/dashboard`)
+  const session = await page.evaluate(async () => (await fetch("/auth/session")).json())
+  await page.close()
+  return JSON.stringify(session)
+}
+
+describe("the SAML journey in Chromium against SimpleSAMLphp", () => {
+  it("signs alice in through her IdP: a verified user, a member of acme with acme active", async () => {
+    const session = JSON.parse(await journey()) as { user: { email: string; name: string }; activeOrganization: { id: string; role: string } }
+    expect(session.user).toMatchObject({ email: "alice@acme.test", name: "Alice Liddell" })
+    expect(session.activeOrganization).toMatchObject({ id: organizationId, role: "member" })
+    const alice = [...store.users.values()].find((u) => u.email === "alice@acme.test")!
+    expect(alice.emailVerified).toBeInstanceOf(Date)
+    expect(store.organizationMembers.get(store.memberKey(organizationId, alice.id))?.role).toBe("member")
+    expect(ssp.logs()).not.toMatch(/error/i)
+  }, 60_000)
+
+  it("a second journey signs the same user in again: one user, one account, one membership", async () => {
+    const session = JSON.parse(await journey()) as { user: { email: string } }
+    expect(session.user.email).toBe("alice@acme.test")
+    expect([...store.users.values()].filter((u) => u.email === "alice@acme.test")).toHaveLength(1)
+    expect([...store.accounts.values()].filter((a) => a.provider === "sso")).toHaveLength(1)
+    expect([...store.organizationMembers.values()].filter((m) => m.organizationId === organizationId)).toHaveLength(2) // the admin (owner) and alice
+  }, 60_000)
+})
