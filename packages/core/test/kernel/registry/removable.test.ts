@@ -45,7 +45,7 @@ const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^
 
 describe("the two-factor capability", () => {
   it("is named by no code outside its folder but its registry line and its entry exports", () => {
-    // The browser entry (`passkey.ts`, ceremonies run in the page) imports nothing of the package: it
+    // The browser entry (`src/passkey.ts`, ceremonies run in the page) imports nothing of the package: it
     // names the capability's route and exports its browser half, an entry like the root's exports.
     const naming = sources(src).filter((path) => path !== BROWSER_ENTRY && /two-?factor/i.test(code(read(path)))).map((path) => relative(src, path))
     expect(naming).toEqual([])
