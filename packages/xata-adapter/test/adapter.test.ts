@@ -267,7 +267,7 @@ function behaviourTests(schema: PgSchema): void {
       expect(() => XataAdapter({} as never)).toThrow(expect.objectContaining({ code: "UNSUPPORTED_CLIENT" }))
     })
 
-    test("each table has exactly the spec 2.7 fields (all nullable; passkeys with the management fields of migration 2, sessions and users with those of migration 4, the two-factor records of migration 6, sessions' authTime and amr of migration 7, the two-factor count of migration 8, the organizations of migration 9) plus Xata's metadata", async () => {
+    test("each table has exactly the spec 2.7 fields (all nullable; passkeys with the management fields of migration 2, sessions and users with those of migration 4, the two-factor records of migration 6, sessions' authTime and amr of migration 7, the two-factor count of migration 8, the organizations of migration 9, the SSO connections and domains of migration 10) plus Xata's metadata", async () => {
       const rows = await query(
         `SELECT table_name, column_name, is_nullable FROM information_schema.columns
          WHERE table_schema = current_schema() AND table_name LIKE 'authlib\\_%' AND table_name NOT IN ('authlib_migrations', 'authlib_rate_limits')
@@ -294,6 +294,8 @@ function behaviourTests(schema: PgSchema): void {
         authlib_organizations: withMeta(["createdAt", "name", "slug"]),
         authlib_organization_members: withMeta(["joinedAt", "organization", "role", "user"]),
         authlib_organization_invitations: withMeta(["createdAt", "email", "expires", "inviter", "organization", "role", "status", "tokenHash"]),
+        authlib_sso_connections: withMeta(["clientId", "clientSecretSealed", "createdAt", "defaultRole", "idpCertificates", "idpEntityId", "idpSsoUrl", "issuer", "organization", "spCertificate", "spPrivateKeySealed", "type"]),
+        authlib_sso_domains: withMeta(["connection", "domain", "organization", "verificationToken", "verifiedAt"]),
       })
     })
 
