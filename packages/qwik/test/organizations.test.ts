@@ -14,7 +14,7 @@ import { handle, setup, signInThroughRoute } from "./harness/setup.js"
 describe.each(["jwt", "database"] as const)("organizations through the binding (%s sessions)", (strategy) => {
   it("creates an organization, makes it active, and the binding's session carries it until it is gone", async () => {
     const adapter = MemoryAdapter(createMemoryStore())
-    await adapter.createUser!({ id: ada.id, name: ada.name, email: ada.email, emailVerified: new Date() })
+    await adapter.createUser({ id: ada.id, name: ada.name, email: ada.email, emailVerified: new Date() })
     const { auth } = setup(testConfig({ url: ORIGIN, adapter, session: { strategy }, organizations: { sendInvitation: () => {} } }))
     const { cookie } = await signInThroughRoute(auth)
     const ev = fakeEvent(`${ORIGIN}/account/`, { cookie })
@@ -31,7 +31,7 @@ describe.each(["jwt", "database"] as const)("organizations through the binding (
     expect((await qwik.getSession(next)).data?.activeOrganization).toEqual({ id: org.id, slug: org.slug, role: "owner" })
     expect(await qwik.hasPermission(next, org.id, "invoice:approve")).toBe(true)
     // Gone from the store: the very next request's session says so.
-    await adapter.deleteOrganization!(org.id)
+    await adapter.deleteOrganization(org.id)
     const after = fakeEvent(`${ORIGIN}/account/`, { cookie: browserCookies(cookie, ev) })
     await handle(auth, after)
     expect((await qwik.getSession(after)).data?.activeOrganization).toBeNull()

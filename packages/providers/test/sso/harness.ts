@@ -18,6 +18,8 @@ export type TxtRecords = Map<string, string[][]>
 
 export interface SsoApp {
   config: AuthConfig
+  /** The adapter the config was made with, every method present (MemoryAdapter, XataAdapter). */
+  adapter: Required<Adapter>
   txt: TxtRecords
   /** The admin's client, signed in. */
   admin: Client
@@ -50,8 +52,8 @@ export function ssoConfig(adapter: Adapter, txt: TxtRecords, over: Partial<AuthC
 }
 
 /** Signs the admin in (a stored user `admin-1`) at `origin` (the app's `url`) and returns the app. */
-export async function startApp(adapter: Adapter, over: Partial<AuthConfig> = {}, origin = ORIGIN): Promise<SsoApp> {
-  if (!(await adapter.getUser!("admin-1"))) await adapter.createUser!({ id: "admin-1", email: "admin@acme.test", emailVerified: new Date(), name: "Admin" })
+export async function startApp(adapter: Required<Adapter>, over: Partial<AuthConfig> = {}, origin = ORIGIN): Promise<SsoApp> {
+  if (!(await adapter.getUser("admin-1"))) await adapter.createUser({ id: "admin-1", email: "admin@acme.test", emailVerified: new Date(), name: "Admin" })
   const txt: TxtRecords = new Map()
   const config = ssoConfig(adapter, txt, { url: origin, ...over })
   const admin = new Client(config, origin)
@@ -62,7 +64,7 @@ export async function startApp(adapter: Adapter, over: Partial<AuthConfig> = {},
     admin.jar.apply(headers, new URL(origin))
     return new Request(`${origin}/app/admin`, { headers })
   }
-  return { config, txt, admin, adminRequest }
+  return { config, adapter, txt, admin, adminRequest }
 }
 
 /** An organization with a SAML connection to `idp` and `domains` verified for it. */

@@ -29,9 +29,9 @@ const samlInput = () => ({ type: "saml" as const, entryPoint: "https://idp.acme.
 
 /** Someone else signed in with a password: a stored user `id` with `role` in acme (or none). */
 async function otherUser(id: string, role: string | null): Promise<() => Request> {
-  const adapter = app.config.adapter!
-  await adapter.createUser!({ id, email: `${id}@acme.test`, emailVerified: new Date(), name: id })
-  if (role) await adapter.addOrganizationMember!(organizationId, id, role)
+  const { adapter } = app
+  await adapter.createUser({ id, email: `${id}@acme.test`, emailVerified: new Date(), name: id })
+  if (role) await adapter.addOrganizationMember(organizationId, id, role)
   const client = new Client(app.config)
   await client.post("/auth/callback/credentials", { user: id, password: "user-password" })
   return () => {
