@@ -59,6 +59,41 @@ describe("the account page's sessions with JWT sessions", () => {
       await other.close()
     }
   })
+
+  it("a link's data prefetch still in flight when this browser signs the others out does not sign it out too", async () => {
+    // Qwik City's Link fetches the linked page's loader data when the link shows. A fetch that left
+    // with the token "Sign out everywhere else" then superseded reads as a revoked session, whose
+    // answer clears the cookie: arriving after the action's answer, it would sign this browser out.
+    // Every q-data GET is held here until the action has answered, the slowest a loaded server can be.
+    const origin = demo.server.origin
+    const page = await demo.browser.newPage()
+    try {
+      await signInWithPassword(page, origin)
+      const held: Array<() => Promise<void>> = []
+      await page.route(/\/q-data\.json/, async (route) => {
+        // Only the account page's prefetches: the home page's were cancelled when it was left.
+        if (route.request().method() !== "GET" || !route.request().headers().referer?.endsWith("/account/")) return route.continue()
+        // Sent later as it left (its cookies then), with the Fetch Metadata Chromium gives a same-origin
+        // fetch(): `route.fetch` sends it from outside the browser, and Chromium's own continuation
+        // would read the jar again. Its answer reaches the page, Set-Cookie included, as the browser's.
+        const cookie = (await page.context().cookies(origin)).map((c) => `${c.name}=${c.value}`).join("; ")
+        const headers = { ...route.request().headers(), cookie, "sec-fetch-mode": "cors", "sec-fetch-site": "same-origin", "sec-fetch-dest": "empty" }
+        held.push(async () => route.fulfill({ response: await route.fetch({ headers }) }))
+      })
+      await page.goto(`${origin}/account/`)
+      const region = page.getByRole("region", { name: "Where you are signed in" })
+      await region.getByRole("button", { name: "Sign out everywhere else" }).click()
+      await region.getByText("Your other sessions are signed out.").waitFor()
+      expect(held.length).toBeGreaterThan(0)
+      await Promise.all(held.map((release) => release()))
+      await page.unroute(/\/q-data\.json/)
+      await page.reload({ timeout: 30_000 })
+      expect(new URL(page.url()).pathname).toBe("/account/")
+      expect(await page.locator(".facts").textContent({ timeout: 30_000 })).toContain("ada@example.com")
+    } finally {
+      await page.close()
+    }
+  })
 })
 
 const ENDED = "You were signed out: your session on this browser ended (signed out on another device, or it expired). Sign in again to continue."

@@ -5,6 +5,8 @@
  * - `Origin` / `Sec-Fetch-Site`: a server action posted from another site reaches core with that
  *   site's values, and core's same-origin check refuses the sign-in or sign-out POST, whatever
  *   Next's own server-action check did;
+ * - `Sec-Fetch-Mode`: a background fetch (a prefetch, a client navigation) whose session cookie
+ *   reads as none leaves it in place (a newer one may have replaced it meanwhile); a navigation clears it;
  * - `X-Forwarded-Host` / `-Proto` / `-For`: core derives the app's origin (and so the `__Secure-`
  *   cookie names) from them under `trustHost`, as it does for the browser's own requests;
  * - `User-Agent`, `Accept-Language`: what session listings and e-mails show.
@@ -16,7 +18,7 @@ import { authResult } from "@authlib/core/internal"
 import type { RequestScope } from "./scope.js"
 import { applyCookies } from "./scope.js"
 
-const FORWARDED = ["origin", "sec-fetch-site", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "user-agent", "accept-language"] as const
+const FORWARDED = ["origin", "sec-fetch-site", "sec-fetch-mode", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-for", "user-agent", "accept-language"] as const
 
 export interface InternalInit {
   method?: "GET" | "POST"

@@ -63,6 +63,9 @@ export const isUnderBasePath: (pathname: string, basePath: string) => boolean = 
  * - `Origin` / `Sec-Fetch-Site`: an action posted from another site reaches core with that
  *   site's values, and core's same-origin check refuses it even where Qwik City's own origin check
  *   is off or does not apply (a non-form content type);
+ * - `Sec-Fetch-Mode`: a background fetch (a loader's data prefetch, a client navigation) whose
+ *   session cookie reads as none leaves it in place, since a newer one may have replaced it
+ *   meanwhile; a navigation clears it;
  * - `X-Forwarded-Host` / `-Proto`: core derives the app's origin (and so the `__Secure-` cookie
  *   names) from them under `trustHost`, so in-process calls see the origin the browser's own
  *   requests to `basePath` see.
@@ -70,6 +73,7 @@ export const isUnderBasePath: (pathname: string, basePath: string) => boolean = 
 const FORWARDED = [
   "origin",
   "sec-fetch-site",
+  "sec-fetch-mode",
   "x-forwarded-host",
   "x-forwarded-proto",
   "user-agent",

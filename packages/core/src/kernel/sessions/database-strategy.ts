@@ -17,7 +17,7 @@ import { sha256 } from "../security/random.js"
 import type { Session } from "../types/config.js"
 import { runUserCode } from "../user-code/run.js"
 import { publicUser } from "./public-user.js"
-import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
+import { foreignSessionCookies, refusedSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { authenticationFacts } from "./authentication.js"
 import { linkCheck } from "./account-link.js"
 import { createLinkedSession, createSession, keepsSessionMetadata, newRecord, sessionCookie, storedSessions } from "./database-record.js"
@@ -215,7 +215,7 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   // `lookUp` made every check the principal makes (see `principal`), so a capability asking for the
   // principal in this request (the active organization on `GET /session`) gets it without a second look-up.
   ctx.memo.principal ??= Promise.resolve(found && principalFrom(found))
-  if (!found) return { json: null, cookies: clearSessionCookie(req, ctx) }
+  if (!found) return { json: null, cookies: refusedSessionCookies(req, ctx) }
   const slid = await slide(token, found, ctx)
   const stored = slid.session
   // A session carried over from Auth.js moves to our cookie now (same token), theirs is cleared.

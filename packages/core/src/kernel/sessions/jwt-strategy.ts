@@ -21,7 +21,7 @@ import { runUserCode } from "../user-code/run.js"
 import { publicUser } from "./public-user.js"
 import { keepsEpochs } from "./revocation.js"
 import { checkEpoch, EPOCH_CLAIM, logRefusal, withEpoch } from "./jwt-epoch.js"
-import { clearSessionCookie, foreignSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
+import { foreignSessionCookies, refusedSessionCookies, readAuthJsSessionCookie, readSessionCookie } from "./session-cookie.js"
 import { decodeNextAuthV4Cookie } from "./nextauth-v4.js"
 import { SESSION_START_CLAIM, tokenAuthentication, withAuthenticationClaims } from "./authentication.js"
 import { cappedLife, isSessionStart, nowSeconds, sessionEnd } from "./lifetime.js"
@@ -239,20 +239,20 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
     token = await decodeFound(found, ctx)
   } catch (err) {
     ctx.config.logger.debug("session-token-invalid", err)
-    return { json: null, cookies: clearSessionCookie(req, ctx) }
+    return { json: null, cookies: refusedSessionCookies(req, ctx) }
   }
-  if (!token) return { json: null, cookies: clearSessionCookie(req, ctx) }
+  if (!token) return { json: null, cookies: refusedSessionCookies(req, ctx) }
   const { config } = ctx
   // Past `session.absoluteMaxAge` (or a malformed sign-in time): no session, before any callback runs.
   const end = config.session.absoluteMaxAge === undefined ? undefined : endOf(token, ctx, nowSeconds())
   if (end === null) {
     logEnded(ctx, token.sub)
-    return { json: null, cookies: clearSessionCookie(req, ctx) }
+    return { json: null, cookies: refusedSessionCookies(req, ctx) }
   }
   const before = config.hasJwtCallback || update ? JSON.stringify(token) : undefined
   const params = update ? { token, trigger: "update" as const, session: update.data } : { token }
   const next = before === undefined ? token : await runUserCode("callback", "jwt", () => config.callbacks.jwt(params))
-  if (!next) return { json: null, cookies: clearSessionCookie(req, ctx) }
+  if (!next) return { json: null, cookies: refusedSessionCookies(req, ctx) }
   const changed = before !== undefined && JSON.stringify(next) !== before
   const issuedAt = typeof token.iat === "number" ? token.iat * 1000 : 0
   const due = Date.now() - issuedAt >= config.session.updateAge * 1000
@@ -263,14 +263,14 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
     const checked = await checkEpoch(token, ctx)
     if (!checked.ok) {
       logRefusal(ctx, checked.reason, token.sub)
-      return { json: null, cookies: clearSessionCookie(req, ctx) }
+      return { json: null, cookies: refusedSessionCookies(req, ctx) }
     }
     epoch = checked.epoch
   }
   // An Auth.js token carries no epoch: before it becomes a fresh sliding session of ours, its user must still be stored.
   if (found.carried && (typeof token.sub !== "string" || !(await userStored(token.sub, epoch, ctx)))) {
     config.logger.debug("session-user-gone", { reason: "an Auth.js session was not carried over: its user is not stored", sub: token.sub })
-    return { json: null, cookies: clearSessionCookie(req, ctx) }
+    return { json: null, cookies: refusedSessionCookies(req, ctx) }
   }
   // A custom `jwt.decode` may return a token without `exp`: then it lives `maxAge` from now.
   let expires = new Date(typeof token.exp === "number" ? token.exp * 1000 : Date.now() + config.session.maxAge * 1000)

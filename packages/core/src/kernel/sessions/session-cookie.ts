@@ -69,6 +69,20 @@ export function foreignSessionCookies(req: AuthRequest, ctx: Context): Cookie[] 
   return theirs.filter((c) => c.name !== ours && !c.name.startsWith(`${ours}.`))
 }
 
+/**
+ * What a session read answers for a session cookie it cannot use (revoked, expired, gone, not
+ * ours): the cookie's expiries, except on a background fetch (a `Sec-Fetch-Mode` other than
+ * `navigate`). A fetch that left this browser before it signed in again, or before "sign out
+ * everywhere else" re-issued its cookie under the new epoch, carries the superseded cookie; its
+ * answer, arriving after the new cookie, would expire that one and sign the browser out. So a fetch
+ * reads as no session and leaves the cookie to the next navigation (or to a client without Fetch
+ * Metadata), which clears it as before.
+ */
+export function refusedSessionCookies(req: AuthRequest, ctx: Context): Cookie[] {
+  const mode = req.request.headers.get("sec-fetch-mode")
+  return mode !== null && mode !== "navigate" ? [] : clearSessionCookie(req, ctx)
+}
+
 /** Expiries for the session cookie and every chunk of it the request carries, Auth.js's included. */
 export function clearSessionCookie(req: AuthRequest, ctx: Context): Cookie[] {
   const ours = clearChunked(ctx.cookies.sessionToken, req.cookies)
