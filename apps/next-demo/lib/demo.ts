@@ -26,7 +26,8 @@ interface Shared {
 async function build(): Promise<NextAuthConfig> {
   // Organizations are the Qwik demo's page; their invitation links need a configured `url` (never
   // the request's Host), which this demo, served on whatever loopback origin, leaves to WEBAUTH_URL.
-  const { organizations, ...shared } = (await demoAuthConfig(env, { basePath: "/api/auth" })) as NextAuthConfig
+  // Enterprise SSO (the Qwik demo's Demo SAML IdP) needs both, so it stays the Qwik demo's.
+  const { organizations, ...shared } = (await demoAuthConfig(env, { basePath: "/api/auth", sso: false })) as NextAuthConfig
   const base = process.env.WEBAUTH_URL ? { ...shared, organizations } : shared
   const adapter = base.adapter
   return {

@@ -16,12 +16,16 @@ import Google from "@authlib/providers/google"
 import Nodemailer from "@authlib/providers/nodemailer"
 import OIDC from "@authlib/providers/oidc"
 import Passkey from "@authlib/providers/passkey"
+import SSO from "@authlib/providers/sso"
 import { demoDatabase, type DemoDatabase } from "./database"
 import { IDP_CLIENT, startIdp } from "./idp"
 import { startInbox } from "./inbox"
 import { invitationSender } from "./invitations"
 import { isLoopbackHost } from "./local-only"
+import { startSamlIdp } from "./saml-idp"
+import { trustedSp } from "./saml-idp-trust"
 import { demoSecret } from "./secret"
+import { seedSsoOrganization } from "./sso-seed"
 import { demoUsers, findUser } from "./users"
 
 type Env = { get(name: string): string | undefined }
@@ -129,15 +133,61 @@ async function withRedis<A extends DemoDatabase["adapter"]>(env: Env, adapter: A
 export interface DemoConfigOptions {
   /** Where authlib answers: the Demo IdP accepts callbacks there only. Default `/auth`. */
   basePath?: string
+  /**
+   * Enterprise SSO with the Demo SAML IdP (the Acme Corp organization, see `enterpriseSso`). Default
+   * `true`; it needs `organizations` and a configured `url` per origin, which the Qwik demo gives.
+   */
+  sso?: boolean
 }
+
+// --- Enterprise SSO (the Demo SAML IdP) ----------------------------------------------------------
+/**
+ * TXT lookups for domain verification: the record the seed publishes for `acme.test` (a name no real
+ * DNS serves), and real DNS (`node:dns/promises`, the SSO provider's default) for every other name.
+ */
+function demoResolveTxt(published: Map<string, string[][]>) {
+  return async (name: string): Promise<string[][]> => published.get(name) ?? (await import("node:dns/promises")).resolveTxt(name)
+}
+
+/**
+ * Starts the Demo SAML IdP and answers what SSO adds to the configuration; `seed` then makes the
+ * organization, its connection to the IdP and its verified domain (sso-seed.ts), once the rest of
+ * the configuration exists (the seed signs its owner in under it).
+ */
+async function enterpriseSso(env: Env, basePath: string) {
+  const published = new Map<string, string[][]>()
+  let connectionId: string | undefined
+  const appUrl = env.get("WEBAUTH_URL")
+  const idp = await startSamlIdp(env, { spFor: trustedSp({ connectionId: () => connectionId, basePath, appUrl, configFor: (origin) => demoAuthConfigFor(env, origin) }) })
+  return {
+    options: { sso: { resolveTxt: demoResolveTxt(published) }, providers: [SSO()] },
+    seed: async (base: QwikAuthConfig) => {
+      connectionId = await seedSsoOrganization({
+        base,
+        origin: appUrl ? new URL(appUrl).origin : "http://localhost",
+        basePath,
+        idpMetadataXml: idp.metadataXml,
+        publish: (name, value) => void published.set(name, [[value]]),
+      })
+    },
+  }
+}
+// -----------------------------------------------------------------------------------------------
 
 async function build(env: Env, options: DemoConfigOptions): Promise<QwikAuthConfig> {
   const withIdp = idpUsable(env)
   if (!withIdp) console.warn("[demo] WEBAUTH_URL is not on loopback: the Demo IdP (127.0.0.1 only) is left out")
-  const [database, smtp, idp] = await Promise.all([demoDatabase(env), startInbox(env), withIdp ? startIdp(env, options.basePath) : undefined])
+  const basePath = options.basePath ?? "/auth"
+  const [database, smtp, idp, sso] = await Promise.all([
+    demoDatabase(env),
+    startInbox(env),
+    withIdp ? startIdp(env, basePath) : undefined,
+    // Like the Demo IdP, the Demo SAML IdP is local only (127.0.0.1, loopback SPs).
+    withIdp && options.sso !== false ? enterpriseSso(env, basePath) : undefined,
+  ])
   const { adapter, rateLimitStore } = await withRedis(env, database.adapter, database.rateLimitStore)
   await storeDemoUsers(adapter)
-  return {
+  const config: QwikAuthConfig = {
     secret: demoSecret(env),
     // Origins come from WEBAUTH_URL when set; otherwise from the Host header, which the server
     // (entry.node-server.ts) only accepts as a loopback name and only while listening on loopback.
@@ -160,6 +210,7 @@ async function build(env: Env, options: DemoConfigOptions): Promise<QwikAuthConf
       ...(idp ? [demoIdpProvider(idp.issuer)] : []),
       Nodemailer({ name: "Email link", server: `smtp://127.0.0.1:${smtp.port}`, from: "authlib demo <sign-in@demo.authlib.local>" }),
       passkeyProvider(env),
+      ...(sso?.options.providers ?? []),
       ...realProviders(env),
     ],
     // One sign-in UI: every sign-in error (a cancelled IdP sign-in, an account linked another way, a
@@ -170,7 +221,12 @@ async function build(env: Env, options: DemoConfigOptions): Promise<QwikAuthConf
     theme: { name: "authlib demo", logo: "/favicon.svg", brandColor: "#3b5bdb" },
     // Organizations (the /organizations/ page): built-in roles, invitations mailed to the inbox.
     organizations: { sendInvitation: invitationSender(smtp.port) },
+    // Enterprise SSO (the sign-in page's "Sign in with SSO"): organizations sign their staff in
+    // through their own IdP, here the Acme Corp organization through the Demo SAML IdP.
+    ...(sso ? { sso: sso.options.sso } : {}),
   }
+  await sso?.seed(config)
+  return config
 }
 
 /**

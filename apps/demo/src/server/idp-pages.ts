@@ -6,19 +6,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type Provider from "oidc-provider"
 import { IDP_ACCOUNTS, IDP_PASSWORD } from "../lib/demo-login"
+import { escape } from "./escape"
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-
-function page(title: string, body: string): string {
+/** A page of a stand-in IdP (this one's, and the Demo SAML IdP's with its own `brand`). */
+export function page(title: string, body: string, brand = "Demo IdP"): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · Demo IdP</title><style>
+<title>${escape(title)} · ${escape(brand)}</title><style>
 body{margin:0;font-family:system-ui,sans-serif;background:#0f172a;color:#e2e8f0;display:grid;place-items:center;min-height:100vh}
 main{background:#1e293b;border:1px solid #334155;border-radius:14px;padding:2rem;width:min(22rem,90vw)}
 .brand{color:#fbbf24;font-weight:700;letter-spacing:.04em;margin:0 0 1rem}h1{margin:0 0 .5rem;font-size:1.5rem}
 label{display:block;font-weight:600;margin:.9rem 0 .3rem}input{width:100%;box-sizing:border-box;padding:.6rem;border-radius:8px;border:1px solid #475569;background:#0f172a;color:inherit;font:inherit}
 button{width:100%;margin-top:1.2rem;padding:.65rem;border:0;border-radius:8px;background:#fbbf24;color:#0f172a;font:inherit;font-weight:700;cursor:pointer}
 button.secondary{background:transparent;color:#cbd5e1;border:1px solid #475569;margin-top:.6rem}p{color:#cbd5e1}.alert{color:#fca5a5}ul{color:#cbd5e1}code{color:#fbbf24}
-</style></head><body><main><p class="brand">Demo IdP</p>${body}</main></body></html>`
+</style></head><body><main><p class="brand">${escape(brand)}</p>${body}</main></body></html>`
 }
 
 function loginPage(uid: string, error?: string): string {

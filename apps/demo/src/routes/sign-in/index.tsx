@@ -2,7 +2,7 @@ import { component$, useSignal, useVisibleTask$ } from "@builder.io/qwik"
 import { signInWithPasskey, startPasskeyAutofill } from "@authlib/qwik/passkey"
 import { Form, routeAction$, routeLoader$, useLocation, z, zod$, type DocumentHead } from "@builder.io/qwik-city"
 import { CredentialsSignin, RateLimited, rateLimitedMessage, signIn } from "@authlib/qwik"
-import { DEMO_LOGIN, IDP_ACCOUNTS, IDP_PASSWORD } from "../../lib/demo-login"
+import { DEMO_LOGIN, IDP_ACCOUNTS, IDP_PASSWORD, SAML_IDP_PEOPLE, SSO_DEMO } from "../../lib/demo-login"
 import { useSignIn } from "../plugin@auth"
 
 /**
@@ -39,6 +39,46 @@ export const useOAuthProviders = routeLoader$(async (ev) => {
     .filter((p) => p.type === "oidc" || p.type === "oauth")
     .map((p) => ({ id: p.id, name: p.name }))
 })
+
+/** Whether enterprise SSO is on (the Demo SAML IdP runs only while the app's URL is loopback). */
+export const useSsoOffered = routeLoader$(async (ev) => {
+  const { demoAuthConfig } = await import("../../server/auth-config")
+  return (await demoAuthConfig(ev.env)).providers.some((p) => (typeof p === "function" ? p() : p).type === "sso")
+})
+
+/** The sentence for a refused SSO sign-in (`?error=SsoSignInError&code=...`), the code kept visible for support. */
+function ssoRefusal(code: string | null): string {
+  if (code === "CONNECTION_UNKNOWN") return "No organization signs in with SSO at that address's domain (CONNECTION_UNKNOWN). Sign in another way."
+  return `The single sign-on did not complete (${code ?? "unknown"}). Please try again.`
+}
+
+/**
+ * Enterprise SSO, e-mail first: the form posts to core's `signin/sso` itself (its wire contract:
+ * `email` and `csrfToken`, then a redirect to the organization's IdP). The CSRF token is fetched from
+ * core's `GET /auth/csrf` as the form is sent, which also sets the CSRF cookie it must match.
+ */
+const SsoSignIn = component$((props: { callbackUrl: string }) => (
+  <form
+    method="post"
+    action="/auth/signin/sso"
+    class="stack"
+    preventdefault:submit
+    onSubmit$={async (_, form) => {
+      const res = await fetch("/auth/csrf", { credentials: "same-origin", headers: { accept: "application/json" } })
+      const { csrfToken } = (await res.json()) as { csrfToken: string }
+      ;(form.elements.namedItem("csrfToken") as HTMLInputElement).value = csrfToken
+      form.submit()
+    }}
+  >
+    <input type="hidden" name="csrfToken" value="" />
+    <input type="hidden" name="callbackUrl" value={props.callbackUrl} />
+    <label for="sso-email">Work email</label>
+    <input id="sso-email" name="email" type="email" autocomplete="email" required placeholder={`you@${SSO_DEMO.domain}`} />
+    <button type="submit" class="button">
+      Sign in with SSO
+    </button>
+  </form>
+))
 
 /** Messages for the `error` query parameter core adds when it sends a user back here. */
 const errorText: Record<string, string> = {
@@ -106,6 +146,7 @@ export default component$(() => {
   const login = useLogin()
   const signIn = useSignIn()
   const oauth = useOAuthProviders()
+  const ssoOffered = useSsoOffered()
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const queryError = loc.url.searchParams.get("error")
   const signedOut = loc.url.searchParams.get("signedOut")
@@ -115,6 +156,8 @@ export default component$(() => {
     ? (login.value.message ?? login.value.fieldErrors?.email ?? login.value.fieldErrors?.password ?? "Please check the form.")
     : linkFailure
       ? linkFailure
+      : queryError === "SsoSignInError"
+      ? ssoRefusal(loc.url.searchParams.get("code"))
       : queryError
       ? (errorText[queryError] ?? "Sign-in failed. Please try again.")
       : undefined
@@ -185,6 +228,22 @@ export default component$(() => {
       <p class="hint">
         Links arrive in the demo's <a href="/inbox/">inbox</a>.
       </p>
+      {ssoOffered.value && (
+        <>
+          <p class="divider">or</p>
+          <SsoSignIn callbackUrl={callbackUrl} />
+          <p class="hint">
+            {SSO_DEMO.organization.name} signs its staff in through the Demo SAML IdP:{" "}
+            {Object.keys(SAML_IDP_PEOPLE).map((email, i) => (
+              <span key={email}>
+                {i > 0 && " or "}
+                <code>{email}</code>
+              </span>
+            ))}
+            .
+          </p>
+        </>
+      )}
       <p class="hint">
         This page is built with <code>@authlib/qwik</code>. authlib's <a href="/auth/signin">built-in sign-in page</a> works too.
       </p>
