@@ -40,9 +40,10 @@ describe("GET / (built demo in Chromium)", () => {
     const response = await page.goto(`${demo.server.origin}/auth/signin`)
     expect(response?.status()).toBe(200)
     const text = (await page.textContent("body")) ?? ""
-    for (const name of ["Email and password", "Demo IdP", "Email link"]) expect(text).toContain(name)
-    // One spelling on the page: the password form's field and the link form's field are both "Email".
-    expect(await page.locator(".card label").allTextContents()).toEqual(["Email", "Password", "Email"])
+    for (const name of ["Email and password", "Demo IdP", "Email link", "Sign in with SSO"]) expect(text).toContain(name)
+    // One spelling on the page: the password form's field and the link form's field are both "Email"
+    // (and the SSO form's, core's e-mail-first form, "Work email").
+    expect(await page.locator(".card label").allTextContents()).toEqual(["Email", "Password", "Email", "Work email"])
     expect(await page.locator(".card").innerText()).not.toMatch(/e-mail/i)
     // The page declares the theme logo as its icon (no request for /favicon.ico).
     expect(await page.locator('link[rel="icon"]').getAttribute("href")).toBe(await page.locator(".brand img.logo").getAttribute("src"))

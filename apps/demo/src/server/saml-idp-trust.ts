@@ -34,7 +34,8 @@ export function trustedSp(options: TrustOptions): (issuer: string) => Promise<Sp
     const local = (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname) && (origin === undefined || url.origin === origin)
     if (!id || !local || url.href !== `${url.origin}${options.basePath}/sso/metadata/${id}`) return null
     const config = { ...(await options.configFor(url.origin)), url: url.origin, basePath: options.basePath } as AuthConfig
-    const res = await Auth(new Request(url), config)
+    // The IdP runs in this process, on loopback: its peer address for core's per-client rate limits.
+    const res = await Auth(new Request(url), config, { clientAddress: "127.0.0.1" })
     if (res.status !== 200) return null
     const sp = readSpMetadata(await res.text())
     return sp.entityId === issuer ? sp : null

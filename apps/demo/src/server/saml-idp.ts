@@ -60,13 +60,16 @@ class Pending {
   }
 }
 
+/**
+ * The SAMLRequest is in the picker's URL: no Referer carries it to another origin ("same-origin",
+ * not "no-referrer", which would make the picker's own POST say `Origin: null`).
+ */
 function send(res: ServerResponse, status: number, html: string, csp: string): void {
   res.writeHead(status, {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
     "x-frame-options": "DENY",
-    // The SAMLRequest is in the URL: no Referer carries it elsewhere.
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",
     "content-security-policy": csp,
   })
   res.end(html)

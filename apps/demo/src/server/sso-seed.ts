@@ -51,10 +51,13 @@ function keep(jar: Map<string, string>, res: Response): void {
 }
 const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ")
 
+/** The seed's requests come from this process: a loopback peer for core's per-client rate limits. */
+const FROM_HERE = { clientAddress: "127.0.0.1" }
+
 /** Signs the owner in under `config` through core's own routes (CSRF token, credentials callback); answers a request maker carrying the session. */
 async function ownerSession(config: AuthConfig, origin: string, basePath: string): Promise<() => Request> {
   const jar = new Map<string, string>()
-  const csrf = await Auth(new Request(`${origin}${basePath}/csrf`), config)
+  const csrf = await Auth(new Request(`${origin}${basePath}/csrf`), config, FROM_HERE)
   keep(jar, csrf)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
   const signedIn = await Auth(
@@ -64,6 +67,7 @@ async function ownerSession(config: AuthConfig, origin: string, basePath: string
       body: new URLSearchParams({ csrfToken, secret: seedSecret, callbackUrl: origin }),
     }),
     config,
+    FROM_HERE,
   )
   keep(jar, signedIn)
   if (signedIn.status !== 302 || new URL(signedIn.headers.get("location") ?? "", origin).searchParams.has("error")) throw new Error(`the SSO seed could not sign its owner in (${signedIn.status})`)
@@ -77,6 +81,8 @@ function seedConfig(input: SsoSeedInput): AuthConfig {
     url: input.origin,
     basePath: input.basePath,
     session: { strategy: "jwt" },
+    // No passkeys here: the app's configuration says WebAuthn's warning when it first serves.
+    experimental: {},
     providers: [
       Credentials({
         id: "demo-seed",

@@ -1,0 +1,11 @@
+import { describe, it } from "vitest"
+import { ssoJourney } from "./harness/sso-flow.js"
+import { useDemo } from "./harness/use-demo.js"
+
+const demo = useDemo({ AUTH_SESSION_STRATEGY: "database" })
+
+describe("enterprise SSO on the demo (database sessions)", () => {
+  it("an unknown domain is refused; ada@acme.test and grace@acme.test sign in at the Demo SAML IdP and land in Acme Corp, active", async () => {
+    await ssoJourney(demo, "database")
+  }, 90_000)
+})
