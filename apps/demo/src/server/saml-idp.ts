@@ -126,7 +126,10 @@ function handler(identity: SamlIdpIdentity, origin: string, metadataXml: string,
       return
     }
     if (req.method === "GET" && url.pathname === `${PREFIX}/sso`) {
-      const request = await readAuthnRequest(url.search.slice(1), identity.ssoUrl, options.spFor)
+      // The query exactly as sent: the signature covers its bytes, which URL parsing may re-encode.
+      const raw = req.url ?? ""
+      const query = raw.includes("?") ? raw.slice(raw.indexOf("?") + 1) : ""
+      const request = await readAuthnRequest(query, identity.ssoUrl, options.spFor)
       send(res, 200, pickerPage(pending.add(request), request.sp), `${BASE_CSP}; form-action 'self'`)
       return
     }
