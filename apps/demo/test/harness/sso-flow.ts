@@ -47,6 +47,7 @@ async function signInWithSso(demo: DemoFixture, page: Page, origin: string, emai
   expect(idp.hostname).toBe("127.0.0.1")
   expect(idp.searchParams.get("SigAlg")).toBe("http://www.w3.org/2001/04/xmldsig-more#rsa-sha256")
   await page.getByRole("heading", { name: "Who signs in?" }).waitFor()
+  await screenshot(page, `sso-idp-${email.split("@")[0]}`)
   // The binding cookie that must reach the ACS in the IdP's cross-site POST.
   const binding = (await demo.browser.context.cookies(origin)).find((c) => c.name === "authlib.sso-binding")
   expect(binding).toMatchObject({ sameSite: "None", secure: true, httpOnly: true })
