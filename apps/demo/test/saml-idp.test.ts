@@ -20,7 +20,8 @@ let sp: SpMetadata
 const spFor = async (issuer: string) => (issuer === sp.entityId ? sp : null)
 
 beforeAll(async () => {
-  ;[spKeys, otherKeys] = await Promise.all([1, 2].map(() => generateServiceProviderKeys({ commonName: "localhost", modulusLength: 2048 })))
+  const keys = () => generateServiceProviderKeys({ commonName: "localhost", modulusLength: 2048 })
+  ;[spKeys, otherKeys] = await Promise.all([keys(), keys()])
   sp = { entityId: "http://localhost:3000/auth/sso/metadata/sso_1", acsUrl: "http://localhost:3000/auth/sso/acs/sso_1", signingCertificatePem: spKeys.certificatePem }
 })
 
