@@ -56,6 +56,8 @@ export interface LocalOPOptions {
   refresh?: { accessTokenTtl: number }
   /** Where RP-Initiated Logout may send the browser back to (registered on every client). */
   postLogoutRedirectUris?: string[]
+  /** The authentication methods the OP says each account's login used (the ID token's `amr`), by account id. */
+  amr?: Record<string, string[]>
 }
 
 /** Starts the OP. `redirectUris` are the callback URLs of the apps under test. */
@@ -83,6 +85,13 @@ export async function startLocalOP(redirectUris: string[], options: LocalOPOptio
     pkce: { required: () => false },
   })
   provider.on("server_error", (_ctx: unknown, err: Error) => console.error("[local-op]", err))
+  const amr = options.amr
+  if (amr) {
+    // The dev login reports no methods: the login result gets the account's, which the OP signs into the ID token.
+    const finished = provider.interactionFinished.bind(provider)
+    provider.interactionFinished = (req, res, result, more) =>
+      finished(req, res, result.login ? { ...result, login: { ...result.login, amr: amr[result.login.accountId as string] } } : result, more)
+  }
   const op = { issuer, discoveryRequests: 0, tokenRequests: 0 }
   server.on("request", (req) => {
     if (req.url?.startsWith("/.well-known/")) op.discoveryRequests++
