@@ -77,7 +77,8 @@ export async function startLocalOP(redirectUris: string[], options: LocalOPOptio
       ? { issueRefreshToken: async () => true, rotateRefreshToken: true, ttl: { AccessToken: options.refresh.accessTokenTtl, RefreshToken: 3600, Grant: 3600, IdToken: 3600, Session: 3600, Interaction: 3600 } }
       : {}),
     findAccount,
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
+    // `amr` passes the OP's claim filter only when a scope names it.
+    claims: { openid: options.amr ? ["sub", "amr"] : ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
     // Claims in the ID token too, so `idToken: true` sign-ins see e-mail and name.
     conformIdTokenClaims: false,
     cookies: { keys: ["test-cookie-key-0123456789"] },
