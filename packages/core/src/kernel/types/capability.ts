@@ -88,8 +88,8 @@ export interface FirstFactor {
   readonly factors: 1 | 2
   /**
    * With `factors: 2`: the two count whatever `Capability.oneStepMultiFactor` answers, because the
-   * app's own configuration named the party that verified them (an SSO connection that requires its
-   * IdP's MFA claim, `requireIdpMfa`). Absent: they count as the capabilities say.
+   * app's own configuration named the party that verified them (an identity provider whose
+   * multi-factor claim the configuration requires). Absent: they count as the capabilities say.
    */
   readonly byConfiguration?: boolean
 }
