@@ -335,3 +335,33 @@ CREATE UNIQUE INDEX IF NOT EXISTS authlib_sso_domains_key ON authlib_sso_domains
 
 CREATE UNIQUE INDEX IF NOT EXISTS authlib_sso_domains_verified_key ON authlib_sso_domains (domain) WHERE "verifiedAt" IS NOT NULL;
 INSERT INTO authlib_migrations (version, name) VALUES (10, 'enterprise SSO: authlib_sso_connections, authlib_sso_domains') ON CONFLICT (version) DO NOTHING;
+
+-- migration 11: enterprise SSO: requireIdpMfa, allowIdpInitiated, authlib_sso_join
+ALTER TABLE authlib_sso_connections ADD COLUMN IF NOT EXISTS "requireIdpMfa" boolean DEFAULT false;
+
+ALTER TABLE authlib_sso_connections ADD COLUMN IF NOT EXISTS "allowIdpInitiated" boolean DEFAULT false;
+
+CREATE OR REPLACE FUNCTION authlib_sso_join(p_organization text, p_user text, p_role text, p_now timestamptz, p_limit integer)
+RETURNS TABLE (outcome text, organization text, "user" text, role text, "joinedAt" timestamptz) LANGUAGE plpgsql AS $$
+DECLARE
+  v_email text;
+BEGIN
+  PERFORM 1 FROM authlib_organizations WHERE xata_id = p_organization FOR NO KEY UPDATE;
+  IF NOT FOUND THEN RETURN; END IF;
+  SELECT u.email INTO v_email FROM authlib_users u WHERE u.xata_id = p_user;
+  IF NOT FOUND THEN RETURN; END IF;
+  RETURN QUERY SELECT 'member'::text, m.organization, m."user", m.role, m."joinedAt" FROM authlib_organization_members m
+    WHERE m.organization = p_organization AND m."user" = p_user;
+  IF FOUND THEN RETURN; END IF;
+  IF p_limit IS NOT NULL AND (SELECT count(*) FROM authlib_organization_members m WHERE m.organization = p_organization)
+      + (SELECT count(*) FROM authlib_organization_invitations i WHERE i.organization = p_organization AND i.status = 'pending'
+          AND i.expires > p_now AND lower(i.email) IS DISTINCT FROM lower(v_email)) >= p_limit THEN
+    outcome := 'limit-reached';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  RETURN QUERY INSERT INTO authlib_organization_members AS m (organization, "user", role, "joinedAt") VALUES (p_organization, p_user, p_role, p_now)
+    RETURNING 'member'::text, m.organization, m."user", m.role, m."joinedAt";
+END
+$$;
+INSERT INTO authlib_migrations (version, name) VALUES (11, 'enterprise SSO: requireIdpMfa, allowIdpInitiated, authlib_sso_join') ON CONFLICT (version) DO NOTHING;

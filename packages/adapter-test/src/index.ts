@@ -63,7 +63,7 @@ const NO_SESSION_EPOCH =
   "the adapter has no getUserSessionEpoch/incrementUserSessionEpoch, optional methods (core then cannot revoke JWT sessions before they expire)"
 const NO_TWO_FACTOR = "the adapter has no two-factor port (getTwoFactor and the six methods beside it; core then offers no second factor)"
 const NO_ORGANIZATIONS = "the adapter has no organizations port (createOrganization and the fifteen methods beside it; core then offers no organizations)"
-const NO_SSO = "the adapter has no ssoConnections port (createSsoConnection and the nine methods beside it; core then offers no enterprise SSO)"
+const NO_SSO = "the adapter has no ssoConnections port (createSsoConnection and the ten methods beside it; core then offers no enterprise SSO)"
 const NO_LIST_ACCOUNTS = "the adapter has no listAccountsByUserId, an optional method (core then refuses more deletions of a last passkey)"
 
 /** The suite of an optional method: registered when the adapter has it, else listed as skipped with the reason. */
@@ -122,10 +122,12 @@ function optional(adapter: Adapter, method: keyof Adapter, reason: string, suite
  *   removing each other (or deleted) at once leave one owner, 20 parallel acceptances of one
  *   invitation give one membership, parallel invitations never pass the limit; `deleteUser` of a
  *   last owner with other members throws `OrganizationError` `LAST_OWNER` and changes nothing.
- * - The `ssoConnections` port, optional (`createSsoConnection` and nine more): connections stored
- *   as given (sealed secrets untouched), patches, domains added once, cascades with the connection
- *   and the organization, `addOrganizationMember` keeping a member's role, and its races: of several
- *   connections verifying one domain at once exactly one succeeds.
+ * - The `ssoConnections` port, optional (`createSsoConnection` and ten more): connections stored
+ *   as given (sealed secrets untouched, settings), patches, domains added once, cascades with the
+ *   connection and the organization, `addOrganizationMember` keeping a member's role and counting
+ *   `membershipLimit`, `claimVerificationToken` storing a token once, and their races: of several
+ *   connections verifying one domain at once exactly one succeeds, of joins for the last seat one
+ *   is added, of claims of one token one wins.
  * - `retireVerificationTokens`, optional: keeps the `keep` newest tokens of an identifier (by
  *   `expires`), answers how many it deleted, never touches other identifiers, and under concurrent
  *   calls never deletes one of the `keep` newest.

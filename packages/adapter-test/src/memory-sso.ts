@@ -4,13 +4,17 @@
  * organization) at a time" a single conditional write here. Connections of an organization that no longer exists are
  * gone with it (dropped on the next read), as a foreign key with `ON DELETE CASCADE` would have them.
  */
-import type { Adapter, AdapterOrganization, AdapterOrganizationMember, AdapterSsoConnection, AdapterSsoDomain, AdapterUser } from "@authlib/core"
+import type { Adapter, AdapterOrganization, AdapterOrganizationInvitation, AdapterOrganizationMember, AdapterSsoConnection, AdapterSsoDomain, AdapterUser, VerificationToken } from "@authlib/core"
 
 /** What the SSO methods need of the store. */
 export interface SsoStore {
   users: Map<string, AdapterUser>
   organizations: Map<string, AdapterOrganization>
   organizationMembers: Map<string, AdapterOrganizationMember>
+  organizationInvitations: Map<string, AdapterOrganizationInvitation>
+  /** The verification-token store, keyed by `tokenKey(identifier, token)` (`claimVerificationToken`). */
+  verificationTokens: Map<string, VerificationToken>
+  tokenKey(identifier: string, token: string): string
   /** Connections by id, in the order they were made. */
   ssoConnections: Map<string, AdapterSsoConnection>
   /** Domains by id, in the order they were added. */
@@ -21,7 +25,7 @@ export interface SsoStore {
 type SsoMethods = Pick<
   Required<Adapter>,
   | "createSsoConnection" | "getSsoConnection" | "listSsoConnections" | "updateSsoConnection" | "deleteSsoConnection"
-  | "addSsoDomain" | "listSsoDomains" | "verifySsoDomain" | "getVerifiedSsoDomain" | "addOrganizationMember"
+  | "addSsoDomain" | "listSsoDomains" | "verifySsoDomain" | "getVerifiedSsoDomain" | "addOrganizationMember" | "claimVerificationToken"
 >
 
 const copy = <T>(value: T): T => structuredClone(value)
@@ -84,14 +88,32 @@ export function ssoMethods(store: SsoStore, keyError: (message: string) => Error
       sweep(store)
       return copy([...store.ssoDomains.values()].find((d) => d.domain === domain && d.verifiedAt !== null) ?? null)
     },
-    addOrganizationMember(organizationId, userId, role) {
-      if (!store.organizations.has(organizationId) || !store.users.has(userId)) return null
+    // Synchronous from count to write: of concurrent joins for the last seat exactly one is added.
+    addOrganizationMember(organizationId, userId, role, limit) {
+      const user = store.users.get(userId)
+      if (!store.organizations.has(organizationId) || !user) return null
       const key = store.memberKey(organizationId, userId)
       const existing = store.organizationMembers.get(key)
       if (existing) return copy(existing)
+      if (limit?.membershipLimit !== undefined) {
+        const members = [...store.organizationMembers.values()].filter((m) => m.organizationId === organizationId).length
+        const own = user.email?.toLowerCase()
+        const pending = [...store.organizationInvitations.values()].filter(
+          (i) => i.organizationId === organizationId && i.status === "pending" && i.expires.getTime() > limit.now.getTime() && i.email.toLowerCase() !== own,
+        ).length
+        if (members + pending + 1 > limit.membershipLimit) return "limit-reached"
+      }
       const member: AdapterOrganizationMember = { organizationId, userId, role, joinedAt: new Date() }
       store.organizationMembers.set(key, member)
       return copy(member)
+    },
+    // Synchronous read and write: of concurrent claims exactly one stores the token.
+    claimVerificationToken({ identifier, token, expires }) {
+      const key = store.tokenKey(identifier, token)
+      const held = store.verificationTokens.get(key)
+      if (held && held.expires.getTime() > Date.now()) return false
+      store.verificationTokens.set(key, { identifier, token, expires: new Date(expires) })
+      return true
     },
   }
 }

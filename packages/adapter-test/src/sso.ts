@@ -11,7 +11,9 @@ const RIVALS = 8
  * method's contract (connections stored as given, sealed secrets untouched, patches, cascades with
  * the connection and the organization, a domain added twice answered once, unknown ids) and its race
  * rule: of several connections verifying one domain at once exactly one succeeds, and the domain
- * then names that connection only. `addOrganizationMember` keeps an existing member's role.
+ * then names that connection only. `addOrganizationMember` keeps an existing member's role and,
+ * with a limit, counts members and pending invitations in one conditional write (one of racing
+ * joins gets the last seat); `claimVerificationToken` stores a token once (one of racing claims wins).
  */
 export function ssoSuite(ctx: SuiteContext): void {
   const { adapter, make, test } = ctx
@@ -36,6 +38,8 @@ export function ssoSuite(ctx: SuiteContext): void {
     issuer: null,
     clientId: null,
     clientSecretSealed: null,
+    requireIdpMfa: false,
+    allowIdpInitiated: false,
     ...overrides,
   })
   const domain = (connection: AdapterSsoConnection, name: string) =>
@@ -156,7 +160,75 @@ export function ssoSuite(ctx: SuiteContext): void {
     const { organization: org } = await organization()
     const joiner = await user()
     const results = await Promise.all(Array.from({ length: 10 }, () => adapter.addOrganizationMember(org.id, joiner.id, "member")))
-    expect(results.every((r) => r?.userId === joiner.id)).toBe(true)
+    expect(results.every((r) => r !== null && r !== "limit-reached" && r.userId === joiner.id)).toBe(true)
     expect((await adapter.listOrganizationMembers(org.id)).filter((m) => m.userId === joiner.id)).toHaveLength(1)
+  })
+
+  test("updateSsoConnection sets and clears requireIdpMfa and allowIdpInitiated; a patch without them keeps them", async () => {
+    const { organization: org } = await organization()
+    const created = await adapter.createSsoConnection(samlConnection(org.id, { requireIdpMfa: true }))
+    expect(created).toMatchObject({ requireIdpMfa: true, allowIdpInitiated: false })
+    expect(await adapter.updateSsoConnection(created.id, { allowIdpInitiated: true })).toMatchObject({ requireIdpMfa: true, allowIdpInitiated: true })
+    expect(await adapter.updateSsoConnection(created.id, { defaultRole: "admin" })).toMatchObject({ requireIdpMfa: true, allowIdpInitiated: true })
+    expect(await adapter.updateSsoConnection(created.id, { requireIdpMfa: false, allowIdpInitiated: false })).toMatchObject({ requireIdpMfa: false, allowIdpInitiated: false })
+    expect(await adapter.getSsoConnection(created.id)).toMatchObject({ requireIdpMfa: false, allowIdpInitiated: false, defaultRole: "admin" })
+  })
+
+  /** An invitation of `org` to `email`, pending until `expires`. */
+  async function invitation(organizationId: string, inviterId: string, email: string, expires: Date) {
+    const stored = await adapter.createOrganizationInvitation(
+      { id: crypto.randomUUID(), organizationId, email, role: "member", inviterId, tokenHash: randomToken(), expires },
+      { now: new Date() },
+    )
+    if (typeof stored === "string") throw new Error(`invitation refused: ${stored}`)
+    return stored
+  }
+
+  test("addOrganizationMember with membershipLimit: members plus pending, unexpired invitations (not the joiner's own) must leave a seat", async () => {
+    const { owner, organization: org } = await organization()
+    const now = new Date()
+    const joiner = await user()
+    // Owner + one pending invitation = 2 of 3: one seat left, an expired invitation not counted.
+    await invitation(org.id, owner.id, `other-${randomToken().slice(0, 8)}@example.com`, new Date(now.getTime() + 3_600_000))
+    await invitation(org.id, owner.id, `gone-${randomToken().slice(0, 8)}@example.com`, new Date(now.getTime() + 1_000))
+    const later = new Date(now.getTime() + 60_000)
+    expect(await adapter.addOrganizationMember(org.id, joiner.id, "member", { now: later, membershipLimit: 3 })).toMatchObject({ userId: joiner.id, role: "member" })
+    const late = await user()
+    expect(await adapter.addOrganizationMember(org.id, late.id, "member", { now: later, membershipLimit: 3 })).toBe("limit-reached")
+    expect(await adapter.getOrganizationMember(org.id, late.id)).toBeNull()
+    // A member already is answered whatever the count.
+    expect(await adapter.addOrganizationMember(org.id, joiner.id, "admin", { now: later, membershipLimit: 1 })).toMatchObject({ userId: joiner.id, role: "member" })
+    // A pending invitation to the joiner's own address was their seat: not counted against them.
+    const invited = await user()
+    await invitation(org.id, owner.id, invited.email!.toUpperCase(), new Date(now.getTime() + 3_600_000))
+    expect(await adapter.addOrganizationMember(org.id, invited.id, "member", { now: later, membershipLimit: 4 })).toMatchObject({ userId: invited.id })
+  })
+
+  test("race: parallel joins of different users at limit - 1 add exactly one", async () => {
+    const { organization: org } = await organization()
+    const joiners = await Promise.all(Array.from({ length: 6 }, () => user()))
+    const results = await Promise.all(joiners.map((j) => adapter.addOrganizationMember(org.id, j.id, "member", { now: new Date(), membershipLimit: 2 })))
+    expect(results.filter((r) => r !== null && r !== "limit-reached")).toHaveLength(1)
+    expect(results.filter((r) => r === "limit-reached")).toHaveLength(5)
+    expect(await adapter.listOrganizationMembers(org.id)).toHaveLength(2)
+  })
+
+  test("claimVerificationToken stores a token once while it lives; an expired one is claimed again", async () => {
+    const identifier = `authlib:sso-assertion:${randomToken().slice(0, 12)}`
+    const token = randomToken()
+    expect(await adapter.claimVerificationToken({ identifier, token, expires: new Date(Date.now() + 60_000) })).toBe(true)
+    expect(await adapter.claimVerificationToken({ identifier, token, expires: new Date(Date.now() + 60_000) })).toBe(false)
+    expect(await adapter.claimVerificationToken({ identifier, token: randomToken(), expires: new Date(Date.now() + 60_000) })).toBe(true)
+    const stale = randomToken()
+    expect(await adapter.claimVerificationToken({ identifier, token: stale, expires: new Date(Date.now() - 1_000) })).toBe(true)
+    expect(await adapter.claimVerificationToken({ identifier, token: stale, expires: new Date(Date.now() + 60_000) })).toBe(true)
+    expect(await adapter.claimVerificationToken({ identifier, token: stale, expires: new Date(Date.now() + 60_000) })).toBe(false)
+  })
+
+  test("race: parallel claims of one token: exactly one stores it", async () => {
+    const identifier = `authlib:sso-assertion:${randomToken().slice(0, 12)}`
+    const token = randomToken()
+    const results = await Promise.all(Array.from({ length: 10 }, () => adapter.claimVerificationToken({ identifier, token, expires: new Date(Date.now() + 60_000) })))
+    expect(results.filter(Boolean)).toHaveLength(1)
   })
 }

@@ -345,6 +345,43 @@ const SSO: readonly string[] = [
   `CREATE UNIQUE INDEX IF NOT EXISTS authlib_sso_domains_verified_key ON authlib_sso_domains (domain) WHERE "verifiedAt" IS NOT NULL`,
 ]
 
+/**
+ * `addOrganizationMember` of the SSO port: under the organization's lock (as invitations are made),
+ * an existing membership is answered as it is; else, with `p_limit`, members plus pending unexpired
+ * invitations (one to the user's own address not counted) must leave a seat, or `limit-reached`.
+ * Each statement reads after the lock, so of concurrent joins for the last seat one is added.
+ * No row for an unknown organization or user.
+ */
+const SSO_JOIN_FUNCTION = `CREATE OR REPLACE FUNCTION authlib_sso_join(p_organization text, p_user text, p_role text, p_now timestamptz, p_limit integer)
+RETURNS TABLE (outcome text, organization text, "user" text, role text, "joinedAt" timestamptz) LANGUAGE plpgsql AS $$
+DECLARE
+  v_email text;
+BEGIN
+  ${lockOrganization("p_organization", "RETURN;")}
+  SELECT u.email INTO v_email FROM authlib_users u WHERE u.xata_id = p_user;
+  IF NOT FOUND THEN RETURN; END IF;
+  RETURN QUERY SELECT 'member'::text, m.organization, m."user", m.role, m."joinedAt" FROM authlib_organization_members m
+    WHERE m.organization = p_organization AND m."user" = p_user;
+  IF FOUND THEN RETURN; END IF;
+  IF p_limit IS NOT NULL AND (SELECT count(*) FROM authlib_organization_members m WHERE m.organization = p_organization)
+      + (SELECT count(*) FROM authlib_organization_invitations i WHERE i.organization = p_organization AND i.status = 'pending'
+          AND i.expires > p_now AND lower(i.email) IS DISTINCT FROM lower(v_email)) >= p_limit THEN
+    outcome := 'limit-reached';
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  RETURN QUERY INSERT INTO authlib_organization_members AS m (organization, "user", role, "joinedAt") VALUES (p_organization, p_user, p_role, p_now)
+    RETURNING 'member'::text, m.organization, m."user", m.role, m."joinedAt";
+END
+$$`
+
+/** SSO connections' settings (`requireIdpMfa`, `allowIdpInitiated`) and the limited join. */
+const SSO_SETTINGS: readonly string[] = [
+  `ALTER TABLE authlib_sso_connections ADD COLUMN IF NOT EXISTS "requireIdpMfa" boolean DEFAULT false`,
+  `ALTER TABLE authlib_sso_connections ADD COLUMN IF NOT EXISTS "allowIdpInitiated" boolean DEFAULT false`,
+  SSO_JOIN_FUNCTION,
+]
+
 /** The table that records applied migrations. Created first, outside the versioned steps. */
 export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS authlib_migrations (
   version integer PRIMARY KEY,
@@ -366,6 +403,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: "two-factor: failedAttempts", statements: TOTP_LOCK },
   { version: 9, name: "organizations: authlib_organizations, authlib_organization_members, authlib_organization_invitations", statements: ORGANIZATIONS },
   { version: 10, name: "enterprise SSO: authlib_sso_connections, authlib_sso_domains", statements: SSO },
+  { version: 11, name: "enterprise SSO: requireIdpMfa, allowIdpInitiated, authlib_sso_join", statements: SSO_SETTINGS },
 ]
 
 /** The whole schema as one SQL script (what `schema.sql` contains). */

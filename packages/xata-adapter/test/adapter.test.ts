@@ -294,7 +294,7 @@ function behaviourTests(schema: PgSchema): void {
         authlib_organizations: withMeta(["createdAt", "name", "slug"]),
         authlib_organization_members: withMeta(["joinedAt", "organization", "role", "user"]),
         authlib_organization_invitations: withMeta(["createdAt", "email", "expires", "inviter", "organization", "role", "status", "tokenHash"]),
-        authlib_sso_connections: withMeta(["clientId", "clientSecretSealed", "createdAt", "defaultRole", "idpCertificates", "idpEntityId", "idpSsoUrl", "issuer", "organization", "spCertificate", "spPrivateKeySealed", "type"]),
+        authlib_sso_connections: withMeta(["allowIdpInitiated", "clientId", "clientSecretSealed", "createdAt", "defaultRole", "idpCertificates", "idpEntityId", "idpSsoUrl", "issuer", "organization", "requireIdpMfa", "spCertificate", "spPrivateKeySealed", "type"]),
         authlib_sso_domains: withMeta(["connection", "domain", "organization", "verificationToken", "verifiedAt"]),
       })
     })

@@ -7,6 +7,7 @@
  */
 import { inflateRawSync } from "node:zlib"
 import { Auth, addSsoDomain, createOrganization, createSsoConnection, verifySsoDomain, type Adapter, type AuthConfig, type SsoConnection } from "@authlib/core"
+import { fields, type ResponseFields } from "../../../saml/test/helpers/idp.js"
 import Credentials from "../../src/credentials.js"
 import SSO from "../../src/sso.js"
 import { Client, ORIGIN, SECRET } from "../helpers.js"
@@ -104,12 +105,29 @@ export async function startSignIn(client: Client, form: Record<string, string>):
 }
 
 /** The IdP's cross-site form POST of `samlResponse` (base64) to the ACS of `connectionId`, from `client`'s browser. */
-export async function postToAcs(client: Client, connectionId: string, samlResponse: string, config: AuthConfig = client.config): Promise<Response> {
+export async function postToAcs(client: Client, connectionId: string, samlResponse: string, config: AuthConfig = client.config, relayState = ""): Promise<Response> {
   const url = new URL(`/auth/sso/acs/${connectionId}`, ORIGIN)
   const headers = new Headers({ origin: IDP_ORIGIN, "content-type": "application/x-www-form-urlencoded" })
   client.jar.apply(headers, url)
-  const body = new URLSearchParams({ SAMLResponse: samlResponse, RelayState: "" }).toString()
+  const body = new URLSearchParams({ SAMLResponse: samlResponse, RelayState: relayState }).toString()
   return client.jar.keep(await Auth(new Request(url, { method: "POST", headers, body }), config), url)
+}
+
+/** Response fields for `connection` answering `inResponseTo` (`null`: unsolicited), valid now (the saml package's test IdP). */
+export function answerFor(connection: SsoConnection, inResponseTo: string | null, over: Partial<ResponseFields> = {}): ResponseFields {
+  const now = Date.now()
+  return fields({
+    destination: connection.acsUrl!, recipient: connection.acsUrl!, audience: connection.spEntityId!, responseIssuer: connection.idpEntityId!, assertionIssuer: connection.idpEntityId!,
+    inResponseTo, notBefore: new Date(now - 30_000), notOnOrAfter: new Date(now + 300_000), confirmationNotOnOrAfter: new Date(now + 300_000),
+    ...over,
+  })
+}
+
+/** A request of `client`'s browser to the app (its cookies), for the server functions. */
+export function appRequest(client: Client, origin = ORIGIN): Request {
+  const headers = new Headers()
+  client.jar.apply(headers, new URL(origin))
+  return new Request(`${origin}/app`, { headers })
 }
 
 /** The error page's `code` of a refusal (asserting it is an `SsoSignInError`). */

@@ -2,12 +2,14 @@
  * Single use across instances: two app instances (each its own `Auth` config and its own pool of
  * connections through the Xata adapter) share one PostgreSQL server, as two servers behind a load
  * balancer would. The same IdP Response, with the same binding cookie, posted to both at once signs
- * in exactly once; the other answer is `ASSERTION_REPLAYED`, and nothing of it is stored. A
- * cross-domain assertion is refused on this store too.
+ * in exactly once; the other answer is `ASSERTION_REPLAYED`, and nothing of it is stored. So does
+ * an unsolicited Response on a connection that allows IdP-initiated sign-in (single use by its
+ * assertion ID, recorded in the shared verification-token table). A cross-domain assertion is
+ * refused on this store too.
  */
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Auth, type AuthConfig, type SsoConnection } from "@authlib/core"
+import { Auth, updateSsoConnection, type AuthConfig, type SsoConnection } from "@authlib/core"
 import { XataAdapter, migrate } from "@authlib/xata-adapter"
 import { assertionXml, b64, fields, responseXml, sign } from "../../../saml/test/helpers/idp.js"
 import { makeParties, type Parties } from "../../../saml/test/helpers/keys.js"
@@ -45,8 +47,8 @@ afterAll(async () => {
   cluster?.stop()
 })
 
-/** A signed Response for `email`, answering `requestId`. */
-function response(requestId: string, email: string): string {
+/** A signed Response for `email`, answering `requestId` (`null`: unsolicited). */
+function response(requestId: string | null, email: string): string {
   const now = Date.now()
   const f = fields({
     destination: connection.acsUrl!, recipient: connection.acsUrl!, audience: connection.spEntityId!, responseIssuer: IDP, assertionIssuer: IDP,
@@ -95,5 +97,21 @@ describe("SSO replay across two instances sharing PostgreSQL", () => {
     const res = await postToAcs(browser, connection.id, response(requestId, "mallory@globex.test"), second)
     expect(refusalCode(res)).toBe("DOMAIN_NOT_VERIFIED")
     expect(await count(`SELECT count(*) AS n FROM authlib_users WHERE email = $1`, ["mallory@globex.test"])).toBe(0)
+  })
+
+  it("IdP-initiated: one unsolicited Response posted to both instances at once signs in exactly once; replays on either are ASSERTION_REPLAYED", async () => {
+    connection = await updateSsoConnection(first.adminRequest(), first.config, connection.id, { allowIdpInitiated: true })
+    const samlResponse = response(null, "dora@acme.test")
+    // The IdP portal's form POST, from browsers that started nothing here.
+    const post = (config: AuthConfig) =>
+      Auth(new Request(connection.acsUrl!, { method: "POST", headers: { origin: IDP_ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: "/inbox" }).toString() }), config)
+    const answers = await Promise.all([post(first.config), post(second)])
+    const codes = answers.map(refusalCode)
+    expect(codes.filter((c) => c === null)).toHaveLength(1)
+    expect(codes.filter((c) => c === "ASSERTION_REPLAYED")).toHaveLength(1)
+    expect(answers.find((a) => refusalCode(a) === null)!.headers.get("location")).toBe(`${ORIGIN}/inbox`)
+    expect(await count(`SELECT count(*) AS n FROM authlib_users WHERE email = $1`, ["dora@acme.test"])).toBe(1)
+    expect(await count(`SELECT count(*) AS n FROM "authlib_verificationTokens" WHERE identifier = $1 AND expires > now()`, [`authlib:sso-assertion:${connection.id}`])).toBe(1)
+    for (const config of [first.config, second]) expect(refusalCode(await post(config))).toBe("ASSERTION_REPLAYED")
   })
 })

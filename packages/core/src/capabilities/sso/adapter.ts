@@ -15,9 +15,15 @@
  * - `deleteSsoConnection` removes its domains with it; `deleteOrganization` removes the
  *   organization's connections and their domains.
  * - `addOrganizationMember` keeps an existing membership as it is (its role unchanged) and answers it.
+ *   With `membershipLimit` it adds a member only while members plus pending, unexpired invitations
+ *   (one to the user's own address not counted: it was their seat) stay within the limit, in one
+ *   conditional write: of concurrent joins for the last seat exactly one is added.
+ * - `claimVerificationToken`: of concurrent calls for one identifier and token exactly one receives
+ *   `true` (a unique key over identifier and token in SQL, `INSERT ... ON CONFLICT`).
  */
 import type { Awaitable } from "@authlib/jwt"
 import type { AdapterOrganizationMember } from "../organizations/index.js"
+import type { VerificationToken } from "../../kernel/types/adapters.js"
 
 /** An SSO connection as stored (authlib only). */
 export interface AdapterSsoConnection {
@@ -37,6 +43,13 @@ export interface AdapterSsoConnection {
   issuer: string | null
   clientId: string | null
   clientSecretSealed: string | null
+  /**
+   * Whether a sign-in must carry the IdP's multi-factor claim (SAML `AuthnContextClassRef`, OIDC
+   * `amr`/`acr`); such a claim then stands for both factors. Stored `false` unless set.
+   */
+  requireIdpMfa: boolean
+  /** SAML: whether an unsolicited Response (IdP-initiated sign-in) is accepted. Stored `false` unless set. */
+  allowIdpInitiated: boolean
   createdAt: Date
 }
 
@@ -55,11 +68,11 @@ export interface AdapterSsoDomain {
 /** The `ssoConnections` port: the methods an adapter implements together for enterprise SSO. */
 export const SSO_CONNECTIONS_PORT = [
   "createSsoConnection", "getSsoConnection", "listSsoConnections", "updateSsoConnection", "deleteSsoConnection",
-  "addSsoDomain", "listSsoDomains", "verifySsoDomain", "getVerifiedSsoDomain", "addOrganizationMember",
+  "addSsoDomain", "listSsoDomains", "verifySsoDomain", "getVerifiedSsoDomain", "addOrganizationMember", "claimVerificationToken",
 ] as const
 
 /** What `updateSsoConnection` may change. */
-export type SsoConnectionPatch = Partial<Pick<AdapterSsoConnection, "defaultRole" | "idpEntityId" | "idpSsoUrl" | "idpCertificates" | "issuer" | "clientId" | "clientSecretSealed">>
+export type SsoConnectionPatch = Partial<Pick<AdapterSsoConnection, "defaultRole" | "idpEntityId" | "idpSsoUrl" | "idpCertificates" | "issuer" | "clientId" | "clientSecretSealed" | "requireIdpMfa" | "allowIdpInitiated">>
 
 declare module "../../kernel/types/adapters.js" {
   interface Adapter {
@@ -90,9 +103,21 @@ declare module "../../kernel/types/adapters.js" {
     /**
      * SSO port (organizations' store): makes `userId` a member of the organization with `role`
      * (joined now) unless they are one already, whose membership is answered unchanged. `null`
-     * for an unknown organization or user.
+     * for an unknown organization or user. With `limit.membershipLimit`, in one conditional write:
+     * `"limit-reached"` (nothing written) when members plus pending invitations whose `expires` is
+     * after `limit.now` would pass it; a pending invitation to the user's own address (compared
+     * case-insensitively) is not counted, and an existing member is answered whatever the count.
      */
-    addOrganizationMember?(organizationId: string, userId: string, role: string): Awaitable<AdapterOrganizationMember | null>
+    addOrganizationMember?(
+      organizationId: string, userId: string, role: string, limit?: { now: Date; membershipLimit?: number },
+    ): Awaitable<AdapterOrganizationMember | "limit-reached" | null>
+    /**
+     * SSO port (the verification-token store): stores `token` unless a record with the same
+     * identifier and token is there whose `expires` has not passed (an expired one is replaced), in
+     * one conditional write. `true` when this call stored it; of concurrent calls for one identifier
+     * and token exactly one receives `true`. Core records each accepted IdP-initiated assertion with it.
+     */
+    claimVerificationToken?(token: VerificationToken): Awaitable<boolean>
   }
   interface CapabilityPorts {
     /** Enterprise SSO: connections per organization (sealed secrets) and their verified domains. */

@@ -7,13 +7,15 @@ import type { ErrorDeclaration } from "../../kernel/types/capability.js"
 
 /**
  * The codes of `SsoSignInError`: the SAML engine's (`@authlib/saml`) and the capability's own
- * (`ASSERTION_REPLAYED`, `DOMAIN_NOT_VERIFIED`, `CONNECTION_UNKNOWN`, `EMAIL_MISSING`, `OIDC_FAILED`).
+ * (`ASSERTION_REPLAYED`, `DOMAIN_NOT_VERIFIED`, `CONNECTION_UNKNOWN`, `EMAIL_MISSING`, `OIDC_FAILED`,
+ * `MFA_REQUIRED`: the connection requires the IdP's MFA claim and the answer had none,
+ * `MEMBERSHIP_LIMIT`: joining would pass the organization's `membershipLimit`).
  */
 export const SSO_SIGN_IN_ERROR_CODES = [
   "SIGNATURE_INVALID", "ASSERTION_WRAPPED", "ALGORITHM_REFUSED", "AUDIENCE_MISMATCH", "DESTINATION_MISMATCH", "RECIPIENT_MISMATCH",
   "ISSUER_MISMATCH", "EXPIRED", "NOT_YET_VALID", "IN_RESPONSE_TO_MISSING", "IN_RESPONSE_TO_UNKNOWN", "ASSERTION_REPLAYED",
   "DTD_REFUSED", "RESPONSE_TOO_LARGE", "STATUS_NOT_SUCCESS", "DECRYPTION_FAILED", "MALFORMED", "DOMAIN_NOT_VERIFIED",
-  "CONNECTION_UNKNOWN", "EMAIL_MISSING", "OIDC_FAILED",
+  "CONNECTION_UNKNOWN", "EMAIL_MISSING", "OIDC_FAILED", "MFA_REQUIRED", "MEMBERSHIP_LIMIT",
 ] as const
 
 /** The codes of `SsoError`. */

@@ -24,10 +24,34 @@ export type SsoConnectionInput = (
 ) & {
   /** The role of a user who joins the organization through the connection (default `member`; never `owner`). */
   defaultRole?: string
+} & SsoConnectionSettings
+
+/**
+ * What a connection requires of a sign-in and what it allows, set at creation or by
+ * `updateSsoConnection`; both `false` unless set.
+ */
+export interface SsoConnectionSettings {
+  /**
+   * Require the IdP's multi-factor claim (SAML: the signed assertion's `AuthnContextClassRef` is a
+   * multi-factor class such as `https://refeds.org/profile/mfa`; OIDC: the verified ID token's `amr`
+   * holds `mfa`, or its `acr` is such a class). A sign-in without it is refused (`MFA_REQUIRED`);
+   * with it, the IdP's MFA stands for both factors: the session's `amr` holds `mfa` and authlib's own
+   * second factor (TOTP, backup code, `twoFactor.required` enrolment) is not asked for this sign-in,
+   * also of a user who enrolled TOTP. Off: the app's two-factor rules apply as to any sign-in.
+   */
+  requireIdpMfa?: boolean
+  /**
+   * SAML: accept an unsolicited Response (no `InResponseTo`: a sign-in started at the IdP's portal).
+   * Each such assertion signs in once (its ID recorded until it expires, across instances), and its
+   * `RelayState` is a destination only as the `redirect` callback allows. It lets anyone who holds a
+   * valid assertion for themselves sign a browser in as them (login CSRF), which an SP-initiated
+   * sign-in's binding prevents: enable it only for IdPs whose users start from a portal.
+   */
+  allowIdpInitiated?: boolean
 }
 
 /** What `updateSsoConnection` may change. */
-export interface SsoConnectionUpdate {
+export interface SsoConnectionUpdate extends SsoConnectionSettings {
   defaultRole?: string
   /** SAML: new IdP metadata (a rotated certificate), or a second certificate to accept during a rotation. */
   idpMetadataXml?: string
@@ -44,6 +68,9 @@ export interface SsoConnection {
   organizationId: string
   type: "saml" | "oidc"
   defaultRole: string
+  /** See `SsoConnectionSettings`. */
+  requireIdpMfa: boolean
+  allowIdpInitiated: boolean
   createdAt: Date
   /** SAML: what to give the IdP (its SP entity ID, ACS URL and metadata URL) and what it is. */
   spEntityId?: string
@@ -71,7 +98,7 @@ const MANAGE = "organization:update"
 
 /** `connection` as callers see it. */
 function shown(ctx: Context, c: AdapterSsoConnection): SsoConnection {
-  const base = { id: c.id, organizationId: c.organizationId, type: c.type, defaultRole: c.defaultRole, createdAt: c.createdAt }
+  const base = { id: c.id, organizationId: c.organizationId, type: c.type, defaultRole: c.defaultRole, requireIdpMfa: c.requireIdpMfa === true, allowIdpInitiated: c.allowIdpInitiated === true, createdAt: c.createdAt }
   const urls = connectionUrls(ctx, c.id)
   if (c.type === "oidc") return { ...base, issuer: c.issuer!, clientId: c.clientId!, redirectUri: urls.callbackUrl }
   return { ...base, spEntityId: urls.entityId, acsUrl: urls.acsUrl, metadataUrl: urls.entityId, idpEntityId: c.idpEntityId!, idpSsoUrl: c.idpSsoUrl! }
@@ -113,6 +140,20 @@ function defaultRoleOf(ctx: Context, value: unknown): string {
   return role
 }
 
+/** The settings `input` names, checked (`CONNECTION_INVALID`): booleans, and IdP-initiated sign-in for SAML only. */
+function settingsOf(input: SsoConnectionSettings, type: "saml" | "oidc"): Partial<Pick<AdapterSsoConnection, "requireIdpMfa" | "allowIdpInitiated">> {
+  const settings: Partial<Pick<AdapterSsoConnection, "requireIdpMfa" | "allowIdpInitiated">> = {}
+  for (const field of ["requireIdpMfa", "allowIdpInitiated"] as const) {
+    const value: unknown = input[field]
+    if (value === undefined) continue
+    if (typeof value !== "boolean") throw new SsoError(`"${field}" must be true or false`, { code: "CONNECTION_INVALID", cause: { field } })
+    settings[field] = value
+  }
+  if (settings.allowIdpInitiated && type !== "saml")
+    throw new SsoError('"allowIdpInitiated" is for SAML connections: an OIDC sign-in always starts at the app', { code: "CONNECTION_INVALID", cause: { field: "allowIdpInitiated" } })
+  return settings
+}
+
 /** The IdP's values from its metadata (the engine refuses DTDs, oversize and weak keys). */
 async function idpFromMetadata(ctx: Context, xml: unknown): Promise<{ idpEntityId: string; idpSsoUrl: string; idpCertificates: string[] }> {
   const engine = await samlEngine(ssoProvider(ctx))
@@ -132,7 +173,10 @@ export async function createConnection(req: AuthRequest, ctx: Context, organizat
   const defaultRole = defaultRoleOf(ctx, input.defaultRole)
   const id = `sso_${randomToken(15)}`
   const secrets = ctx.config.secret
-  const empty = { idpEntityId: null, idpSsoUrl: null, idpCertificates: [], spCertificate: null, spPrivateKeySealed: null, issuer: null, clientId: null, clientSecretSealed: null }
+  const empty = {
+    idpEntityId: null, idpSsoUrl: null, idpCertificates: [], spCertificate: null, spPrivateKeySealed: null, issuer: null, clientId: null, clientSecretSealed: null,
+    requireIdpMfa: false, allowIdpInitiated: false, ...settingsOf(input, input.type),
+  }
   let record: Omit<AdapterSsoConnection, "createdAt">
   if (input.type === "saml") {
     const idp = "idpMetadataXml" in input
@@ -156,11 +200,11 @@ export async function listConnections(req: AuthRequest, ctx: Context, organizati
   return (await ssoStore(ctx).listSsoConnections(orgId)).map((c) => shown(ctx, c))
 }
 
-/** Changes a connection's default role, IdP metadata or certificates, or client secret. */
+/** Changes a connection's default role, settings, IdP metadata or certificates, or client secret. */
 export async function updateConnection(req: AuthRequest, ctx: Context, connectionId: unknown, update: SsoConnectionUpdate): Promise<SsoConnection> {
   const connection = await managedConnection(req, ctx, connectionId, true)
   if (typeof update !== "object" || update === null) throw new SsoError("Nothing to change", { code: "CONNECTION_INVALID" })
-  const patch: SsoConnectionPatch = {}
+  const patch: SsoConnectionPatch = settingsOf(update, connection.type)
   if (update.defaultRole !== undefined) patch.defaultRole = defaultRoleOf(ctx, update.defaultRole)
   if (connection.type === "saml" && update.idpMetadataXml !== undefined) Object.assign(patch, await idpFromMetadata(ctx, update.idpMetadataXml))
   if (connection.type === "saml" && update.idpCertificates !== undefined) {

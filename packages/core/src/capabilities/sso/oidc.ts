@@ -12,6 +12,7 @@ import type { AuthRequest, AuthResponse, Context } from "../../kernel/types/http
 import type { AdapterSsoConnection } from "./adapter.js"
 import { bindingCookie, readBinding } from "./binding.js"
 import { completeSsoSignIn } from "./complete.js"
+import { isMultiFactorIdToken } from "./mfa.js"
 import { refuse } from "./refusal.js"
 import { recordRequest, takeRequest } from "./request-record.js"
 import { openSsoSecret } from "./seal.js"
@@ -76,6 +77,6 @@ export async function oidcCallback(req: AuthRequest, ctx: Context, connectionId:
   }
   const email = typeof claims.email === "string" && claims.email_verified !== false ? claims.email : null
   const name = typeof claims.name === "string" ? claims.name : null
-  const amr = Array.isArray(claims.amr) ? claims.amr : []
-  return completeSsoSignIn(req, ctx, connection, { subject: claims.sub, email, name, mfa: amr.includes("mfa") }, binding.callbackUrl)
+  // From the verified ID token only (`mfa.ts`).
+  return completeSsoSignIn(req, ctx, connection, { subject: claims.sub, email, name, mfa: isMultiFactorIdToken(claims) }, binding.callbackUrl)
 }

@@ -24,6 +24,7 @@ export interface SamlEngine {
     sp: { entityId: string; acsUrl: string; privateKeyPem: string }
     idp: { entityId: string; certificates: readonly string[] }
     expectedRequestId: string | null
+    allowIdpInitiated?: boolean
     maxResponseBytes?: number
     now?: Date
   }): Promise<{
@@ -33,6 +34,7 @@ export interface SamlEngine {
     attributes: Record<string, string[]>
     authnContextClassRef: string | null
     notOnOrAfter: Date
+    inResponseTo: string | null
   }>
 }
 

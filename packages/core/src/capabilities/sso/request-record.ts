@@ -1,10 +1,11 @@
 /**
  * The single use of a started sign-in, across instances: at the start a verification token records
  * the AuthnRequest ID (or OIDC state) for 5 minutes; the ACS (or callback) takes it with
- * `useVerificationToken`, of which exactly one concurrent caller receives it. An assertion is
- * accepted only in answer to a request this store still holds (IdP-initiated sign-in is off), so
- * each assertion, whatever its ID, signs in at most once: a replay to this or another instance
- * finds the record gone (`ASSERTION_REPLAYED`). The record holds a hash, never the ID itself.
+ * `useVerificationToken`, of which exactly one concurrent caller receives it. An assertion that
+ * answers a request is accepted only while this store still holds that request, so each such
+ * assertion, whatever its ID, signs in at most once: a replay to this or another instance finds the
+ * record gone (`ASSERTION_REPLAYED`). (An unsolicited one, where a connection allows it, is single
+ * use by its own ID: `unsolicited.ts`.) The record holds a hash, never the ID itself.
  */
 import { adapterMethods } from "../../kernel/ports/ports.js"
 import { sha256 } from "../../kernel/security/random.js"

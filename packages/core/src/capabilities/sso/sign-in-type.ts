@@ -2,7 +2,9 @@
  * Enterprise SSO as a sign-in type (`sso`): what the kernel asks of it besides its routes.
  *
  * - First factor `fed` (a federated IdP vouched for the person), two factors when the IdP's
- *   authentication context names MFA (`mfa.ts`; OIDC: the ID token's `amr` holds `mfa`).
+ *   authentication context names MFA (`mfa.ts`; OIDC: the ID token's `amr` holds `mfa`). They count
+ *   as two where one-step multi-factor does (`twoFactor.passkeyCountsAsTwoFactors`), and always on a
+ *   connection that requires the IdP's MFA (`requireIdpMfa`): then authlib's second factor is not asked.
  * - Users: the account is the connection's and the IdP's subject (`{connectionId}:{NameID}`). The
  *   address's domain is verified for the connection (the ACS refused it otherwise), so the IdP
  *   speaks for it: a new user's address is verified, an existing user with that address is joined
@@ -32,7 +34,8 @@ export const ssoSignInType: SignInTypeDeclaration<SsoConfig, SsoSignIn> = {
     callbackCsrf: true,
   },
   limits: { signin: "sso.perClient" },
-  firstFactor: (result) => (result.own?.mfa ? { amr: ["fed", "mfa"], factors: 2 } : { amr: ["fed"], factors: 1 }),
+  // An organization that requires its IdP's MFA named that IdP as the one that verifies both factors (`byConfiguration`).
+  firstFactor: (result) => (result.own?.mfa ? { amr: ["fed", "mfa"], factors: 2, ...(result.own.idpMfaRequired ? { byConfiguration: true } : {}) } : { amr: ["fed"], factors: 1 }),
   users: {
     owner: "adapter",
     joins: "none",

@@ -5,7 +5,8 @@
  * First factors: each sign-in type declares its methods and how many factors it proves
  * (`SignInTypeDeclaration.firstFactor`, with the reasons for its values beside it). One that proves
  * two in one step (a passkey with user verification) gets `mfa` too unless a capability says
- * otherwise (`Capability.oneStepMultiFactor`).
+ * otherwise (`Capability.oneStepMultiFactor`), or whatever it says when the app's configuration
+ * named the party that verified both (`FirstFactor.byConfiguration`).
  * Second factors (TOTP or a backup code: `otp`; a passkey after another first factor: `hwk`) add
  * their methods and `mfa`, only when independent of the first (`independentOf`); see `recordVerifiedFactor`.
  */
@@ -23,7 +24,7 @@ import type { FirstFactor } from "../types/capability.js"
  */
 export function firstFactorOf(ctx: Context, result: SignInResult): FirstFactor {
   const proved = ctx.config.registry.signInType(result.account.type)?.firstFactor(result) ?? { amr: [], factors: 1 }
-  if (proved.factors === 2 && ctx.config.registry.oneStepMultiFactor(ctx.config)) return { amr: unionAmr(proved.amr, ["mfa"]), factors: 2 }
+  if (proved.factors === 2 && (proved.byConfiguration === true || ctx.config.registry.oneStepMultiFactor(ctx.config))) return { amr: unionAmr(proved.amr, ["mfa"]), factors: 2 }
   return { amr: proved.amr.filter((method) => method !== "mfa"), factors: 1 }
 }
 

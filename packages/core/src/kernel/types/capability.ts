@@ -86,6 +86,12 @@ export interface RouteDeclaration {
 export interface FirstFactor {
   readonly amr: readonly string[]
   readonly factors: 1 | 2
+  /**
+   * With `factors: 2`: the two count whatever `Capability.oneStepMultiFactor` answers, because the
+   * app's own configuration named the party that verified them (an identity provider whose
+   * multi-factor claim the configuration requires). Absent: they count as the capabilities say.
+   */
+  readonly byConfiguration?: boolean
 }
 
 /**

@@ -56,6 +56,8 @@ export interface LocalOPOptions {
   refresh?: { accessTokenTtl: number }
   /** Where RP-Initiated Logout may send the browser back to (registered on every client). */
   postLogoutRedirectUris?: string[]
+  /** The authentication methods the OP says each account's login used (the ID token's `amr`), by account id. */
+  amr?: Record<string, string[]>
 }
 
 /** Starts the OP. `redirectUris` are the callback URLs of the apps under test. */
@@ -75,7 +77,8 @@ export async function startLocalOP(redirectUris: string[], options: LocalOPOptio
       ? { issueRefreshToken: async () => true, rotateRefreshToken: true, ttl: { AccessToken: options.refresh.accessTokenTtl, RefreshToken: 3600, Grant: 3600, IdToken: 3600, Session: 3600, Interaction: 3600 } }
       : {}),
     findAccount,
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
+    // `amr` passes the OP's claim filter only when a scope names it.
+    claims: { openid: options.amr ? ["sub", "amr"] : ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
     // Claims in the ID token too, so `idToken: true` sign-ins see e-mail and name.
     conformIdTokenClaims: false,
     cookies: { keys: ["test-cookie-key-0123456789"] },
@@ -83,6 +86,13 @@ export async function startLocalOP(redirectUris: string[], options: LocalOPOptio
     pkce: { required: () => false },
   })
   provider.on("server_error", (_ctx: unknown, err: Error) => console.error("[local-op]", err))
+  const amr = options.amr
+  if (amr) {
+    // The dev login reports no methods: the login result gets the account's, which the OP signs into the ID token.
+    const finished = provider.interactionFinished.bind(provider)
+    provider.interactionFinished = (req, res, result, more) =>
+      finished(req, res, result.login ? { ...result, login: { ...result.login, amr: amr[result.login.accountId as string] } } : result, more)
+  }
   const op = { issuer, discoveryRequests: 0, tokenRequests: 0 }
   server.on("request", (req) => {
     if (req.url?.startsWith("/.well-known/")) op.discoveryRequests++

@@ -4,6 +4,7 @@ declare module "oidc-provider" {
     callback(): (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void
     on(event: string, listener: (...args: any[]) => void): void
     proxy: boolean
+    interactionFinished(req: unknown, res: unknown, result: Record<string, any>, options?: Record<string, unknown>): Promise<void>
   }
   export default Provider
 }
