@@ -46,6 +46,11 @@ const UNCACHED = new Set<string>([
   "removeOrganizationMember", "createOrganizationInvitation", "getOrganizationInvitation",
   "getOrganizationInvitationByTokenHash", "listOrganizationInvitations", "revokeOrganizationInvitation",
   "acceptOrganizationInvitation",
+  // The SSO port: connections, domains, a join's membership and an IdP-initiated assertion's record
+  // are never cached, and none of its writes changes a cached user or session (so every SSO sign-in
+  // does not renew the cache for everyone).
+  "createSsoConnection", "getSsoConnection", "listSsoConnections", "updateSsoConnection", "deleteSsoConnection",
+  "addSsoDomain", "listSsoDomains", "verifySsoDomain", "getVerifiedSsoDomain", "addOrganizationMember", "claimVerificationToken",
 ])
 
 /** Runs `write`, then (even when it threw: it may have committed) `invalidate`. */
@@ -136,7 +141,7 @@ function methodNames(adapter: object): string[] {
  *   taken before the database read, which the writes delete (see `scripts.ts`).
  * - Redis down, slow (`timeoutMs`), flushed, evicting or restarted: the database answers (logged);
  *   after trouble the cache is used again only once a new era voids every older entry.
- * - Other methods are called as they are (the two-factor and organizations ports among them:
+ * - Other methods are called as they are (the two-factor, organizations and SSO ports among them:
  *   memberships are never cached); a method this release does not know is treated as a write that
  *   may change anything (the cache is renewed after it).
  *
