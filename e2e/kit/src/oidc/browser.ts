@@ -3,7 +3,7 @@
  * requests to the app's origin answered in-process by a handler (`Auth`), everything else by real
  * `fetch` on loopback. It drives oidc-provider's login and consent pages like a user would.
  */
-import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
+import { CookieJar } from "../cookie-jar.js"
 
 export type Handler = (request: Request) => Promise<Response>
 
