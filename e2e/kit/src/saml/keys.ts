@@ -35,9 +35,11 @@ async function selfSigned(commonName: string, modulusLength: number): Promise<Pa
   const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256", modulusLength, publicExponent: new Uint8Array([1, 0, 1]) }
   const keys = await webcrypto.subtle.generateKey(algorithm, true, ["sign", "verify"])
   const now = Date.now()
+  const serial = webcrypto.getRandomValues(new Uint8Array(8))
+  serial[0] = (serial[0]! & 0x7f) | 0x40 // positive (RFC 5280), and no leading zero octet
   const certificate = await x509.X509CertificateGenerator.createSelfSigned(
     {
-      serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8))).toString("hex").replace(/^./, "1"),
+      serialNumber: Buffer.from(serial).toString("hex"),
       name: `CN=${commonName}`,
       // An hour back, so a test clock a little behind the wall clock still finds the certificate valid.
       notBefore: new Date(now - 3_600_000),
