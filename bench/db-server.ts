@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
-import { findPgBin, startPgCluster } from "../packages/xata-adapter/test/helpers/pg-cluster.js"
+import { findPgBin, startPgCluster } from "@authlib/e2e-kit/pg-cluster"
 
 export interface DbServer {
   url: string

@@ -18,17 +18,17 @@
  * `BENCH_NEXT_ROUNDS` (default 6) and `BENCH_NEXT_SECONDS` (default 5) per round and server.
  */
 import { encode as authjsEncode } from "@auth/core/jwt"
+import { freePort } from "@authlib/e2e-kit/free-port"
+import { findPgBin, startPgCluster, type PgCluster } from "@authlib/e2e-kit/pg-cluster"
 import { encode } from "@authlib/jwt"
 import { migrate, XataAdapter } from "@authlib/xata-adapter"
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { createServer, type AddressInfo } from "node:net"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import pg from "pg"
-import { findPgBin, startPgCluster, type PgCluster } from "../packages/xata-adapter/test/helpers/pg-cluster.js"
 import type { BenchModule } from "./lib-bench.js"
 
 const run = promisify(execFile)
@@ -84,14 +84,6 @@ function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) if (!/^(npm_|pnpm_|AUTH_|WEBAUTH_|NEXTAUTH_|NODE_OPTIONS$|DATABASE_URL$)/i.test(key)) env[key] = value
   return { ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...extra }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 interface Server {

@@ -7,9 +7,10 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "@authlib/e2e-kit/free-port"
 import { describe, expect, it } from "vitest"
 import { hostProblem, isLocalRequest, isLoopbackAddress, isLoopbackHost, listenPort, startupProblem } from "../src/server/local-only.js"
-import { freePort, rawGet } from "./harness/http.js"
+import { rawGet } from "./harness/http.js"
 import { startDemo } from "./harness/server.js"
 
 const headers = (values: Record<string, string>) => new Headers(values)

@@ -4,7 +4,7 @@
  * start it) for the database-strategy and two-instance tests, unless `DATABASE_URL` names one.
  */
 import type { TestProject } from "vitest/node"
-import { findPgBin, startPgCluster } from "../../../packages/xata-adapter/test/helpers/pg-cluster.js"
+import { findPgBin, startPgCluster } from "@authlib/e2e-kit/pg-cluster"
 import { buildDemo } from "./harness/app.js"
 
 declare module "vitest" {

@@ -15,9 +15,10 @@ import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSy
 import { dirname, join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { promisify } from "node:util"
+import { freePort } from "@authlib/e2e-kit/free-port"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { GITHUB_FETCH_ROUTE, readmeBlock, startGitHubStandIn } from "../../../e2e/standalone/src/quickstart.js"
-import { app, freePort } from "./harness/app.js"
+import { app } from "./harness/app.js"
 import { launchBrowser } from "./harness/browser.js"
 
 const run = promisify(execFile)

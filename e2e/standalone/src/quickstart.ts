@@ -7,7 +7,7 @@ import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
 import { createServer as createHttpsServer } from "node:https"
-import { createServer as createNetServer, type AddressInfo } from "node:net"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { promisify } from "node:util"
 
@@ -24,15 +24,6 @@ export function readmeBlock(readme: string, name: string): string {
 
 /** The variables a README `env` block exports, in order. */
 export const exportedNames = (block: string) => [...block.matchAll(/^export (\w+)=/gm)].map((m) => m[1])
-
-/** A free port on 127.0.0.1 (bound, read, released). */
-export async function freePort(): Promise<number> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** oidc-provider over https with a certificate made now (openssl), dev login and consent pages. */
 export async function startHttpsOP(dir: string, redirectUri: string) {

@@ -2,7 +2,7 @@ import { createVerify } from "node:crypto"
 import { inflateRawSync } from "node:zlib"
 import { beforeAll, describe, expect, it } from "vitest"
 import { createAuthnRequest, generateServiceProviderKeys, type ServiceProviderKeys } from "../src/index.js"
-import { parse } from "./helpers/dom-edit.js"
+import { parse } from "@authlib/e2e-kit/saml/dom-edit"
 
 let sp: ServiceProviderKeys
 beforeAll(async () => {

@@ -2,8 +2,8 @@ import { X509Certificate, createPrivateKey } from "node:crypto"
 import * as x509 from "@peculiar/x509"
 import { beforeAll, describe, expect, it } from "vitest"
 import { generateServiceProviderKeys, parseIdpMetadata, serviceProviderMetadata, type ServiceProviderKeys } from "../src/index.js"
-import { parse } from "./helpers/dom-edit.js"
-import { weakCertificatePem } from "./helpers/keys.js"
+import { parse } from "@authlib/e2e-kit/saml/dom-edit"
+import { weakCertificatePem } from "@authlib/e2e-kit/saml/keys"
 import { expectRefused } from "./helpers/verify.js"
 
 let keys: ServiceProviderKeys

@@ -11,7 +11,7 @@ import {
   type VerifySamlResponseOptions,
 } from "../src/index.js"
 import { Browser, readForm } from "./helpers/browser.js"
-import { startSimpleSamlPhp, type SimpleSamlPhp } from "./helpers/simplesamlphp.js"
+import { startSimpleSamlPhp, type SimpleSamlPhp } from "@authlib/e2e-kit/saml/simplesamlphp"
 import { expectRefused } from "./helpers/verify.js"
 
 // The engine against a real IdP: SimpleSAMLphp 1.19 from Debian. SimpleSAMLphp reads this package's SP

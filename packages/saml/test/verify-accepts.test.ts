@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeParties, type Parties } from "./helpers/keys.js"
-import { assertionXml, encryptFor, fields, REQUEST_ID, responseXml, sign } from "./helpers/idp.js"
+import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
+import { assertionXml, encryptFor, fields, REQUEST_ID, responseXml, sign } from "@authlib/e2e-kit/saml/idp"
 import { verifyXml } from "./helpers/verify.js"
 
 let parties: Parties

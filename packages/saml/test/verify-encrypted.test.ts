@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeParties, type Parties } from "./helpers/keys.js"
-import { assertionXml, encryptFor, fields, responseXml, sign } from "./helpers/idp.js"
-import { first, parse, serialize } from "./helpers/dom-edit.js"
+import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
+import { assertionXml, encryptFor, fields, responseXml, sign } from "@authlib/e2e-kit/saml/idp"
+import { first, parse, serialize } from "@authlib/e2e-kit/saml/dom-edit"
 import { expectRefused, verifyXml } from "./helpers/verify.js"
 
 let parties: Parties

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeParties, type Parties } from "./helpers/keys.js"
-import { assertionXml, b64, fields, responseXml, sign } from "./helpers/idp.js"
+import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
+import { assertionXml, b64, fields, responseXml, sign } from "@authlib/e2e-kit/saml/idp"
 import { expectRefused, verifyXml } from "./helpers/verify.js"
 
 let parties: Parties

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { SamlError } from "../src/index.js"
-import { makeParties, type Parties } from "./helpers/keys.js"
-import { assertionXml, encryptFor, fields, responseXml, sign } from "./helpers/idp.js"
+import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
+import { assertionXml, encryptFor, fields, responseXml, sign } from "@authlib/e2e-kit/saml/idp"
 import { verifyXml } from "./helpers/verify.js"
 
 // Every network input is hostile: whatever is done to a real Response, the answer is an accepted

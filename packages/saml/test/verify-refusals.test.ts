@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeParties, weakCertificatePem, type Parties } from "./helpers/keys.js"
-import { assertionXml, fields, IDP_ENTITY_ID, NOW, responseXml, sign, type ResponseFields, type SignOptions } from "./helpers/idp.js"
-import { first, parse, serialize } from "./helpers/dom-edit.js"
+import { makeParties, weakCertificatePem, type Parties } from "@authlib/e2e-kit/saml/keys"
+import { assertionXml, fields, IDP_ENTITY_ID, NOW, responseXml, sign, type ResponseFields, type SignOptions } from "@authlib/e2e-kit/saml/idp"
+import { first, parse, serialize } from "@authlib/e2e-kit/saml/dom-edit"
 import { expectRefused, verifyXml } from "./helpers/verify.js"
 
 let parties: Parties

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeParties, type Parties } from "./helpers/keys.js"
-import { assertionXml, fields, responseXml, sign, type ResponseFields } from "./helpers/idp.js"
-import { childNamed, first, importXml, parse, serialize } from "./helpers/dom-edit.js"
+import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
+import { assertionXml, fields, responseXml, sign, type ResponseFields } from "@authlib/e2e-kit/saml/idp"
+import { childNamed, first, importXml, parse, serialize } from "@authlib/e2e-kit/saml/dom-edit"
 import { expectRefused, verifyXml } from "./helpers/verify.js"
 
 // XSW1–8 after Somorovsky et al., "On Breaking SAML: Be Whoever You Want to Be" (USENIX Security 2012):

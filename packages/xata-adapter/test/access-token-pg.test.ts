@@ -3,11 +3,13 @@
  * for a due provider access token at the same moment: the provider's token endpoint is called once,
  * and both get the new token (core's refresh lease on `updateAccount`'s compare-and-swap).
  *
- * The OpenID provider (oidc-provider, rotating refresh tokens) and the login walk are core's own
- * test helpers, imported from core's test folder: the same real provider the OAuth tests use.
+ * The OpenID provider (oidc-provider, rotating refresh tokens) is the e2e kit's, the same real
+ * provider core's OAuth tests use; the login walk is core's own test helper, imported from core's
+ * test folder.
  */
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { afterAll, beforeAll, expect, inject, test } from "vitest"
 import { migrate, XataAdapter } from "../src/index.js"
 import { pgSchema } from "./helpers/pg-schema.js"
@@ -23,17 +25,8 @@ interface CoreOAuthHelpers {
   signInAtLocalOP(browser: unknown, providerId: string, login: string): Promise<unknown>
   testConfig(config: Record<string, unknown>): unknown
 }
-interface LocalOP {
-  issuer: string
-  tokenRequests: number
-  close(): Promise<void>
-}
 const helper = (path: string) => import(new URL(`../../core/test/capabilities/oauth/helpers/${path}`, import.meta.url).href)
 const app = (await helper("app.ts")) as CoreOAuthHelpers
-const { clients, startLocalOP } = (await helper("local-op.ts")) as {
-  clients: { basic: { client_id: string; client_secret: string } }
-  startLocalOP(redirectUris: string[], options: { refresh: { accessTokenTtl: number } }): Promise<LocalOP>
-}
 const { browserFor, callbackOf, sessionCookie, signInAtLocalOP, testConfig } = app
 
 const url = inject("databaseUrl")

@@ -3,7 +3,7 @@
  * Test files get its URL through `inject("databaseUrl")` and isolate themselves in their own schema.
  */
 import type { TestProject } from "vitest/node"
-import { findPgBin, startPgCluster } from "./helpers/pg-cluster.js"
+import { findPgBin, startPgCluster } from "@authlib/e2e-kit/pg-cluster"
 
 declare module "vitest" {
   export interface ProvidedContext {

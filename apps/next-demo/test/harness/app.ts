@@ -5,11 +5,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { cleanEnv } from "@authlib/e2e-kit/clean-env"
+import { freePort } from "@authlib/e2e-kit/free-port"
 
 export const app = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const repo = resolve(app, "../..")
@@ -57,17 +57,6 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     if (key === "DATABASE_URL" && !(key in extra)) delete env[key]
   }
   return env
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => done(port))
-    })
-  })
 }
 
 export interface DemoInstance {

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { revokeUserSessions, type AuthConfig, type OAuthConfig } from "../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, signInAtLocalOP, testConfig } from "../capabilities/oauth/helpers/app.js"
-import { Browser } from "../capabilities/oauth/helpers/browser.js"
-import { clients, startLocalOP, type LocalOP } from "../capabilities/oauth/helpers/local-op.js"
+import { Browser } from "@authlib/e2e-kit/oidc/browser"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { memoryAdapter } from "../helpers/memory-adapter.js"
 
 let op: LocalOP

@@ -6,10 +6,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { freePort } from "@authlib/e2e-kit/free-port"
 import { build } from "esbuild"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
@@ -63,15 +63,6 @@ beforeAll(async () => {
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
-
-/** A free port on 127.0.0.1 (bound, read, released). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** Starts the quick start on a free port (`PORT`) with exactly `env` (and PATH), once it prints its line. */
 async function start(env: Record<string, string>) {

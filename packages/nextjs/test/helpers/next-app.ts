@@ -9,9 +9,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { createHash } from "node:crypto"
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { freePort } from "@authlib/e2e-kit/free-port"
 
 export type NextVersion = "16" | "15"
 
@@ -90,17 +90,6 @@ export function buildFixture(version: NextVersion): void {
   const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { cwd: dir, env: nextEnv(), encoding: "utf8", timeout: 180_000 })
   if (build.status !== 0) throw new Error(`next build (${version}) failed:\n${build.stdout}\n${build.stderr}`)
   writeFileSync(stamp, hash)
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => done(port))
-    })
-  })
 }
 
 export interface RunningApp {

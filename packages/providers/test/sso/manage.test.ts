@@ -9,7 +9,7 @@ import {
   type AuthConfig,
 } from "@authlib/core"
 import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
-import { makeParties, type Parties } from "../../../saml/test/helpers/keys.js"
+import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
 import { Client, ORIGIN } from "../helpers.js"
 import { startApp, type SsoApp } from "./harness.js"
 

@@ -17,7 +17,7 @@ import { addSsoDomain, createOrganization, createSsoConnection, updateSsoConnect
 import { toNodeHandler } from "@authlib/core/node"
 import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
 import { generateServiceProviderKeys } from "@authlib/saml"
-import { startSimpleSamlPhp, type SimpleSamlPhp } from "../../../saml/test/helpers/simplesamlphp.js"
+import { startSimpleSamlPhp, type SimpleSamlPhp } from "@authlib/e2e-kit/saml/simplesamlphp"
 import { startApp, type SsoApp } from "./harness.js"
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"

@@ -3,7 +3,7 @@
  * throwaway cluster from the PostgreSQL binaries (the xata adapter's test helpers, reused rather
  * than copied: one way to start a server in the repository). Null when neither is available.
  */
-import { findPgBin, startPgCluster } from "../../../xata-adapter/test/helpers/pg-cluster.js"
+import { findPgBin, startPgCluster } from "@authlib/e2e-kit/pg-cluster"
 import { pgSchema, type PgSchema } from "../../../xata-adapter/test/helpers/pg-schema.js"
 
 export { pgSchema, type PgSchema }

@@ -6,9 +6,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
-import { connect, createServer } from "node:net"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "@authlib/e2e-kit/free-port"
 
 export interface RedisServer {
   url: string
@@ -30,17 +31,6 @@ export function findRedisServer(env: NodeJS.ProcessEnv = process.env): string | 
   } catch {
     return null
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
 }
 
 /** Resolves once the port accepts a connection (every 20 ms, at most `timeoutMs`). */

@@ -1,7 +1,7 @@
 import { expect } from "vitest"
 import { SamlError, verifySamlResponse, type VerifySamlResponseOptions } from "../../src/index.js"
-import type { Parties } from "./keys.js"
-import { ACS_URL, b64, IDP_ENTITY_ID, NOW, REQUEST_ID, SP_ENTITY_ID } from "./idp.js"
+import type { Parties } from "@authlib/e2e-kit/saml/keys"
+import { ACS_URL, b64, IDP_ENTITY_ID, NOW, REQUEST_ID, SP_ENTITY_ID } from "@authlib/e2e-kit/saml/idp"
 
 /** Verify a Response (XML text) as the SP of the tests, with the defaults the capability will use. */
 export function verifyXml(parties: Parties, xml: string, over: Partial<VerifySamlResponseOptions> = {}) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { browserFor, callbackOf, locationOf, signInAtLocalOP, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
-import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 
 let op: LocalOP
 let flaky: Server

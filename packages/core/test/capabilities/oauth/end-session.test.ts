@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AdapterAccount, AuthConfig, OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, signInAtLocalOP, testConfig, type LoggedError } from "./helpers/app.js"
-import { readForm, type Browser } from "./helpers/browser.js"
-import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
+import { readForm, type Browser } from "@authlib/e2e-kit/oidc/browser"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { spyAdapter } from "./helpers/spy-adapter.js"
 
 let op: LocalOP

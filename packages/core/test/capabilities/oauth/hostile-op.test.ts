@@ -7,7 +7,7 @@ import type { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
-import type { Browser, Step } from "./helpers/browser.js"
+import type { Browser, Step } from "@authlib/e2e-kit/oidc/browser"
 import { startHostileOP, type HostileOP, type Scenario } from "./helpers/hostile-op.js"
 import { spyAdapter, type SpyAdapter } from "./helpers/spy-adapter.js"
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import type { AuthConfig, OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, sessionOf, signInAtLocalOP, startSignIn, testConfig, type LoggedError } from "./helpers/app.js"
-import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
-import { cancelAtOP } from "./helpers/op-login.js"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
+import { cancelAtOP } from "@authlib/e2e-kit/oidc/op-login"
 import { spyAdapter } from "./helpers/spy-adapter.js"
 
 let op: LocalOP

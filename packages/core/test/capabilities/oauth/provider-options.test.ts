@@ -17,7 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { OAuthCallbackError, type AuthConfig, type OAuthConfig, type Profile } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, locationOf, sessionCookie, sessionOf, signInAtLocalOP, testConfig, type LoggedError } from "./helpers/app.js"
-import { clients, startLocalOP, type LocalOP } from "./helpers/local-op.js"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { spyAdapter, type SpyAdapter } from "./helpers/spy-adapter.js"
 
 /** A tiny JSON server on 127.0.0.1 that counts its requests per path. */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { getAccessToken, MissingAdapterMethods, RefreshTokenError, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, sessionCookie, signInAtLocalOP, testConfig } from "../oauth/helpers/app.js"
-import { clients, startLocalOP, type LocalOP } from "../oauth/helpers/local-op.js"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 
 const SALT = "authlib.session-token"
 let op: LocalOP

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { Auth, getAccessToken, MissingAdapterMethods, RefreshTokenError, SessionRequired, type AdapterAccount, type AuthConfig, type OAuthConfig } from "../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../src/capabilities/oauth/index.js"
 import { APP, browserFor, callbackOf, sessionCookie, signInAtLocalOP, testConfig, type LoggedError } from "../oauth/helpers/app.js"
-import { clients, startLocalOP, type LocalOP } from "../oauth/helpers/local-op.js"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { spyAdapter, type SpyAdapter } from "../oauth/helpers/spy-adapter.js"
-import type { Browser } from "../oauth/helpers/browser.js"
+import type { Browser } from "@authlib/e2e-kit/oidc/browser"
 
 let op: LocalOP
 beforeAll(async () => {

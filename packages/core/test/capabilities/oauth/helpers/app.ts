@@ -3,8 +3,8 @@
  * as a user performs them (CSRF token, POST signin/:provider, the provider, the callback).
  */
 import { Auth, type AuthConfig } from "../../../../src/index.js"
-import { Browser, type Step } from "./browser.js"
-import { loginAtOP, type ProviderAnswer } from "./op-login.js"
+import { Browser, type Step } from "@authlib/e2e-kit/oidc/browser"
+import { loginAtOP, type ProviderAnswer } from "@authlib/e2e-kit/oidc/op-login"
 
 export const APP = "http://app.test"
 export const callbackOf = (id: string) => `${APP}/auth/callback/${id}`

@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from "vitest"
 import type { OAuthConfig } from "../../../../src/index.js"
 import { allowInsecureOAuthRequests } from "../../../../src/capabilities/oauth/index.js"
 import { callbackOf } from "./app.js"
-import { clients, startLocalOP, type LocalOP } from "./local-op.js"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 
 /** Starts the provider for this file (redirect URIs default to the app's `callback/op`); answers the config maker. */
 export function useLocalOidc(redirectUris: string[] = [callbackOf("op")]): (over?: Partial<OAuthConfig>) => OAuthConfig {

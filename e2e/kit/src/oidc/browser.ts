@@ -1,9 +1,9 @@
 /**
- * A minimal browser for the tests: a cookie jar per host (the e2e kit's), manual redirects, and
+ * A minimal browser for the tests: a cookie jar per host (`cookie-jar.ts`), manual redirects, and
  * requests to the app's origin answered in-process by a handler (`Auth`), everything else by real
  * `fetch` on loopback. It drives oidc-provider's login and consent pages like a user would.
  */
-import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
+import { CookieJar } from "../cookie-jar.js"
 
 export type Handler = (request: Request) => Promise<Response>
 

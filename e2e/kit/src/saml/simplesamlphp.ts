@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "../free-port.js"
 
 // A real SAML IdP for the tests: Debian's SimpleSAMLphp 1.19 (apt: simplesamlphp, php-cli) served by
 // PHP's built-in server on a free loopback port, configured from a temp directory the test writes.
-// The SP is described to it by the SP metadata XML this package generates, read through
+// The SP is described to it by the SP metadata XML @authlib/saml generates, read through
 // SimpleSAMLphp's own metadata parser.
 
 export const SIMPLESAMLPHP_WWW = "/usr/share/simplesamlphp/www"
@@ -144,17 +144,6 @@ $metadata[${php(entityId)}] = [
   'attributes.NameFormat' => 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic',
 ];
 `
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, logs: () => string): Promise<void> {

@@ -7,9 +7,9 @@
  */
 import { execFileSync } from "node:child_process"
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "./free-port.js"
 
 export interface PgCluster {
   url: string
@@ -25,17 +25,6 @@ export function findPgBin(env: NodeJS.ProcessEnv = process.env): string | null {
     .filter((v) => existsSync(join(root, v, "bin", "initdb")))
     .sort((a, b) => Number(b) - Number(a))
   return versions[0] ? join(root, versions[0], "bin") : null
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
 }
 
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0

@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 /**
  * A real OpenID provider (oidc-provider 9) on 127.0.0.1 with dev interactions, a few clients and
  * accounts: the happy-path counterpart of the hostile OP.
