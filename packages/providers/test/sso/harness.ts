@@ -7,7 +7,7 @@
  */
 import { inflateRawSync } from "node:zlib"
 import { Auth, addSsoDomain, createOrganization, createSsoConnection, verifySsoDomain, type Adapter, type AuthConfig, type SsoConnection } from "@authlib/core"
-import { fields, type ResponseFields } from "../../../saml/test/helpers/idp.js"
+import { fields, type ResponseFields } from "@authlib/e2e-kit/saml/idp"
 import Credentials from "../../src/credentials.js"
 import SSO from "../../src/sso.js"
 import { Client, ORIGIN, SECRET } from "../helpers.js"

@@ -9,8 +9,8 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { updateSsoConnection, type SsoConnection } from "@authlib/core"
 import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
-import { assertionXml, b64, responseXml, sign, type ResponseFields } from "../../../saml/test/helpers/idp.js"
-import { makeParties, type Parties } from "../../../saml/test/helpers/keys.js"
+import { assertionXml, b64, responseXml, sign, type ResponseFields } from "@authlib/e2e-kit/saml/idp"
+import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
 import { Client, ORIGIN } from "../helpers.js"
 import { answerFor, postToAcs, refusalCode, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
 

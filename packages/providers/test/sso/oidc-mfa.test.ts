@@ -1,4 +1,3 @@
-/// <reference path="../../../core/test/capabilities/oauth/helpers/oidc-provider.d.ts" />
 /**
  * `requireIdpMfa` on an OIDC connection, against a real OpenID provider (`oidc-provider`, core's
  * test OP) that reports `amr` per account in the ID token it signs: a login whose ID token says
@@ -8,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addSsoDomain, createOrganization, createSsoConnection, requireRecentAuthentication, updateSsoConnection, verifySsoDomain, Auth, type SsoConnection } from "@authlib/core"
 import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
-import { Browser } from "../../../core/test/capabilities/oauth/helpers/browser.js"
-import { loginAtOP } from "../../../core/test/capabilities/oauth/helpers/op-login.js"
-import { clients, startLocalOP, type LocalOP } from "../../../core/test/capabilities/oauth/helpers/local-op.js"
+import { Browser } from "@authlib/e2e-kit/oidc/browser"
+import { loginAtOP } from "@authlib/e2e-kit/oidc/op-login"
+import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { ORIGIN } from "../helpers.js"
 import { refusalCode, startApp, type SsoApp } from "./harness.js"
 
