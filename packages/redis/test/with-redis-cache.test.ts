@@ -111,29 +111,29 @@ describe("withRedisCache", () => {
     const cached = withRedisCache(base, { client, logger: quiet })
     const owner = await makeUser(base, "Owner")
     const joiner = await makeUser(base, "Joiner")
-    expect(await cached.getUser!(owner.id)).toMatchObject({ name: "Owner" })
+    expect(await cached.getUser(owner.id)).toMatchObject({ name: "Owner" })
     store.users.get(owner.id)!.name = "Changed behind the cache"
-    const org = await base.createOrganization!({ id: crypto.randomUUID(), name: "Acme", slug: `acme-${crypto.randomUUID().slice(0, 8)}`, ownerId: owner.id })
+    const org = await base.createOrganization({ id: crypto.randomUUID(), name: "Acme", slug: `acme-${crypto.randomUUID().slice(0, 8)}`, ownerId: owner.id })
     if (org === "slug-taken") throw new Error("a fresh slug was taken")
-    const connection = await cached.createSsoConnection!({
+    const connection = await cached.createSsoConnection({
       id: crypto.randomUUID(), organizationId: org.id, type: "oidc", defaultRole: "member", idpEntityId: null, idpSsoUrl: null, idpCertificates: [],
       spCertificate: null, spPrivateKeySealed: null, issuer: "https://idp.example", clientId: "c", clientSecretSealed: "sealed", requireIdpMfa: false, allowIdpInitiated: false,
     })
-    expect(await cached.getSsoConnection!(connection.id)).toMatchObject({ id: connection.id })
-    expect(await cached.listSsoConnections!(org.id)).toHaveLength(1)
-    expect(await cached.updateSsoConnection!(connection.id, { requireIdpMfa: true })).toMatchObject({ requireIdpMfa: true })
+    expect(await cached.getSsoConnection(connection.id)).toMatchObject({ id: connection.id })
+    expect(await cached.listSsoConnections(org.id)).toHaveLength(1)
+    expect(await cached.updateSsoConnection(connection.id, { requireIdpMfa: true })).toMatchObject({ requireIdpMfa: true })
     const domain = `acme-${crypto.randomUUID().slice(0, 8)}.example`
-    await cached.addSsoDomain!({ id: crypto.randomUUID(), connectionId: connection.id, organizationId: org.id, domain, verificationToken: "t" })
-    expect(await cached.listSsoDomains!(connection.id)).toHaveLength(1)
-    expect(await cached.verifySsoDomain!(connection.id, domain, new Date())).toMatchObject({ domain })
-    expect(await cached.getVerifiedSsoDomain!(domain)).toMatchObject({ connectionId: connection.id })
-    expect(await cached.addOrganizationMember!(org.id, joiner.id, "member", { now: new Date(), membershipLimit: 5 })).toMatchObject({ userId: joiner.id })
+    await cached.addSsoDomain({ id: crypto.randomUUID(), connectionId: connection.id, organizationId: org.id, domain, verificationToken: "t" })
+    expect(await cached.listSsoDomains(connection.id)).toHaveLength(1)
+    expect(await cached.verifySsoDomain(connection.id, domain, new Date())).toMatchObject({ domain })
+    expect(await cached.getVerifiedSsoDomain(domain)).toMatchObject({ connectionId: connection.id })
+    expect(await cached.addOrganizationMember(org.id, joiner.id, "member", { now: new Date(), membershipLimit: 5 })).toMatchObject({ userId: joiner.id })
     const record = { identifier: `sso:${connection.id}`, token: crypto.randomUUID(), expires: new Date(Date.now() + 60_000) }
-    expect(await cached.claimVerificationToken!(record)).toBe(true)
-    expect(await cached.claimVerificationToken!(record)).toBe(false)
-    expect(await cached.deleteSsoConnection!(connection.id)).toBe(true)
+    expect(await cached.claimVerificationToken(record)).toBe(true)
+    expect(await cached.claimVerificationToken(record)).toBe(false)
+    expect(await cached.deleteSsoConnection(connection.id)).toBe(true)
     // No call above renewed the cache: the entry read before them is still served.
-    expect(await cached.getUser!(owner.id)).toMatchObject({ name: "Owner" })
+    expect(await cached.getUser(owner.id)).toMatchObject({ name: "Owner" })
   })
 
   test("deleteUser of an organization's last owner passes the adapter's OrganizationError LAST_OWNER through and keeps the user", async () => {

@@ -6,7 +6,7 @@ import { OrganizationError, type AdapterUser } from "@authlib/core"
 import { XataAdapterError } from "../errors.js"
 import type { XataAdapterMethods } from "../adapter-type.js"
 import { QueryError, type Executor, type Row, type SqlParam } from "../executors/index.js"
-import { LAST_OWNER_MESSAGE, LAST_OWNER_STATE } from "../schema.js"
+import { LAST_OWNER_MESSAGE, LAST_OWNER_STATE } from "../schema-organizations.js"
 import { asDate, asString, first, lookupable, text, timestamp, written } from "./values.js"
 
 export const USER_COLUMNS = `xata_id, name, email, "emailVerified", image`
