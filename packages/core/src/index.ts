@@ -28,8 +28,7 @@
 import { resolveConfig } from "./kernel/config/resolve.js"
 import { configured, forApp } from "./registry.js"
 import { dispatch } from "./kernel/http/dispatch.js"
-import { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
-import { logError } from "./kernel/errors/logger.js"
+import { answerParts, answerResponse } from "./kernel/http/answer.js"
 import type { AuthResponse } from "./kernel/types/http.js"
 import type { raw } from "./kernel/types/raw.js"
 import type { AuthConfig, AuthRequestOptions } from "./kernel/types/config.js"
@@ -52,15 +51,9 @@ export function Auth(request: Request, config: AuthConfig & { raw: typeof raw },
 export function Auth(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<Response>
 export async function Auth(request: Request, config: AuthConfig, options?: AuthRequestOptions): Promise<Response | AuthResult> {
   const resolved = resolveConfig(configured(config))
-  const result = await dispatch(request, resolved, options?.clientAddress)
-  if (resolved.raw) return result
-  try {
-    return toResponse(result, wantsRedirectAsJson(request))
-  } catch (err) {
-    // Only a value that cannot be sent (a cookie option the platform rejects) gets here.
-    logError(resolved.logger, err)
-    return new Response(JSON.stringify({ error: "Configuration" }), { status: 500, headers: { "content-type": "application/json" } })
-  }
+  if (resolved.raw) return dispatch(request, resolved, options?.clientAddress)
+  // Only a value that cannot be sent (a cookie option the platform rejects) makes either step answer a configuration error.
+  return answerResponse(await answerParts(request, resolved, options?.clientAddress), resolved.logger)
 }
 
 export type {

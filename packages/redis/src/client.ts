@@ -15,13 +15,31 @@ export type RedisReply = string | number | null | RedisReply[]
  * fits as is. Another client fits through a small wrapper (see the README for ioredis).
  */
 export interface RedisClientLike {
-  /** Sends one command, such as `["INCRBY", "k", "1"]`, and answers its reply. */
-  sendCommand(args: string[]): Promise<unknown>
+  /**
+   * Sends one command, such as `["INCRBY", "k", "1"]`, and answers its reply. The session cache
+   * passes node-redis's command options `{ timeout: 0 }` as a second argument (it bounds every
+   * command by its own `timeoutMs`); another client may ignore them.
+   */
+  sendCommand(args: string[], options?: RedisCommandOptions): Promise<unknown>
   /** Whether the client can send now (node-redis `isReady`). When `false`, nothing is sent: the call fails at once. */
   readonly isReady?: boolean
   /** Connection events (`error`, `end`, `ready`): the cache learns from them that Redis may have missed a write. */
   on?(event: string, listener: (...args: unknown[]) => void): unknown
 }
+
+/** node-redis's per-command options, as far as this package sets them. */
+export interface RedisCommandOptions {
+  /** Milliseconds before the client gives the command up; 0: never (the caller bounds it). */
+  timeout?: number
+}
+
+/**
+ * What the cache hands node-redis with each command: no timer of the client's own. node-redis 5.x
+ * bounds every command by 5 s with an `AbortSignal.timeout`, whose creation and later firing (a
+ * `DOMException` each, after the reply came) cost a cache hit about a twentieth of its CPU; the
+ * cache's own `timeoutMs` (at most 60 s, default 250 ms) already bounds the wait.
+ */
+const NO_CLIENT_TIMEOUT: RedisCommandOptions = Object.freeze({ timeout: 0 })
 
 /** A Lua script with its SHA-1, as `EVALSHA` names it. */
 export interface Script {
@@ -45,12 +63,20 @@ export function checkClient(client: unknown, owner: string): RedisClientLike {
   return client as RedisClientLike
 }
 
-/** Sends commands through `client`, each bounded by `timeoutMs`, failing at once while the client is not ready. */
+/**
+ * Sends commands through `client`, each bounded by `timeoutMs`, failing at once while the client is
+ * not ready. With `ownTimeoutOnly`, the client is asked to set no timer of its own (`NO_CLIENT_TIMEOUT`).
+ */
 export class Commands {
+  readonly #options: RedisCommandOptions | undefined
+
   constructor(
     readonly client: RedisClientLike,
     readonly timeoutMs: number,
-  ) {}
+    ownTimeoutOnly = false,
+  ) {
+    this.#options = ownTimeoutOnly ? NO_CLIENT_TIMEOUT : undefined
+  }
 
   /** Whether the client says it can send now (a client that does not say is assumed ready). */
   get ready(): boolean {
@@ -68,7 +94,8 @@ export class Commands {
       )
     })
     try {
-      return (await Promise.race([this.client.sendCommand(args), timeout])) as RedisReply
+      const sent = this.#options ? this.client.sendCommand(args, this.#options) : this.client.sendCommand(args)
+      return (await Promise.race([sent, timeout])) as RedisReply
     } catch (err) {
       if (err instanceof AuthlibRedisError) throw err
       throw new AuthlibRedisError(`Redis refused ${args[0]}: ${(err as Error)?.message ?? String(err)}`, {

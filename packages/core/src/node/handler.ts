@@ -12,6 +12,9 @@ import { guardApp } from "./guard.js"
 import { isAuthPath, normalizeBasePath } from "../kernel/config/base-path.js"
 import { REGISTRY_KEY } from "../kernel/registry/carried.js"
 import { configured } from "../registry.js"
+import { resolveConfig } from "../kernel/config/resolve.js"
+import { answerParts, answerResponse } from "../kernel/http/answer.js"
+import { sendParts } from "./send-parts.js"
 
 export interface NodeHandlerOptions {
   /** Bytes of request body read at most. Default: core's limit (64 KiB). */
@@ -63,7 +66,11 @@ export function toNodeHandler(appConfig: AuthConfig, options: NodeHandlerOptions
       // The socket's peer: per-client rate limits key on it (forwarding headers only count under
       // `rateLimit.trustedProxies`, judged by core).
       const clientAddress = req.socket?.remoteAddress
-      await sendWebResponse(res, await Auth(request, config, clientAddress ? { clientAddress } : {}))
+      const resolved = resolveConfig(configured(config))
+      if (resolved.raw) return sendWebResponse(res, await Auth(request, config, clientAddress ? { clientAddress } : {}))
+      // `Auth()`'s answer, written without a Web `Response` when its headers allow (send-parts.ts).
+      const parts = await answerParts(request, resolved, clientAddress)
+      if (!sendParts(res, parts)) await sendWebResponse(res, answerResponse(parts, resolved.logger))
     })().catch((err: unknown) => {
       if (next) return next(err)
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" })

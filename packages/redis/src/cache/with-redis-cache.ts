@@ -157,7 +157,7 @@ export function withRedisCache<A extends Adapter>(adapter: A, options: RedisCach
   if (adapter === null || typeof adapter !== "object") {
     throw new AuthlibRedisError("withRedisCache needs an adapter object", { code: "INVALID_OPTION", cause: { field: "adapter" } })
   }
-  const commands = new Commands(checkClient(options?.client, "withRedisCache"), intOption(options.timeoutMs, 250, "timeoutMs", 1, 60_000))
+  const commands = new Commands(checkClient(options?.client, "withRedisCache"), intOption(options.timeoutMs, 250, "timeoutMs", 1, 60_000), true)
   const prefix = options.prefix ?? "authlib:c:"
   if (typeof prefix !== "string") throw new AuthlibRedisError(`"prefix" must be a string`, { code: "INVALID_OPTION", cause: { field: "prefix" } })
   const ttlMs = intOption(options.ttl, 300, "ttl", 1, 86_400) * 1000

@@ -33,12 +33,33 @@ function headersOf(res: AuthResponse, name: string, value: string): Record<strin
 
 const JSON_TYPE = "application/json"
 
-export function toResponse(res: AuthResponse, returnRedirect: boolean): Response {
+/** An answer before it is a `Response`: what `toResponse` builds one from, and what `@authlib/core/node` writes straight to the socket. */
+export interface ResponseParts {
+  status: number
+  headers: Record<string, string> | Array<[string, string]>
+  /** The body's text; null for none (a redirect). */
+  body: string | null
+}
+
+/** What every route answers when its answer cannot be sent (a cookie option the platform rejects). */
+export const CONFIGURATION_ERROR: ResponseParts = { status: 500, headers: { "content-type": JSON_TYPE }, body: JSON.stringify({ error: "Configuration" }) }
+
+/** The status, headers and body of `res`; throws when a cookie of it cannot be serialised. */
+export function responseParts(res: AuthResponse, returnRedirect: boolean): ResponseParts {
   if (res.redirect !== undefined) {
-    if (returnRedirect) return new Response(JSON.stringify({ url: res.redirect }), { status: 200, headers: headersOf(res, "content-type", JSON_TYPE) })
-    return new Response(null, { status: res.status ?? 302, headers: headersOf(res, "location", res.redirect) })
+    if (returnRedirect) return { status: 200, headers: headersOf(res, "content-type", JSON_TYPE), body: JSON.stringify({ url: res.redirect }) }
+    return { status: res.status ?? 302, headers: headersOf(res, "location", res.redirect), body: null }
   }
-  if (res.text !== undefined) return new Response(res.text.body, { status: res.status ?? 200, headers: headersOf(res, "content-type", res.text.type) })
-  if (res.html !== undefined) return new Response(res.html, { status: res.status ?? 200, headers: headersOf(res, "content-type", "text/html; charset=utf-8") })
-  return new Response(JSON.stringify(res.json ?? null), { status: res.status ?? 200, headers: headersOf(res, "content-type", JSON_TYPE) })
+  if (res.text !== undefined) return { status: res.status ?? 200, headers: headersOf(res, "content-type", res.text.type), body: res.text.body }
+  if (res.html !== undefined) return { status: res.status ?? 200, headers: headersOf(res, "content-type", "text/html; charset=utf-8"), body: res.html }
+  return { status: res.status ?? 200, headers: headersOf(res, "content-type", JSON_TYPE), body: JSON.stringify(res.json ?? null) }
+}
+
+/** The `Response` of `parts`; throws what the `Response` constructor throws (a header value it refuses). */
+export function responseOf(parts: ResponseParts): Response {
+  return new Response(parts.body, { status: parts.status, headers: parts.headers })
+}
+
+export function toResponse(res: AuthResponse, returnRedirect: boolean): Response {
+  return responseOf(responseParts(res, returnRedirect))
 }

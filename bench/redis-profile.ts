@@ -1,0 +1,97 @@
+/**
+ * Serves `GET /auth/session` of the redis-session bench over HTTP (`@authlib/core/node`) from this
+ * process while autocannon, a child process, drives it, for a CPU profile of the server alone
+ * (not part of `pnpm bench`):
+ *
+ *   cd bench && taskset -c 0 node --import tsx redis-profile.ts cached 20 /tmp/cached.cpuprofile
+ *
+ * Path `cached` (a Redis cache hit, default), `database` (the database alone) or `jwt`; then the
+ * seconds of load (autocannon, 10 connections, pinned to the last core when `taskset` exists) and
+ * where to write the CPU profile of the load's window (none without it: `node:inspector`'s
+ * profiler, so start-up is not in it). Prints the server's CPU per request (this process, from
+ * `process.cpuUsage`).
+ */
+import { spawn, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { createRequire } from "node:module"
+import { writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
+import { cpus } from "node:os"
+import { createClient } from "redis"
+import { type AuthConfig } from "@authlib/core"
+import { toNodeHandler } from "@authlib/core/node"
+import { encode } from "@authlib/jwt"
+import { withRedisCache } from "@authlib/redis"
+import { XataAdapter, migrate } from "@authlib/xata-adapter"
+import { findRedisServer, startRedisServer } from "../packages/redis/test/helpers/redis-server.js"
+import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
+
+const [which = "cached", secondsArg = "20", profilePath] = process.argv.slice(2)
+if (!["cached", "database", "jwt"].includes(which)) throw new Error("path: cached, database or jwt")
+const secret = "bench-secret-bench-secret-bench-secret-0123"
+const quiet = { error() {}, warn() {}, debug() {} }
+const hasTaskset = spawnSync("taskset", ["-V"]).status === 0
+const mine = String(process.pid)
+// The servers run on every core: this process alone is pinned (by the caller).
+const affinity = hasTaskset ? spawnSync("taskset", ["-p", mine], { encoding: "utf8" }).stdout.trim().split(" ").pop() : undefined
+if (hasTaskset) spawnSync("taskset", ["-a", "-p", "-c", `0-${cpus().length - 1}`, mine], { stdio: "ignore" })
+const bin = findRedisServer()
+const postgres = await startPostgres()
+if (!bin || !postgres) throw new Error("needs redis-server and PostgreSQL")
+const redisServer = await startRedisServer(bin)
+if (hasTaskset && affinity) spawnSync("taskset", ["-a", "-p", affinity, mine], { stdio: "ignore" })
+const schema = pgSchema(postgres.url, "prof_redis")
+await schema.create()
+await migrate(schema.pool)
+const redis = createClient({ url: redisServer.url })
+await redis.connect()
+const db = XataAdapter(schema.pool)
+const user = await db.createUser({ id: "u-bench", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null })
+const token = "bench-session-token-0123456789abcdefghijklmnop"
+await db.createSession({ sessionToken: createHash("sha256").update(token).digest("base64url"), userId: user.id, expires: new Date(Date.now() + 30 * 86_400_000) })
+const base = { providers: [], secret, trustHost: true, logger: quiet }
+const config: AuthConfig =
+  which === "jwt" ? { ...base, session: { strategy: "jwt" } } : { ...base, adapter: which === "cached" ? withRedisCache(db, { client: redis }) : db, session: { strategy: "database" } }
+const cookie = `authlib.session-token=${which === "jwt" ? await encode({ token: { sub: user.id, name: user.name, email: user.email }, secret, salt: "authlib.session-token" }) : token}`
+const handler = toNodeHandler(config)
+const server = createServer((req, res) => handler(req, res))
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/auth/session`
+const check = await fetch(url, { headers: { cookie } })
+const body = (await check.json()) as { user?: { name?: string } } | null
+if (body?.user?.name !== user.name) throw new Error(`${which} answered ${JSON.stringify(body)}`)
+try {
+  const cli = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
+  const args = [process.execPath, cli, "-j", "-c", "10", "-d", secondsArg, "-H", `cookie=${cookie}`, url]
+  const inspector = new Session()
+  if (profilePath) {
+    inspector.connect()
+    await inspector.post("Profiler.enable")
+    await inspector.post("Profiler.start")
+  }
+  // PERF_OUT: also `perf record` this process over the load (on-CPU samples; run node with --perf-basic-prof for JS names).
+  const perf = process.env.PERF_OUT ? spawn("perf", ["record", "-e", "cpu-clock", "-F", "2000", "-g", "-p", mine, "-o", process.env.PERF_OUT], { stdio: "ignore" }) : undefined
+  const cpu = process.cpuUsage()
+  const child = hasTaskset ? spawn("taskset", ["-c", String(cpus().length - 1), ...args], { stdio: ["ignore", "pipe", "ignore"] }) : spawn(args[0]!, args.slice(1), { stdio: ["ignore", "pipe", "ignore"] })
+  let out = ""
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk))
+  await new Promise((resolve) => child.on("close", resolve))
+  const used = process.cpuUsage(cpu)
+  if (perf) {
+    perf.kill("SIGINT")
+    await new Promise((resolve) => perf.on("close", resolve))
+  }
+  if (profilePath) writeFileSync(profilePath, JSON.stringify((await inspector.post("Profiler.stop")).profile))
+  const result = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number }
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)
+  console.log(`${which}: ${result.requests.average.toFixed(0)} req/s, server CPU ${((used.user + used.system) / result.requests.total).toFixed(1)} us per request (user ${(used.user / result.requests.total).toFixed(1)}, system ${(used.system / result.requests.total).toFixed(1)})`)
+} finally {
+  server.closeAllConnections()
+  server.close()
+  await redis.quit()
+  await schema.drop()
+  postgres.stop()
+  await redisServer.stop()
+}
