@@ -10,7 +10,7 @@
  * Everything here is synchronous (`@noble/hashes`): the check sits on the sign-in hot path.
  */
 import { deviceMarkCookieName } from "../../kernel/cookies/names.js"
-import type { Cookie } from "../../kernel/cookies/serialize.js"
+import { fixedCookie, type Cookie } from "../../kernel/cookies/serialize.js"
 import { derivedMac } from "../../kernel/security/derived-mac.js"
 import { base64url, randomToken, timingSafeEqual } from "../../kernel/security/random.js"
 
@@ -88,8 +88,11 @@ const OPTIONS = [false, true].map((secure) => Object.freeze({ httpOnly: true, sa
 
 /** How long a mark just made is handed out again for the same identifier (see `deviceMarkCookie`). */
 const REUSE_MS = 60_000
-/** The latest mark per identifier (and the secret it was made with); emptied when full, so memory stays bounded. */
-const recent = new Map<string, { value: string; madeAt: number; secret: string }>()
+/**
+ * The latest mark per identifier (and the secret it was made with), with its cookie per value of
+ * `secure` once made; emptied when full, so memory stays bounded.
+ */
+const recent = new Map<string, { value: string; madeAt: number; secret: string; cookies: [Cookie | undefined, Cookie | undefined] }>()
 const RECENT_MAX = 4096
 
 /**
@@ -97,16 +100,18 @@ const RECENT_MAX = 4096
  * Sign-ins of one identifier within a minute (in this process) get the same mark: one MAC per
  * identifier per minute instead of one per sign-in, which keeps a sign-in's cost within its budget
  * when a script or a load test signs in over and over. Only those browsers share a counter, and
- * each of them has proved the password.
+ * each of them has proved the password. Within that minute the same frozen cookie object is
+ * answered, its `Set-Cookie` text made once (`fixedCookie`).
  */
 export function deviceMarkCookie(identifier: string, secret: string, secure: boolean, nowMs: number): Cookie {
   let made = recent.get(identifier)
   if (!made || made.secret !== secret || nowMs - made.madeAt >= REUSE_MS || nowMs < made.madeAt) {
     const expires = String(Math.floor(nowMs / 1000) + DEVICE_MARK_MAX_AGE)
     const nonce = PROCESS_PREFIX + (issued++).toString(36)
-    made = { value: `${expires}.${nonce}.${macOf(secret, expires, nonce, identifier)}`, madeAt: nowMs, secret }
+    made = { value: `${expires}.${nonce}.${macOf(secret, expires, nonce, identifier)}`, madeAt: nowMs, secret, cookies: [undefined, undefined] }
     if (recent.size >= RECENT_MAX) recent.clear()
     recent.set(identifier, made)
   }
-  return { name: deviceMarkCookieName(secure), value: made.value, options: OPTIONS[secure ? 1 : 0]! }
+  const which = secure ? 1 : 0
+  return (made.cookies[which] ??= fixedCookie({ name: deviceMarkCookieName(secure), value: made.value, options: OPTIONS[which]! }))
 }
