@@ -43,16 +43,30 @@ export interface DeviceMark {
 
 /** How long a mark that checked out is taken on trust again without its MAC (see `verifiedDeviceMark`). */
 const TRUST_MS = 60_000
+/** A mark checked out lately: for which identifier, with which secret, until when, and its answers made once. */
+interface Verified {
+  readonly identifier: string
+  readonly secret: string
+  readonly until: number
+  /** The cookie's expiry, in milliseconds. */
+  readonly expiresMs: number
+  /** The mark, renewal not yet due; and the same mark due for renewal. */
+  readonly kept: DeviceMark
+  readonly due: DeviceMark
+}
 /**
- * Marks that checked out lately: for which identifier, with which secret, until when, and the parts
- * of the value (so a trusted mark is not split and parsed again); emptied when full.
+ * Marks that checked out lately, by cookie value (so a trusted mark is not split, parsed or
+ * answered with a new object again); emptied when full.
  */
-const verified = new Map<string, { identifier: string; secret: string; until: number; expires: string; nonce: string }>()
+const verified = new Map<string, Verified>()
 const VERIFIED_MAX = 4096
 
-/** The mark `nonce` made with `secrets[index]` whose expiry is `expires` (seconds), at `nowMs`. */
-function markOf(nonce: string, expires: string, index: number, nowMs: number): DeviceMark {
-  return { id: nonce, renew: index > 0 || Number(expires) * 1000 - nowMs < (DEVICE_MARK_MAX_AGE * 1000) / 2 }
+/** Past half its life (its expiry `expiresMs` less half the mark's life), a mark is due for renewal. */
+const HALF_LIFE_MS = (DEVICE_MARK_MAX_AGE * 1000) / 2
+
+/** The mark `known` made with `secrets[index]`, at `nowMs`. */
+function markOf(known: Verified, index: number, nowMs: number): DeviceMark {
+  return index > 0 || known.expiresMs - nowMs < HALF_LIFE_MS ? known.due : known.kept
 }
 
 /**
@@ -66,9 +80,9 @@ export function verifiedDeviceMark(value: string | undefined, identifier: string
   if (!value || value.length > MAX_MARK_LENGTH) return undefined
   // Only a value that passed every check below is in `verified`: its format holds again; its expiry is checked.
   const known = verified.get(value)
-  if (known && known.identifier === identifier && nowMs < known.until && nowMs >= known.until - TRUST_MS && Number(known.expires) * 1000 > nowMs) {
+  if (known && known.identifier === identifier && nowMs < known.until && nowMs >= known.until - TRUST_MS && known.expiresMs > nowMs) {
     const index = secrets.indexOf(known.secret)
-    if (index >= 0) return markOf(known.nonce, known.expires, index, nowMs)
+    if (index >= 0) return markOf(known, index, nowMs)
   }
   const parts = value.split(".")
   if (parts.length !== 3) return undefined
@@ -77,8 +91,9 @@ export function verifiedDeviceMark(value: string | undefined, identifier: string
   for (let i = 0; i < secrets.length; i++) {
     if (!timingSafeEqual(mac, macOf(secrets[i]!, expires, nonce, identifier))) continue
     if (verified.size >= VERIFIED_MAX) verified.clear()
-    verified.set(value, { identifier, secret: secrets[i]!, until: nowMs + TRUST_MS, expires, nonce })
-    return markOf(nonce, expires, i, nowMs)
+    const checked: Verified = { identifier, secret: secrets[i]!, until: nowMs + TRUST_MS, expiresMs: Number(expires) * 1000, kept: Object.freeze({ id: nonce, renew: false }), due: Object.freeze({ id: nonce, renew: true }) }
+    verified.set(value, checked)
+    return markOf(checked, i, nowMs)
   }
   return undefined
 }

@@ -13,8 +13,11 @@ import type { RateLimitGroup, ResolvedRateLimit, ResolvedRule } from "./options.
 import type { Awaitable } from "@authlib/jwt"
 import type { RateLimitHit, RateLimitStep } from "../types/rate-limit-store.js"
 import { hitEach, isOverLimit, isThenable } from "./steps.js"
+import { countStepsInMemory } from "./memory-store.js"
 
 export { isThenable }
+
+const EMPTY: readonly RateLimitHit[] = []
 
 /** Longest identifier kept in a key: longer ones share the counter of their first characters. */
 const MAX_IDENTIFIER_LENGTH = 256
@@ -60,10 +63,17 @@ export interface CountedStep extends RateLimitStep {
 export function countEach(ctx: Context, steps: readonly CountedStep[]): void | Promise<void> {
   const limits = ctx.config.rateLimit!
   let answer: Awaitable<readonly RateLimitHit[]>
+  let counted: ReturnType<typeof countStepsInMemory>
   try {
-    answer = hitEach(limits.store, steps)
+    // The default store counts without an answer per step (the same counts as its `hitEach`).
+    counted = countStepsInMemory(limits.store, steps)
+    answer = counted === false ? hitEach(limits.store, steps) : EMPTY
   } catch (err) {
     return storeFailed(ctx, limits, err)
+  }
+  if (counted !== false) {
+    if (counted !== undefined) refuse(ctx, steps[counted.refused]!.group, steps[counted.refused]!, counted.waitMs)
+    return
   }
   if (!isThenable(answer)) return judgeEach(ctx, steps, answer)
   return Promise.resolve(answer).then(
