@@ -17,8 +17,6 @@ import { countStepsInMemory } from "./memory-store.js"
 
 export { isThenable }
 
-const EMPTY: readonly RateLimitHit[] = []
-
 /** Longest identifier kept in a key: longer ones share the counter of their first characters. */
 const MAX_IDENTIFIER_LENGTH = 256
 
@@ -62,17 +60,17 @@ export interface CountedStep extends RateLimitStep {
  */
 export function countEach(ctx: Context, steps: readonly CountedStep[]): void | Promise<void> {
   const limits = ctx.config.rateLimit!
-  let answer: Awaitable<readonly RateLimitHit[]>
+  let answer: Awaitable<readonly RateLimitHit[]> | undefined
   let counted: ReturnType<typeof countStepsInMemory>
   try {
     // The default store counts without an answer per step (the same counts as its `hitEach`).
     counted = countStepsInMemory(limits.store, steps)
-    answer = counted === false ? hitEach(limits.store, steps) : EMPTY
+    if (counted === false) answer = hitEach(limits.store, steps)
   } catch (err) {
     return storeFailed(ctx, limits, err)
   }
-  if (counted !== false) {
-    if (counted !== undefined) refuse(ctx, steps[counted.refused]!.group, steps[counted.refused]!, counted.waitMs)
+  if (answer === undefined) {
+    if (counted) refuse(ctx, steps[counted.refused]!.group, steps[counted.refused]!, counted.waitMs)
     return
   }
   if (!isThenable(answer)) return judgeEach(ctx, steps, answer)
