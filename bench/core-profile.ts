@@ -5,10 +5,11 @@
  *   cd bench && taskset -c 0 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx core-profile.ts credentials 40000
  *
  * Operation `credentials` (sign-in) or `session` (GET /session); a third argument picks `ours`
- * (default limits), `unlimited` (`rateLimit: false`) or `floor`.
+ * (default limits), `marked` (default limits, a browser that sends its device mark back: sign-in
+ * only), `unlimited` (`rateLimit: false`) or `floor`.
  */
 import { encode } from "@authlib/jwt"
-import { createCoreFloor, createOurs, fixture, get, signIn } from "./core.js"
+import { createCoreFloor, createOurs, deviceMark, fixture, get, signIn } from "./core.js"
 import { createFloor } from "./lib-floor.js"
 
 const [operation = "credentials", times = "20000", which = "ours"] = process.argv.slice(2)
@@ -17,7 +18,7 @@ const payload = { name: "Ada Lovelace", email: "ada.lovelace@example.com", pictu
 const f = which === "floor"
   ? await fixture(createCoreFloor(), "floor", await createFloor(secret, "floor.session-token").encode(payload))
   : await fixture(createOurs(which === "unlimited" ? false : undefined), "authlib", await encode({ token: payload, secret, salt: "authlib.session-token" }))
-const op = operation === "session" ? get(f, "/auth/session", true) : signIn(f)
+const op = operation === "session" ? get(f, "/auth/session", true) : signIn(f, which === "marked" ? await deviceMark(f) : "")
 const n = Number(times)
 for (let i = 0; i < Math.min(n, 2000); i++) await op()
 const cpu = process.cpuUsage()

@@ -46,7 +46,7 @@ const NO_LIMITS = "@authlib/core (rateLimit: false)"
 const MARKED = "@authlib/core (returning browser: device mark)"
 
 /** The device mark a first sign-in of `f` hands out (`name=value`), as a browser keeps it. */
-async function deviceMark(f: Fixture): Promise<string> {
+export async function deviceMark(f: Fixture): Promise<string> {
   const res = await signIn(f)()
   const mark = res.headers.getSetCookie().find((c) => c.startsWith("authlib.device-mark="))
   if (!mark) throw new Error("bench: the sign-in handed out no device mark")

@@ -19,18 +19,20 @@ const PLAIN_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/
  * need a `Response` to be sent as `sendWebResponse` sends them (headers given as pairs, a value
  * `Headers` would change or refuse, a status a `Response` cannot have).
  */
-export function sendParts(res: ServerResponse, parts: { status: number; headers: Record<string, string> | Array<[string, string]>; body: string | null }): boolean {
+export function sendParts(res: ServerResponse, parts: { status: number; headers: Record<string, string> | Array<[string, string]>; body: string | null; moreCookies?: string[] }): boolean {
   const { headers, status } = parts
   // A `Response` refuses a status outside 200-599, and a body with 204, 205 or 304.
   if (Array.isArray(headers) || status < 200 || status > 599 || (parts.body !== null && (status === 204 || status === 205 || status === 304))) return false
   const names = Object.keys(headers)
   for (const name of names) if (!PLAIN_VALUE.test(headers[name]!)) return false
+  const more = parts.moreCookies
+  if (more !== undefined) for (const cookie of more) if (!PLAIN_VALUE.test(cookie)) return false
   // The record's names are lower-case and distinct (core's `headersOf`); `Headers` lists them sorted.
   names.sort()
   res.statusCode = status
   for (const name of names) if (name !== "set-cookie") res.setHeader(name, headers[name]!)
   const cookie = headers["set-cookie"]
-  if (cookie !== undefined) res.setHeader("set-cookie", [cookie])
+  if (cookie !== undefined) res.setHeader("set-cookie", more === undefined ? [cookie] : [cookie, ...more])
   res.end(parts.body ?? undefined)
   return true
 }

@@ -10,7 +10,7 @@
  * Everything here is synchronous (`@noble/hashes`): the check sits on the sign-in hot path.
  */
 import { deviceMarkCookieName } from "../../kernel/cookies/names.js"
-import type { Cookie } from "../../kernel/cookies/serialize.js"
+import { fixedCookie, type Cookie } from "../../kernel/cookies/serialize.js"
 import { derivedMac } from "../../kernel/security/derived-mac.js"
 import { base64url, randomToken, timingSafeEqual } from "../../kernel/security/random.js"
 
@@ -43,16 +43,30 @@ export interface DeviceMark {
 
 /** How long a mark that checked out is taken on trust again without its MAC (see `verifiedDeviceMark`). */
 const TRUST_MS = 60_000
+/** A mark checked out lately: for which identifier, with which secret, until when, and its answers made once. */
+interface Verified {
+  readonly identifier: string
+  readonly secret: string
+  readonly until: number
+  /** The cookie's expiry, in milliseconds. */
+  readonly expiresMs: number
+  /** The mark, renewal not yet due; and the same mark due for renewal. */
+  readonly kept: DeviceMark
+  readonly due: DeviceMark
+}
 /**
- * Marks that checked out lately: for which identifier, with which secret, until when, and the parts
- * of the value (so a trusted mark is not split and parsed again); emptied when full.
+ * Marks that checked out lately, by cookie value (so a trusted mark is not split, parsed or
+ * answered with a new object again); emptied when full.
  */
-const verified = new Map<string, { identifier: string; secret: string; until: number; expires: string; nonce: string }>()
+const verified = new Map<string, Verified>()
 const VERIFIED_MAX = 4096
 
-/** The mark `nonce` made with `secrets[index]` whose expiry is `expires` (seconds), at `nowMs`. */
-function markOf(nonce: string, expires: string, index: number, nowMs: number): DeviceMark {
-  return { id: nonce, renew: index > 0 || Number(expires) * 1000 - nowMs < (DEVICE_MARK_MAX_AGE * 1000) / 2 }
+/** Past half its life (its expiry `expiresMs` less half the mark's life), a mark is due for renewal. */
+const HALF_LIFE_MS = (DEVICE_MARK_MAX_AGE * 1000) / 2
+
+/** The mark `known` made with `secrets[index]`, at `nowMs`. */
+function markOf(known: Verified, index: number, nowMs: number): DeviceMark {
+  return index > 0 || known.expiresMs - nowMs < HALF_LIFE_MS ? known.due : known.kept
 }
 
 /**
@@ -66,9 +80,9 @@ export function verifiedDeviceMark(value: string | undefined, identifier: string
   if (!value || value.length > MAX_MARK_LENGTH) return undefined
   // Only a value that passed every check below is in `verified`: its format holds again; its expiry is checked.
   const known = verified.get(value)
-  if (known && known.identifier === identifier && nowMs < known.until && nowMs >= known.until - TRUST_MS && Number(known.expires) * 1000 > nowMs) {
+  if (known && known.identifier === identifier && nowMs < known.until && nowMs >= known.until - TRUST_MS && known.expiresMs > nowMs) {
     const index = secrets.indexOf(known.secret)
-    if (index >= 0) return markOf(known.nonce, known.expires, index, nowMs)
+    if (index >= 0) return markOf(known, index, nowMs)
   }
   const parts = value.split(".")
   if (parts.length !== 3) return undefined
@@ -77,8 +91,9 @@ export function verifiedDeviceMark(value: string | undefined, identifier: string
   for (let i = 0; i < secrets.length; i++) {
     if (!timingSafeEqual(mac, macOf(secrets[i]!, expires, nonce, identifier))) continue
     if (verified.size >= VERIFIED_MAX) verified.clear()
-    verified.set(value, { identifier, secret: secrets[i]!, until: nowMs + TRUST_MS, expires, nonce })
-    return markOf(nonce, expires, i, nowMs)
+    const checked: Verified = { identifier, secret: secrets[i]!, until: nowMs + TRUST_MS, expiresMs: Number(expires) * 1000, kept: Object.freeze({ id: nonce, renew: false }), due: Object.freeze({ id: nonce, renew: true }) }
+    verified.set(value, checked)
+    return markOf(checked, i, nowMs)
   }
   return undefined
 }
@@ -88,8 +103,11 @@ const OPTIONS = [false, true].map((secure) => Object.freeze({ httpOnly: true, sa
 
 /** How long a mark just made is handed out again for the same identifier (see `deviceMarkCookie`). */
 const REUSE_MS = 60_000
-/** The latest mark per identifier (and the secret it was made with); emptied when full, so memory stays bounded. */
-const recent = new Map<string, { value: string; madeAt: number; secret: string }>()
+/**
+ * The latest mark per identifier (and the secret it was made with), with its cookie per value of
+ * `secure` once made; emptied when full, so memory stays bounded.
+ */
+const recent = new Map<string, { value: string; madeAt: number; secret: string; cookies: [Cookie | undefined, Cookie | undefined] }>()
 const RECENT_MAX = 4096
 
 /**
@@ -97,16 +115,18 @@ const RECENT_MAX = 4096
  * Sign-ins of one identifier within a minute (in this process) get the same mark: one MAC per
  * identifier per minute instead of one per sign-in, which keeps a sign-in's cost within its budget
  * when a script or a load test signs in over and over. Only those browsers share a counter, and
- * each of them has proved the password.
+ * each of them has proved the password. Within that minute the same frozen cookie object is
+ * answered, its `Set-Cookie` text made once (`fixedCookie`).
  */
 export function deviceMarkCookie(identifier: string, secret: string, secure: boolean, nowMs: number): Cookie {
   let made = recent.get(identifier)
   if (!made || made.secret !== secret || nowMs - made.madeAt >= REUSE_MS || nowMs < made.madeAt) {
     const expires = String(Math.floor(nowMs / 1000) + DEVICE_MARK_MAX_AGE)
     const nonce = PROCESS_PREFIX + (issued++).toString(36)
-    made = { value: `${expires}.${nonce}.${macOf(secret, expires, nonce, identifier)}`, madeAt: nowMs, secret }
+    made = { value: `${expires}.${nonce}.${macOf(secret, expires, nonce, identifier)}`, madeAt: nowMs, secret, cookies: [undefined, undefined] }
     if (recent.size >= RECENT_MAX) recent.clear()
     recent.set(identifier, made)
   }
-  return { name: deviceMarkCookieName(secure), value: made.value, options: OPTIONS[secure ? 1 : 0]! }
+  const which = secure ? 1 : 0
+  return (made.cookies[which] ??= fixedCookie({ name: deviceMarkCookieName(secure), value: made.value, options: OPTIONS[which]! }))
 }

@@ -93,12 +93,10 @@ export interface CredentialsSignIn {
 /** The signed-in user (an id made up when `authorize` gave none) and its `credentials` account. */
 function signInResult(provider: CredentialsConfig, authorized: User, credentials: Record<string, unknown>, mark: Cookie | undefined): SignInResult<CredentialsSignIn> {
   const id = authorized.id == null || authorized.id === "" ? crypto.randomUUID() : String(authorized.id)
-  return {
-    user: { ...authorized, id },
-    account: { provider: provider.id, providerAccountId: id, type: "credentials" },
-    own: { credentials },
-    ...(mark ? { cookies: [mark] } : {}),
-  }
+  const user = { ...authorized, id }
+  const account = { provider: provider.id, providerAccountId: id, type: "credentials" as const }
+  // Two literals rather than a spread of `{ cookies }`: a spread that adds a key takes V8's slow path (see bench/README.md).
+  return mark ? { user, account, own: { credentials }, cookies: [mark] } : { user, account, own: { credentials } }
 }
 
 export const credentialsFlow: Flow<CredentialsConfig> = {

@@ -79,10 +79,29 @@ function attributes(o: CookieOption["options"] & { priority?: unknown }): string
  * browser would not accept.
  */
 export function serializeCookie(cookie: Cookie): string {
+  const fixed = fixedTexts.get(cookie)
+  if (fixed !== undefined) return fixed
   if (!NAME.test(cookie.name)) throw new TypeError(`argument name is invalid: ${cookie.name}`)
   const raw = String(cookie.value)
   const value = raw ? encodeCookieValue(raw) : ""
   return `${cookie.name}=${value}${attributes(cookie.options)}`
+}
+
+/** The `Set-Cookie` text of each cookie made by `fixedCookie`. */
+const fixedTexts = new WeakMap<Cookie, string>()
+
+/**
+ * `cookie` as a frozen copy (its options copied and frozen too) whose `Set-Cookie` text is made
+ * now, once: `serializeCookie` answers it from then on. For a cookie handed out again and again
+ * unchanged (a device mark, reused for a minute per identifier), so each response does not
+ * validate and concatenate the same text again. Throws as `serializeCookie` does. A cookie with an
+ * `expires` Date (a mutable object) is frozen but not remembered.
+ */
+export function fixedCookie(cookie: Cookie): Cookie {
+  const frozen: Cookie = Object.freeze({ name: cookie.name, value: cookie.value, options: Object.freeze({ ...cookie.options }) })
+  const text = serializeCookie(frozen)
+  if (frozen.options.expires === undefined) fixedTexts.set(frozen, text)
+  return frozen
 }
 
 /**

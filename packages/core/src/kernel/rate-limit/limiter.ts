@@ -13,6 +13,7 @@ import type { RateLimitGroup, ResolvedRateLimit, ResolvedRule } from "./options.
 import type { Awaitable } from "@authlib/jwt"
 import type { RateLimitHit, RateLimitStep } from "../types/rate-limit-store.js"
 import { hitEach, isOverLimit, isThenable } from "./steps.js"
+import { countStepsInMemory } from "./memory-store.js"
 
 export { isThenable }
 
@@ -59,11 +60,18 @@ export interface CountedStep extends RateLimitStep {
  */
 export function countEach(ctx: Context, steps: readonly CountedStep[]): void | Promise<void> {
   const limits = ctx.config.rateLimit!
-  let answer: Awaitable<readonly RateLimitHit[]>
+  let answer: Awaitable<readonly RateLimitHit[]> | undefined
+  let counted: ReturnType<typeof countStepsInMemory>
   try {
-    answer = hitEach(limits.store, steps)
+    // The default store counts without an answer per step (the same counts as its `hitEach`).
+    counted = countStepsInMemory(limits.store, steps)
+    if (counted === false) answer = hitEach(limits.store, steps)
   } catch (err) {
     return storeFailed(ctx, limits, err)
+  }
+  if (answer === undefined) {
+    if (counted) refuse(ctx, steps[counted.refused]!.group, steps[counted.refused]!, counted.waitMs)
+    return
   }
   if (!isThenable(answer)) return judgeEach(ctx, steps, answer)
   return Promise.resolve(answer).then(

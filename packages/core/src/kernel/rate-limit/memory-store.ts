@@ -70,6 +70,10 @@ class Group {
   }
 }
 
+// Set by the class's static block: the private counting `countStepsInMemory` reaches.
+let countSteps: (store: MemoryRateLimitStore, steps: readonly RateLimitStep[]) => number
+let lastWait: (store: MemoryRateLimitStore) => number
+
 /**
  * An in-memory `RateLimitStore`. Its methods answer synchronously (a value, not a Promise), which
  * keeps a limited request as fast as an unlimited one.
@@ -106,30 +110,41 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   hit(key: string, windowMs: number, cost = 1): RateLimitHit {
-    return this.#hitAt(key, windowMs, cost, this.#now())
+    const count = this.#count(key, windowMs, cost, this.#now())
+    return { count, resetInMs: this.#wait }
   }
 
-  #hitAt(key: string, windowMs: number, cost: number, now: number): RateLimitHit {
+  /** The milliseconds until the window ends of the key `#count` counted last (its second answer, kept here: no object per hit). */
+  #wait = 0
+
+  /** `hit` at `now`: answers the count, and leaves the wait in `#wait`. */
+  #count(key: string, windowMs: number, cost: number, now: number): number {
     const counter = this.#all.get(key)
     if (counter && counter.resetAt > now) {
       counter.count += cost
-      return { count: counter.count, resetInMs: counter.resetAt - now }
+      this.#wait = counter.resetAt - now
+      return counter.count
     }
+    this.#wait = windowMs
     if (counter) {
-      if (cost === 0) return { count: 0, resetInMs: windowMs }
+      if (cost === 0) return 0
       // A new window in place: no Map delete and insert per window (a sign-in resets and re-opens
       // its counters every time). The Map's order is then the order keys first came, which
       // eviction only uses after every ended window is gone.
       counter.count = cost
       counter.resetAt = now + windowMs
       counter.inherited = 0
-      return { count: cost, resetInMs: windowMs }
+      return cost
     }
     // A read of a key never counted (a client that never failed) needs its group only once some group has evicted.
-    if (cost === 0 && !this.#evicted) return { count: 0, resetInMs: windowMs }
+    if (cost === 0 && !this.#evicted) return 0
     const group = this.#group(key)
     const owed = group.owed(key, now)
-    if (cost === 0) return owed ? { count: owed.count, resetInMs: owed.resetAt - now } : { count: 0, resetInMs: windowMs }
+    if (cost === 0) {
+      if (!owed) return 0
+      this.#wait = owed.resetAt - now
+      return owed.count
+    }
     this.#makeRoom(group, now)
     // A key whose slot holds an evicted count resumes from it, in that count's window (never longer than its own).
     const fresh: Counter = owed
@@ -137,7 +152,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
       : { count: cost, resetAt: now + windowMs, inherited: 0 }
     group.counters.set(key, fresh)
     this.#all.set(key, fresh)
-    return { count: fresh.count, resetInMs: fresh.resetAt - now }
+    this.#wait = fresh.resetAt - now
+    return fresh.count
   }
 
   /** `hit` per step, in order, stopping after the first over its limit (synchronous, as `hit`; one clock read for all). */
@@ -146,11 +162,27 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const now = this.#now()
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i]!
-      const hit = this.#hitAt(step.key, step.windowMs, step.cost, now)
+      const hit = { count: this.#count(step.key, step.windowMs, step.cost, now), resetInMs: this.#wait }
       hits.push(hit)
       if (isOverLimit(step, hit)) break
     }
     return hits
+  }
+
+  /** `hitEach` without its answers (see `countStepsInMemory`). */
+  #countSteps(steps: readonly RateLimitStep[]): number {
+    const now = this.#now()
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!
+      const count = this.#count(step.key, step.windowMs, step.cost, now)
+      if (step.cost === 0 ? count >= step.limit : count > step.limit) return i
+    }
+    return -1
+  }
+
+  static {
+    countSteps = (store, steps) => store.#countSteps(steps)
+    lastWait = (store) => store.#wait
   }
 
   resetEach(keys: readonly string[]): void {
@@ -183,6 +215,22 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (--excess <= 0) break
     }
   }
+}
+
+const prototypeHitEach = MemoryRateLimitStore.prototype.hitEach
+
+/**
+ * Counts `steps` on `store` exactly as its `hitEach` does, without an answer object per step: the
+ * index of the step it stopped at over its limit, with that step's wait in milliseconds, or
+ * undefined when every step fit. `false` (nothing counted) unless `store` is a
+ * `MemoryRateLimitStore` whose `hitEach` is the class's own (not replaced on the instance or in a
+ * subclass): the caller then uses `hitEach`. The limiter's path for the default store: no array
+ * and no five answer objects per credentials sign-in.
+ */
+export function countStepsInMemory(store: RateLimitStore, steps: readonly RateLimitStep[]): { refused: number; waitMs: number } | undefined | false {
+  if (!(store instanceof MemoryRateLimitStore) || store.hitEach !== prototypeHitEach) return false
+  const refused = countSteps(store, steps)
+  return refused < 0 ? undefined : { refused, waitMs: lastWait(store) }
 }
 
 let shared: MemoryRateLimitStore | undefined

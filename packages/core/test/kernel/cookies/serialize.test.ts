@@ -2,7 +2,7 @@ import { serialize } from "cookie"
 import { describe, expect, it } from "vitest"
 import { serializeCookie } from "../../../src/internal.js"
 import type { Cookie } from "../../../src/index.js"
-import { parseCookieHeader, withExpires } from "../../../src/kernel/cookies/serialize.js"
+import { fixedCookie, parseCookieHeader, withExpires } from "../../../src/kernel/cookies/serialize.js"
 
 type Options = Cookie["options"] & { priority?: string }
 
@@ -66,6 +66,34 @@ describe("serializeCookie", () => {
     const foreign = runInNewContext("new Date(Date.UTC(2026, 0, 1))") as Date
     expect(foreign instanceof Date).toBe(false)
     expect(serializeCookie({ name: "a", value: "x", options: { expires: foreign } })).toBe("a=x; Expires=Thu, 01 Jan 2026 00:00:00 GMT")
+  })
+})
+
+describe("fixedCookie", () => {
+  it("is a frozen copy whose text is what the cookie package writes, for every option set", () => {
+    for (const options of optionSets) {
+      const source = { name: "authlib.device-mark", value: "1790000000.abc.mac_-", options: { ...options } }
+      const fixed = fixedCookie(source)
+      expect(Object.isFrozen(fixed) && Object.isFrozen(fixed.options)).toBe(true)
+      expect(fixed).not.toBe(source)
+      expect(serializeCookie(fixed)).toBe(reference(source.name, source.value, options))
+      // The copy's text stays what it was made with when the cookie it came from changes.
+      source.value = "changed"
+      ;(source.options as { path?: string }).path = "/elsewhere"
+      expect(serializeCookie(fixed)).toBe(reference("authlib.device-mark", "1790000000.abc.mac_-", options))
+    }
+  })
+
+  it("refuses at once what serializeCookie refuses", () => {
+    expect(() => fixedCookie({ name: "bad name", value: "v", options: {} })).toThrow(TypeError)
+    expect(() => fixedCookie({ name: "ok", value: "v", options: { path: "/a;b" } })).toThrow(TypeError)
+  })
+
+  it("does not remember a text with an Expires date: the Date can still change", () => {
+    const date = new Date(expires)
+    const fixed = fixedCookie({ name: "n", value: "v", options: { expires: date } })
+    date.setUTCFullYear(2030)
+    expect(serializeCookie(fixed)).toBe(reference("n", "v", { expires: date }))
   })
 })
 
