@@ -36,8 +36,8 @@ export interface SsoSeedInput {
 }
 
 /** The stored owner, created on the first start. */
-async function ensureOwner(adapter: NonNullable<AuthConfig["adapter"]>): Promise<void> {
-  if (!adapter.getUser || !adapter.createUser) throw new Error("the demo's adapter cannot store users")
+async function ensureOwner(adapter: AuthConfig["adapter"]): Promise<void> {
+  if (!adapter?.getUser || !adapter.createUser) throw new Error("the demo's adapter cannot store users")
   if (!(await adapter.getUser(OWNER.id))) await adapter.createUser({ ...OWNER, emailVerified: new Date() })
 }
 
@@ -100,7 +100,7 @@ function seedConfig(input: SsoSeedInput): AuthConfig {
 /** Makes (or brings up to date) the organization, its SAML connection and its verified domain; answers the connection's id. */
 export async function seedSsoOrganization(input: SsoSeedInput): Promise<string> {
   const config = seedConfig(input)
-  await ensureOwner(config.adapter!)
+  await ensureOwner(config.adapter)
   const req = await ownerSession(config, input.origin, input.basePath)
   const { name, slug } = SSO_DEMO.organization
   const organization = (await listOrganizations(req(), config)).find((o) => o.slug === slug) ?? (await createOrganization(req(), config, { name, slug }))

@@ -79,7 +79,7 @@ function attributes(o: CookieOption["options"] & { priority?: unknown }): string
  * browser would not accept.
  */
 export function serializeCookie(cookie: Cookie): string {
-  const fixed = fixedTexts.get(cookie)
+  const fixed = (cookie as { [FIXED_TEXT]?: string })[FIXED_TEXT]
   if (fixed !== undefined) return fixed
   if (!NAME.test(cookie.name)) throw new TypeError(`argument name is invalid: ${cookie.name}`)
   const raw = String(cookie.value)
@@ -87,8 +87,11 @@ export function serializeCookie(cookie: Cookie): string {
   return `${cookie.name}=${value}${attributes(cookie.options)}`
 }
 
-/** The `Set-Cookie` text of each cookie made by `fixedCookie`. */
-const fixedTexts = new WeakMap<Cookie, string>()
+/**
+ * The `Set-Cookie` text of a cookie made by `fixedCookie`, kept on the cookie itself (non-enumerable:
+ * a copy or spread of the cookie does not carry it, so a changed copy is serialised afresh).
+ */
+const FIXED_TEXT = Symbol("authlib.fixedCookieText")
 
 /**
  * `cookie` as a frozen copy (its options copied and frozen too) whose `Set-Cookie` text is made
@@ -98,10 +101,10 @@ const fixedTexts = new WeakMap<Cookie, string>()
  * `expires` Date (a mutable object) is frozen but not remembered.
  */
 export function fixedCookie(cookie: Cookie): Cookie {
-  const frozen: Cookie = Object.freeze({ name: cookie.name, value: cookie.value, options: Object.freeze({ ...cookie.options }) })
-  const text = serializeCookie(frozen)
-  if (frozen.options.expires === undefined) fixedTexts.set(frozen, text)
-  return frozen
+  const copy: Cookie = { name: cookie.name, value: cookie.value, options: Object.freeze({ ...cookie.options }) }
+  const text = serializeCookie(copy)
+  if (copy.options.expires === undefined) Object.defineProperty(copy, FIXED_TEXT, { value: text })
+  return Object.freeze(copy)
 }
 
 /**
