@@ -12,20 +12,15 @@
  * before each run. The "before" builds are `dist`
  * folders placed where their own imports resolve (a copy under the package's `node_modules`).
  */
-import { spawn, spawnSync } from "node:child_process"
-import { createHash } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { createRequire } from "node:module"
-import { cpus } from "node:os"
 import { pathToFileURL } from "node:url"
-import { createClient } from "redis"
 import type { Adapter, AuthConfig } from "@authlib/core"
 import * as afterNode from "@authlib/core/node"
 import * as afterRedis from "@authlib/redis"
-import { XataAdapter, migrate } from "@authlib/xata-adapter"
-import { findRedisServer, startRedisServer } from "../packages/redis/test/helpers/redis-server.js"
-import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
+import { XataAdapter } from "@authlib/xata-adapter"
+import { onLastCore, seedSession, startSessionStores } from "./lib-session-stores.js"
 
 const [roundsArg = "7", secondsArg = "2"] = process.argv.slice(2)
 const beforeCore = process.env.AB_BEFORE_CORE
@@ -35,24 +30,11 @@ const beforeNode = (await import(pathToFileURL(`${beforeCore}/node/index.js`).hr
 const beforeRedisModule = (await import(pathToFileURL(`${beforeRedis}/index.js`).href)) as typeof afterRedis
 const secret = "bench-secret-bench-secret-bench-secret-0123"
 const quiet = { error() {}, warn() {}, debug() {} }
-const hasTaskset = spawnSync("taskset", ["-V"]).status === 0
-const mine = String(process.pid)
-const affinity = hasTaskset ? spawnSync("taskset", ["-p", mine], { encoding: "utf8" }).stdout.trim().split(" ").pop() : undefined
-if (hasTaskset) spawnSync("taskset", ["-a", "-p", "-c", `0-${cpus().length - 1}`, mine], { stdio: "ignore" })
-const bin = findRedisServer()
-const postgres = await startPostgres()
-if (!bin || !postgres) throw new Error("needs redis-server and PostgreSQL")
-const redisServer = await startRedisServer(bin)
-if (hasTaskset && affinity) spawnSync("taskset", ["-a", "-p", affinity, mine], { stdio: "ignore" })
-const schema = pgSchema(postgres.url, "ab_redis")
-await schema.create()
-await migrate(schema.pool)
-const redis = createClient({ url: redisServer.url })
-await redis.connect()
+const stores = await startSessionStores("ab_redis")
+if (!stores) throw new Error("needs redis-server and PostgreSQL")
+const { redis, schema } = stores
 const db = XataAdapter(schema.pool)
-const user = await db.createUser({ id: "u-bench", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null })
-const token = "bench-session-token-0123456789abcdefghijklmnop"
-await db.createSession({ sessionToken: createHash("sha256").update(token).digest("base64url"), userId: user.id, expires: new Date(Date.now() + 30 * 86_400_000) })
+const { user, token } = await seedSession(db)
 const cookie = `authlib.session-token=${token}`
 const configOf = (adapter: Adapter): AuthConfig => ({ providers: [], secret, trustHost: true, logger: quiet, adapter, session: { strategy: "database" } })
 const variants: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
@@ -74,7 +56,7 @@ const cli = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
 async function run(url: string, seconds: string): Promise<{ rps: number; cpu: number }> {
   const args = [process.execPath, cli, "-j", "-c", "10", "-d", seconds, "-H", `cookie=${cookie}`, url]
   const cpu = process.cpuUsage()
-  const child = hasTaskset ? spawn("taskset", ["-c", String(cpus().length - 1), ...args], { stdio: ["ignore", "pipe", "ignore"] }) : spawn(args[0]!, args.slice(1), { stdio: ["ignore", "pipe", "ignore"] })
+  const child = onLastCore(args)
   let out = ""
   child.stdout.on("data", (chunk: Buffer) => (out += chunk))
   await new Promise((resolve) => child.on("close", resolve))
@@ -108,8 +90,5 @@ try {
   }
 } finally {
   for (const s of Object.values(servers)) s.close()
-  await redis.quit()
-  await schema.drop()
-  postgres.stop()
-  await redisServer.stop()
+  await stores.stop()
 }

@@ -11,46 +11,29 @@
  * profiler, so start-up is not in it). Prints the server's CPU per request (this process, from
  * `process.cpuUsage`).
  */
-import { spawn, spawnSync } from "node:child_process"
-import { createHash } from "node:crypto"
+import { spawn } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { createRequire } from "node:module"
 import { writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
-import { cpus } from "node:os"
-import { createClient } from "redis"
 import { type AuthConfig } from "@authlib/core"
 import { toNodeHandler } from "@authlib/core/node"
 import { encode } from "@authlib/jwt"
 import { withRedisCache } from "@authlib/redis"
-import { XataAdapter, migrate } from "@authlib/xata-adapter"
-import { findRedisServer, startRedisServer } from "../packages/redis/test/helpers/redis-server.js"
-import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
+import { XataAdapter } from "@authlib/xata-adapter"
+import { onLastCore, seedSession, startSessionStores } from "./lib-session-stores.js"
 
 const [which = "cached", secondsArg = "20", profilePath] = process.argv.slice(2)
 if (!["cached", "database", "jwt"].includes(which)) throw new Error("path: cached, database or jwt")
 const secret = "bench-secret-bench-secret-bench-secret-0123"
 const quiet = { error() {}, warn() {}, debug() {} }
-const hasTaskset = spawnSync("taskset", ["-V"]).status === 0
 const mine = String(process.pid)
-// The servers run on every core: this process alone is pinned (by the caller).
-const affinity = hasTaskset ? spawnSync("taskset", ["-p", mine], { encoding: "utf8" }).stdout.trim().split(" ").pop() : undefined
-if (hasTaskset) spawnSync("taskset", ["-a", "-p", "-c", `0-${cpus().length - 1}`, mine], { stdio: "ignore" })
-const bin = findRedisServer()
-const postgres = await startPostgres()
-if (!bin || !postgres) throw new Error("needs redis-server and PostgreSQL")
-const redisServer = await startRedisServer(bin)
-if (hasTaskset && affinity) spawnSync("taskset", ["-a", "-p", affinity, mine], { stdio: "ignore" })
-const schema = pgSchema(postgres.url, "prof_redis")
-await schema.create()
-await migrate(schema.pool)
-const redis = createClient({ url: redisServer.url })
-await redis.connect()
+const stores = await startSessionStores("prof_redis")
+if (!stores) throw new Error("needs redis-server and PostgreSQL")
+const { redis, schema } = stores
 const db = XataAdapter(schema.pool)
-const user = await db.createUser({ id: "u-bench", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null })
-const token = "bench-session-token-0123456789abcdefghijklmnop"
-await db.createSession({ sessionToken: createHash("sha256").update(token).digest("base64url"), userId: user.id, expires: new Date(Date.now() + 30 * 86_400_000) })
+const { user, token } = await seedSession(db)
 const base = { providers: [], secret, trustHost: true, logger: quiet }
 const config: AuthConfig =
   which === "jwt" ? { ...base, session: { strategy: "jwt" } } : { ...base, adapter: which === "cached" ? withRedisCache(db, { client: redis }) : db, session: { strategy: "database" } }
@@ -74,7 +57,7 @@ try {
   // PERF_OUT: also `perf record` this process over the load (on-CPU samples; run node with --perf-basic-prof for JS names).
   const perf = process.env.PERF_OUT ? spawn("perf", ["record", "-e", "cpu-clock", "-F", "2000", "-g", "-p", mine, "-o", process.env.PERF_OUT], { stdio: "ignore" }) : undefined
   const cpu = process.cpuUsage()
-  const child = hasTaskset ? spawn("taskset", ["-c", String(cpus().length - 1), ...args], { stdio: ["ignore", "pipe", "ignore"] }) : spawn(args[0]!, args.slice(1), { stdio: ["ignore", "pipe", "ignore"] })
+  const child = onLastCore(args)
   let out = ""
   child.stdout.on("data", (chunk: Buffer) => (out += chunk))
   await new Promise((resolve) => child.on("close", resolve))
@@ -90,8 +73,5 @@ try {
 } finally {
   server.closeAllConnections()
   server.close()
-  await redis.quit()
-  await schema.drop()
-  postgres.stop()
-  await redisServer.stop()
+  await stores.stop()
 }

@@ -9,12 +9,10 @@
  * is started, as in the tests). Both run on the same machine, on loopback: a networked database
  * adds its round trip to the database-only row, which makes the cache look better, not worse.
  */
-import { spawn, spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
-import { createHash } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { cpus } from "node:os"
 import autocannon from "autocannon"
 import pg from "pg"
 import { createClient } from "redis"
@@ -23,6 +21,7 @@ import { toNodeHandler } from "@authlib/core/node"
 import { encode } from "@authlib/jwt"
 import { withRedisCache } from "@authlib/redis"
 import { XataAdapter, migrate } from "@authlib/xata-adapter"
+import { seedSession, unpinned } from "./lib-session-stores.js"
 import { findRedisServer, startRedisServer } from "../packages/redis/test/helpers/redis-server.js"
 import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
 import type { BenchModule } from "./lib-bench.js"
@@ -67,9 +66,7 @@ const redisSession: BenchModule = {
       on: (event: string, listener: (...args: unknown[]) => void) => redis.on(event, listener),
     }
     const db = XataAdapter(countingPool as unknown as pg.Pool)
-    const user = await db.createUser({ id: "u-bench", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null })
-    const token = "bench-session-token-0123456789abcdefghijklmnop"
-    await db.createSession({ sessionToken: createHash("sha256").update(token).digest("base64url"), userId: user.id, expires: new Date(Date.now() + 30 * 86_400_000) })
+    const { user, token } = await seedSession(db)
     const databaseConfig = (adapter: Adapter): AuthConfig => ({ providers: [], secret, trustHost: true, logger: quiet, adapter, session: { strategy: "database" } })
     const jwtToken = await encode({ token: { sub: user.id, name: user.name, email: user.email }, secret, salt: "authlib.session-token" })
     const configs: Record<string, { config: AuthConfig; cookie: string }> = {
@@ -135,21 +132,6 @@ const redisSession: BenchModule = {
     postgres.stop()
     await redisServer.stop()
   },
-}
-
-/**
- * Runs `start` with this process unpinned, so that the servers it starts (children inherit the CPU
- * affinity) are not squeezed onto the bench's core; pins back to core 0 afterwards.
- */
-async function unpinned<T>(start: () => Promise<T>): Promise<T> {
-  if (!process.env.AUTHLIB_BENCH_PINNED) return start()
-  const all = `0-${cpus().length - 1}`
-  spawnSync("taskset", ["-a", "-p", "-c", all, String(process.pid)], { stdio: "ignore" })
-  try {
-    return await start()
-  } finally {
-    spawnSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" })
-  }
 }
 
 /** A node:http server on 127.0.0.1 answering with `config` (null: a fixed JSON body); its port and a closer. */

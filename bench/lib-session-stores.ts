@@ -1,0 +1,73 @@
+/**
+ * Redis and PostgreSQL for the redis-session bench and its tools (`redis-ab.ts`, `redis-profile.ts`):
+ * the servers started on every core (this process alone is pinned by its caller), a migrated
+ * schema, a connected node-redis client, and one user with one stored session to read.
+ */
+import { spawn, spawnSync, type ChildProcessByStdio, type SpawnOptionsWithStdioTuple } from "node:child_process"
+import type { Readable } from "node:stream"
+import { createHash } from "node:crypto"
+import { cpus } from "node:os"
+import { createClient } from "redis"
+import type { Adapter, AdapterUser } from "@authlib/core"
+import { migrate } from "@authlib/xata-adapter"
+import { findRedisServer, startRedisServer } from "../packages/redis/test/helpers/redis-server.js"
+import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
+
+const hasTaskset = spawnSync("taskset", ["-V"]).status === 0
+
+/**
+ * Runs `start` with this process on every core, so that the servers it starts (children inherit
+ * the CPU affinity) are not squeezed onto the bench's core; puts the process's affinity back after.
+ */
+export async function unpinned<T>(start: () => Promise<T>): Promise<T> {
+  if (!hasTaskset) return start()
+  const mine = String(process.pid)
+  const affinity = spawnSync("taskset", ["-p", mine], { encoding: "utf8" }).stdout.trim().split(" ").pop()
+  spawnSync("taskset", ["-a", "-p", "-c", `0-${cpus().length - 1}`, mine], { stdio: "ignore" })
+  try {
+    return await start()
+  } finally {
+    if (affinity) spawnSync("taskset", ["-a", "-p", affinity, mine], { stdio: "ignore" })
+  }
+}
+
+/** `command` on the last core when `taskset` is there (the server under test keeps core 0), its stdout piped. */
+export function onLastCore(command: string[]): ChildProcessByStdio<null, Readable, null> {
+  const options = { stdio: ["ignore", "pipe", "ignore"] } satisfies SpawnOptionsWithStdioTuple<"ignore", "pipe", "ignore">
+  return hasTaskset ? spawn("taskset", ["-c", String(cpus().length - 1), ...command], options) : spawn(command[0]!, command.slice(1), options)
+}
+
+/** Redis and PostgreSQL with the schema `schemaName` migrated; null when a server binary is missing. */
+export async function startSessionStores(schemaName: string) {
+  const bin = findRedisServer()
+  const postgres = await unpinned(() => startPostgres())
+  if (!bin || !postgres) {
+    postgres?.stop()
+    return null
+  }
+  const redisServer = await unpinned(() => startRedisServer(bin))
+  const schema = pgSchema(postgres.url, schemaName)
+  await schema.create()
+  await migrate(schema.pool)
+  const redis = createClient({ url: redisServer.url })
+  await redis.connect()
+  return {
+    schema,
+    redis,
+    redisUrl: redisServer.url,
+    async stop() {
+      await redis.quit()
+      await schema.drop()
+      postgres.stop()
+      await redisServer.stop()
+    },
+  }
+}
+
+/** The session every bench reads: the user and the cookie value (the token; the adapter stores its SHA-256). */
+export async function seedSession(db: Required<Pick<Adapter, "createUser" | "createSession">>): Promise<{ user: AdapterUser; token: string }> {
+  const user = await db.createUser({ id: "u-bench", name: "Ada Lovelace", email: "ada@example.com", emailVerified: null })
+  const token = "bench-session-token-0123456789abcdefghijklmnop"
+  await db.createSession({ sessionToken: createHash("sha256").update(token).digest("base64url"), userId: user.id, expires: new Date(Date.now() + 30 * 86_400_000) })
+  return { user, token }
+}
