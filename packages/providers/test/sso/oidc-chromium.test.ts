@@ -5,40 +5,23 @@
  * consents at the OP's own pages, and comes back signed in, a member of the organization, with it
  * active; the OIDC binding cookie reached the callback, and is gone after it.
  */
-import { mkdtemp, rm } from "node:fs/promises"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { chromium, type BrowserContext } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addSsoDomain, createOrganization, createSsoConnection, updateSsoConnection, verifySsoDomain } from "@authlib/core"
-import { toNodeHandler } from "@authlib/core/node"
-import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
+import type { MemoryStore } from "@authlib/adapter-test"
 import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
-import { startApp, type SsoApp } from "./harness.js"
+import { startChromiumApp, type ChromiumApp } from "./chromium-app.js"
+import type { SsoApp } from "./harness.js"
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-let server: Server
+let chromiumApp: ChromiumApp
 let origin: string
 let store: MemoryStore
 let app: SsoApp
 let op: LocalOP
-let context: BrowserContext
-let profile: string
 let organizationId: string
 
 beforeAll(async () => {
-  server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  origin = `http://localhost:${(server.address() as AddressInfo).port}`
-  store = createMemoryStore()
-  app = await startApp(MemoryAdapter(store), {}, origin)
-  const auth = toNodeHandler(app.config)
-  server.on("request", (req, res) => auth(req, res, () => void res.writeHead(200, { "content-type": "text/plain" }).end(`app page ${req.url}`)))
-
+  chromiumApp = await startChromiumApp()
+  ;({ origin, store, app } = chromiumApp)
   organizationId = (await createOrganization(app.adminRequest(), app.config, { name: "Example", slug: "example" })).id
   // The connection's redirect URI is registered at the OP, which starts after it.
   const connection = await createSsoConnection(app.adminRequest(), app.config, organizationId, { type: "oidc", issuer: "http://127.0.0.1:9/", clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret })
@@ -47,23 +30,16 @@ beforeAll(async () => {
   const added = await addSsoDomain(app.adminRequest(), app.config, connection.id, "example.com")
   app.txt.set(added.record.name, [[added.record.value]])
   expect((await verifySsoDomain(app.adminRequest(), app.config, connection.id, "example.com")).verified).toBe(true)
-
-  profile = await mkdtemp(join(tmpdir(), "authlib-sso-oidc-chromium-"))
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 30_000 })
-  context.setDefaultTimeout(15_000)
 }, 120_000)
 
 afterAll(async () => {
-  await context?.close()
-  if (profile) await rm(profile, { recursive: true, force: true })
+  await chromiumApp?.stop()
   await op?.close()
-  server?.closeAllConnections()
-  await new Promise((resolve) => server?.close(resolve))
 })
 
 describe("the OIDC journey in Chromium against oidc-provider", () => {
   it("signs alice in through her IdP's login and consent pages: a verified user, a member of the organization, it active", async () => {
-    const page = await context.newPage()
+    const page = await chromiumApp.context.newPage()
     await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}`)
     await page.getByLabel("Work email").fill("alice@example.com")
     await page.getByRole("button", { name: "Sign in with SSO" }).click()
@@ -86,7 +62,7 @@ describe("the OIDC journey in Chromium against oidc-provider", () => {
     expect(alice.emailVerified).toBeInstanceOf(Date)
     expect(store.organizationMembers.get(store.memberKey(organizationId, alice.id))?.role).toBe("member")
     // The binding cookie did its one job and is gone.
-    expect((await context.cookies(origin)).map((c) => c.name)).not.toContain("authlib.sso-binding")
+    expect((await chromiumApp.context.cookies(origin)).map((c) => c.name)).not.toContain("authlib.sso-binding")
     await page.close()
   }, 60_000)
 })

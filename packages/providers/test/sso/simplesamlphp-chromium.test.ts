@@ -6,42 +6,26 @@
  * sign-in page, logs in at the IdP, and comes back signed in, a member of the organization, with it
  * active. A second run of the same journey by the same user keeps one user and one membership.
  */
-import { mkdtemp, rm } from "node:fs/promises"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { chromium, type BrowserContext } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { addSsoDomain, createOrganization, createSsoConnection, updateSsoConnection, verifySsoDomain } from "@authlib/core"
-import { toNodeHandler } from "@authlib/core/node"
-import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
+import type { MemoryStore } from "@authlib/adapter-test"
 import { generateServiceProviderKeys } from "@authlib/saml"
 import { startSimpleSamlPhp, type SimpleSamlPhp } from "@authlib/e2e-kit/saml/simplesamlphp"
-import { startApp, type SsoApp } from "./harness.js"
+import { startChromiumApp, type ChromiumApp } from "./chromium-app.js"
+import type { SsoApp } from "./harness.js"
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 const USERS = { "alice:correct horse": { email: ["alice@acme.test"], displayName: ["Alice Liddell"] } }
 
-let server: Server
+let chromiumApp: ChromiumApp
 let origin: string
 let store: MemoryStore
 let app: SsoApp
 let ssp: SimpleSamlPhp
-let context: BrowserContext
-let profile: string
 let organizationId: string
 
 beforeAll(async () => {
-  server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  // The app at localhost, the IdP at 127.0.0.1: two sites.
-  origin = `http://localhost:${(server.address() as AddressInfo).port}`
-  store = createMemoryStore()
-  app = await startApp(MemoryAdapter(store), {}, origin)
-  const auth = toNodeHandler(app.config)
-  server.on("request", (req, res) => auth(req, res, () => void res.writeHead(200, { "content-type": "text/plain" }).end(`app page ${req.url}`)))
+  chromiumApp = await startChromiumApp()
+  ;({ origin, store, app } = chromiumApp)
 
   // The connection first (SimpleSAMLphp reads its SP metadata at start), then the IdP's metadata into it.
   organizationId = (await createOrganization(app.adminRequest(), app.config, { name: "Acme", slug: "acme" })).id
@@ -53,23 +37,16 @@ beforeAll(async () => {
   const added = await addSsoDomain(app.adminRequest(), app.config, connection.id, "acme.test")
   app.txt.set(added.record.name, [[added.record.value]])
   expect((await verifySsoDomain(app.adminRequest(), app.config, connection.id, "acme.test")).verified).toBe(true)
-
-  profile = await mkdtemp(join(tmpdir(), "authlib-sso-chromium-"))
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 30_000 })
-  context.setDefaultTimeout(15_000)
 }, 120_000)
 
 afterAll(async () => {
-  await context?.close()
-  if (profile) await rm(profile, { recursive: true, force: true })
+  await chromiumApp?.stop()
   await ssp?.stop()
-  server?.closeAllConnections()
-  await new Promise((resolve) => server?.close(resolve))
 })
 
 /** Signs in from the built-in sign-in page through SimpleSAMLphp's login form; the page it ends on. */
 async function journey(): Promise<string> {
-  const page = await context.newPage()
+  const page = await chromiumApp.context.newPage()
   await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/dashboard`)}`)
   await page.getByLabel("Work email").fill("alice@acme.test")
   await page.getByRole("button", { name: "Sign in with SSO" }).click()
