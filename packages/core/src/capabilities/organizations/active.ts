@@ -13,7 +13,7 @@ import { derivedMac } from "../../kernel/security/derived-mac.js"
 import { base64url, timingSafeEqual } from "../../kernel/security/random.js"
 import { principalOf } from "../../kernel/sessions/principal.js"
 import type { AuthRequest, Context } from "../../kernel/types/http.js"
-import type { SessionFieldsHook } from "../../kernel/types/capability.js"
+import type { SessionFields, SessionFieldsHook } from "../../kernel/types/capability.js"
 import { organizationIdOf } from "./identifiers.js"
 import { callerIn, organizationStore, organizationsOptions, unknownOrganization } from "./membership.js"
 
@@ -75,10 +75,17 @@ async function activeFor(ctx: Context, userId: string, organizationId: string): 
  * store through the principal, and the cookie cleared when it no longer holds. Costs nothing
  * without the cookie.
  */
-export const activeOrganizationFields: SessionFieldsHook = async (req, ctx) => {
+export const activeOrganizationFields: SessionFieldsHook = (req, ctx) => {
   if (!ctx.config.organizations) return undefined
   const value = req.cookies[cookieName(ctx)]
-  if (!value) return { fields: { activeOrganization: null } }
+  if (!value) return NO_ACTIVE_ORGANIZATION
+  return checkedActive(req, ctx, value)
+}
+
+const NO_ACTIVE_ORGANIZATION = Object.freeze({ fields: Object.freeze({ activeOrganization: null }) })
+
+/** The active organization the cookie `value` names, read now, or none with the cookie cleared. */
+async function checkedActive(req: AuthRequest, ctx: Context, value: string): Promise<SessionFields> {
   const principal = await principalOf(req, ctx)
   const id = principal ? chosenId(ctx, value, principal.userId) : undefined
   const active = principal && id !== undefined ? await activeFor(ctx, principal.userId, id) : null

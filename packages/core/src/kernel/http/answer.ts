@@ -6,17 +6,22 @@
  */
 import type { LoggerInstance } from "@authlib/jwt"
 import { logError } from "../errors/logger.js"
+import type { AuthResponse } from "../types/http.js"
 import type { ResolvedConfig } from "../types/resolved-config.js"
 import { dispatch } from "./dispatch.js"
 import { CONFIGURATION_ERROR, responseOf, responseParts, wantsRedirectAsJson, type ResponseParts } from "./to-response.js"
 
 /** The answer to `request` (not in `raw` mode); a cookie that cannot be serialised is logged and answered as a configuration error. */
 export async function answerParts(request: Request, config: ResolvedConfig, clientAddress?: string): Promise<ResponseParts> {
-  const result = await dispatch(request, config, clientAddress)
+  return partsOf(request, await dispatch(request, config, clientAddress), config.logger)
+}
+
+/** `result`, the dispatched answer to `request`, as parts (the second half of `answerParts`, for a caller that dispatched itself). */
+export function partsOf(request: Request, result: AuthResponse, logger: LoggerInstance): ResponseParts {
   try {
     return responseParts(result, wantsRedirectAsJson(request))
   } catch (err) {
-    logError(config.logger, err)
+    logError(logger, err)
     return CONFIGURATION_ERROR
   }
 }

@@ -8,18 +8,22 @@ import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import { sessionStrategy } from "../sessions/strategy.js"
 import type { Session } from "../types/config.js"
 
-/** `answer` with the capabilities' fields merged into its session and their cookies appended; unchanged without a session or hooks. */
+/** `answer` with the capabilities' fields merged into its session and their cookies appended; the same object without a session or anything added. */
 async function withCapabilityFields(req: AuthRequest, ctx: Context, answer: AuthResponse<Session | null>): Promise<AuthResponse<Session | null>> {
   const hooks = ctx.config.registry.sessionFields
   if (answer.json === null || answer.json === undefined || hooks.length === 0) return answer
   let session = answer.json
-  let cookies = answer.cookies ?? []
+  let cookies = answer.cookies
+  let changed = false
   for (const hook of hooks) {
-    const added = await hook(req, ctx)
-    if (added?.fields) session = { ...session, ...added.fields }
-    if (added?.cookies?.length) cookies = [...cookies, ...added.cookies]
+    const asked = hook(req, ctx)
+    const added = asked instanceof Promise ? await asked : asked
+    if (added === undefined) continue
+    if (added.fields) session = { ...session, ...added.fields }
+    if (added.cookies?.length) cookies = [...(cookies ?? []), ...added.cookies]
+    changed = true
   }
-  return { ...answer, json: session, cookies }
+  return changed ? { ...answer, json: session, cookies } : answer
 }
 
 export async function getSession(req: AuthRequest, ctx: Context): Promise<AuthResponse<Session | null>> {

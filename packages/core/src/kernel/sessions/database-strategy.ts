@@ -214,7 +214,7 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   const found = await lookUp(token, ctx)
   // `lookUp` made every check the principal makes (see `principal`), so a capability asking for the
   // principal in this request (the active organization on `GET /session`) gets it without a second look-up.
-  ctx.memo.principal ??= Promise.resolve(found && principalFrom(found))
+  ctx.memo.liveStoredSession = found
   if (!found) return { json: null, cookies: refusedSessionCookies(req, ctx) }
   const slid = await slide(token, found, ctx)
   const stored = slid.session
@@ -255,13 +255,17 @@ async function liveSession(req: AuthRequest, ctx: Context): Promise<Found | null
 
 /** The stored session the request carries, live, with its user: the principal (see `principal.ts`). Its provider tokens are the accounts' (`getAccessToken` reads them there). */
 async function principal(req: AuthRequest, ctx: Context): Promise<Principal | null> {
-  const found = await liveSession(req, ctx)
+  const known = ctx.memo.liveStoredSession
+  const found = known !== undefined ? known : await liveSession(req, ctx)
   return found && principalFrom(found)
 }
 
 /** The principal of a live stored session and its user. */
-const principalFrom = (found: Found): Principal =>
-  ({ userId: found.user.id, storedSessionKey: found.session.sessionToken, ...authenticationFacts(found.session.authTime, found.session.amr), providerTokens: NO_PROVIDER_TOKENS })
+function principalFrom(found: Found): Principal {
+  // Named fields, not a spread of the facts followed by keys they lack (V8's slow path on Node 20, see jwt's `encode`).
+  const facts = authenticationFacts(found.session.authTime, found.session.amr)
+  return { userId: found.user.id, storedSessionKey: found.session.sessionToken, authTime: facts.authTime, amr: facts.amr, providerTokens: NO_PROVIDER_TOKENS }
+}
 
 const NO_PROVIDER_TOKENS = Object.freeze({})
 

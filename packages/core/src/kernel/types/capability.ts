@@ -301,9 +301,17 @@ export type FootholdHook = (ctx: Context, userId: string) => Promise<Record<stri
 /**
  * What a capability adds to the session `GET` and `POST {basePath}/session` answer (after the
  * `session` callback), for a request that has one: its `fields`, merged into the session, and
- * `cookies` to set (a stale cookie of its own cleared). Asked only when the session is not `null`.
+ * `cookies` to set (a stale cookie of its own cleared). Asked only when the session is not `null`;
+ * a hook with nothing to add under the config answers `undefined` at once (not a promise), which
+ * costs the read no await.
  */
-export type SessionFieldsHook = (req: AuthRequest, ctx: Context) => Promise<{ readonly fields?: Readonly<Record<string, unknown>>; readonly cookies?: readonly Cookie[] } | undefined>
+export type SessionFieldsHook = (req: AuthRequest, ctx: Context) => SessionFields | undefined | Promise<SessionFields | undefined>
+
+/** What a `SessionFieldsHook` adds to the session answer. */
+export interface SessionFields {
+  readonly fields?: Readonly<Record<string, unknown>>
+  readonly cookies?: readonly Cookie[]
+}
 
 /** A warning printed once per process (`key`) at start-up. */
 export interface StartupWarning {

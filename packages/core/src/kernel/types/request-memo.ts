@@ -3,6 +3,7 @@
  * created empty by `contextOf` and filled, when first asked, by the module that owns each slot. A
  * route and the issuer asking the same question in one request get one answer for one look-up.
  */
+import type { AdapterSession, AdapterUser } from "./adapters.js"
 import type { Principal } from "./principal.js"
 
 /**
@@ -30,6 +31,12 @@ export interface RequestMemo {
   heldSignIn?: Promise<HeldSignIn | undefined>
   /** The request's principal (`sessions/principal.ts`). */
   principal?: Promise<Principal | null>
+  /**
+   * The stored session (and its user) a database session read of this request found live, or null
+   * for none (`sessions/database-strategy.ts`): the principal is made from it when asked, with no
+   * second look-up, and never made when nothing asks.
+   */
+  liveStoredSession?: { readonly session: AdapterSession; readonly user: AdapterUser } | null
   /** Second factors a capability verified during this request (`sign-in/amr.ts`). */
   verifiedFactors?: VerifiedFactor[]
 }
