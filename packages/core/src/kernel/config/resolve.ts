@@ -113,6 +113,7 @@ function buildConfig(config: AuthConfig, registry: Registry): ResolvedConfig {
     jwt: Object.freeze({ maxAge: config.jwt?.maxAge ?? session.maxAge, encode: config.jwt?.encode ?? encode, decode: config.jwt?.decode ?? decode }),
     callbacks: callbackOptions(config),
     hasJwtCallback: typeof config.callbacks?.jwt === "function",
+    hasSessionCallback: typeof config.callbacks?.session === "function",
     hasSignInCallback: typeof config.callbacks?.signIn === "function",
     events: Object.freeze({ ...(config.events ?? {}) }),
     logger,

@@ -224,10 +224,12 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   // A provider refused this user's refresh token (getAccessToken marked the session): say so, as in JWT mode.
   if (stored.error === "RefreshTokenError") base.error = "RefreshTokenError"
   const { user } = found
-  const session = await runUserCode("callback", "session", () =>
+  // The default `session` callback returns its session as it is: answered here, without the runner.
+  const session = !ctx.config.hasSessionCallback ? base : await runUserCode("callback", "session", () =>
     ctx.config.callbacks.session(update ? { session: base, user, newSession: update.data, trigger: "update" } : { session: base, user }))
   // The `session` event of spec 6 types `token` as a JWT; under `database` it is the stored record.
-  await emitEvent(ctx, "session", { session: session as Session, token: stored as unknown as JWT })
+  const emitted = emitEvent(ctx, "session", { session: session as Session, token: stored as unknown as JWT })
+  if (emitted) await emitted
   return { json: session as Session, cookies }
 }
 

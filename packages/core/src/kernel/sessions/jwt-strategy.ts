@@ -290,9 +290,11 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
   // A provider refused a refresh token kept in this session: say so, as Auth.js's refresh guide does.
   if (next.error === "RefreshTokenError" || Object.values(providerTokensOf(next)).some((t) => t?.error === "RefreshTokenError")) base.error = "RefreshTokenError"
-  const session = await runUserCode("callback", "session", () =>
+  // The default `session` callback returns its session as it is: answered here, without the runner.
+  const session = !config.hasSessionCallback ? base : await runUserCode("callback", "session", () =>
     config.callbacks.session(update ? { session: base, token: next, newSession: update.data, trigger: "update" } : { session: base, token: next }))
-  await emitEvent(ctx, "session", { session: session as Session, token: next })
+  const emitted = emitEvent(ctx, "session", { session: session as Session, token: next })
+  if (emitted) await emitted
   return { json: session as Session, cookies }
 }
 

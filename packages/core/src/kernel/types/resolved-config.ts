@@ -31,6 +31,8 @@ export interface ResolvedConfig extends ResolvedCapabilityOptions {
   readonly callbacks: Readonly<CallbacksOptions>
   /** Whether the user supplied a `jwt` callback (a read can skip the identity default). */
   readonly hasJwtCallback: boolean
+  /** Whether the user supplied a `session` callback (a read can skip the identity default and its runner). */
+  readonly hasSessionCallback: boolean
   /** Whether the user supplied a `signIn` callback (without one, nothing must see the stored user before its session: see `issueSession`). */
   readonly hasSignInCallback: boolean
   readonly events: Readonly<Partial<EventCallbacks>>
