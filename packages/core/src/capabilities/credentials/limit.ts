@@ -123,13 +123,26 @@ type PlanKind = "client" | "mark" | "net"
 interface PlanTable {
   size: number
   readonly byKind: Record<PlanKind, Map<string, Map<string, AttemptPlan>>>
+  /**
+   * By peer address, then by the identifier as submitted: its normalised form, the client's key
+   * and the plan of an attempt without a device mark. Only where the client's key is the peer's
+   * alone (no trusted proxies): the same peer and text then always resolve the same way.
+   */
+  readonly byPeer: Map<string, Map<string, Resolved>>
+}
+
+/** An identifier as submitted from one peer, resolved (see `PlanTable.byPeer`). */
+interface Resolved {
+  readonly id: string
+  readonly client: string
+  readonly plan: AttemptPlan
 }
 const plans = new WeakMap<ResolvedRateLimit, PlanTable>()
 const PLANS_MAX = 4096
 
 function tableOf(limits: ResolvedRateLimit): PlanTable {
   let table = plans.get(limits)
-  if (!table) plans.set(limits, (table = { size: 0, byKind: { client: new Map(), mark: new Map(), net: new Map() } }))
+  if (!table) plans.set(limits, (table = { size: 0, byKind: { client: new Map(), mark: new Map(), net: new Map() }, byPeer: new Map() }))
   return table
 }
 
@@ -137,11 +150,16 @@ function cachedPlan(table: PlanTable, kind: PlanKind, outer: string, inner: stri
   return table.byKind[kind].get(outer)?.get(inner)
 }
 
+/** Empties `table` once it holds `PLANS_MAX` entries, so memory stays bounded whatever comes. */
+function makeRoom(table: PlanTable): void {
+  if (table.size < PLANS_MAX) return
+  for (const byOuter of Object.values(table.byKind)) byOuter.clear()
+  table.byPeer.clear()
+  table.size = 0
+}
+
 function keepPlan(table: PlanTable, kind: PlanKind, outer: string, inner: string, plan: AttemptPlan): AttemptPlan {
-  if (table.size >= PLANS_MAX) {
-    for (const byOuter of Object.values(table.byKind)) byOuter.clear()
-    table.size = 0
-  }
+  makeRoom(table)
   const byKind = table.byKind[kind]
   let byInner = byKind.get(outer)
   if (!byInner) byKind.set(outer, (byInner = new Map()))
@@ -165,12 +183,17 @@ function makePlan(limits: ResolvedRateLimit, client: string | undefined, key: st
 function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, identifier: string | undefined): Attempt {
   const perIdentifier = limits.rules["credentials.perIdentifier"].length > 0
   const perClient = limits.rules["credentials.perClient"].length > 0
-  const id = identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined
-  const client = perIdentifier || perClient ? clientOf(req, ctx) : undefined
-  const failures = perClient ? client : undefined
-  if (!perIdentifier) return new Attempt(ctx, failures, id, false, failures === undefined ? undefined : readOnly(limits, failures))
+  if (!perIdentifier) {
+    const client = perClient ? clientOf(req, ctx) : undefined
+    return new Attempt(ctx, client, identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined, false, client === undefined ? undefined : readOnly(limits, client))
+  }
   const table = tableOf(limits)
+  const peer = limits.trust === undefined || limits.trust.hops === 0 ? req.clientAddress : undefined
+  const known = peer !== undefined && identifier !== undefined ? table.byPeer.get(peer)?.get(identifier) : undefined
+  const id = known ? known.id : identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined
+  const client = known ? known.client : clientOf(req, ctx)
   // `failures` is `client` or nothing, the same for every attempt under these limits: the client alone keys a plan.
+  const failures = perClient ? client : undefined
   if (id === undefined) {
     const plan = cachedPlan(table, "client", client ?? "", "") ?? keepPlan(table, "client", client ?? "", "", makePlan(limits, failures, `client:${client ?? ""}`, id, false))
     return new Attempt(ctx, failures, id, false, plan)
@@ -181,8 +204,21 @@ function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, id
     const plan = cachedPlan(table, "mark", mark.id, id) ?? keepPlan(table, "mark", mark.id, id, makePlan(limits, failures, `mark:${mark.id}`, id, false))
     return new Attempt(ctx, failures, id, mark.renew, plan)
   }
+  if (known) return new Attempt(ctx, failures, id, true, known.plan)
   const plan = cachedPlan(table, "net", client ?? "", id) ?? keepPlan(table, "net", client ?? "", id, makePlan(limits, failures, `net:${client === undefined ? "" : networkOfKey(client)}:${id}`, id, true))
+  if (peer !== undefined && identifier !== undefined && client !== undefined && peer.length + identifier.length <= RESOLVED_MAX_TEXT) keepResolved(table, peer, identifier, { id, client, plan })
   return new Attempt(ctx, failures, id, true, plan)
+}
+
+/** Longest peer and identifier text, together, kept in `byPeer` (a long text is resolved every time): memory stays small whatever is sent. */
+const RESOLVED_MAX_TEXT = 320
+
+function keepResolved(table: PlanTable, peer: string, identifier: string, resolved: Resolved): void {
+  makeRoom(table)
+  let byIdentifier = table.byPeer.get(peer)
+  if (!byIdentifier) table.byPeer.set(peer, (byIdentifier = new Map()))
+  byIdentifier.set(identifier, resolved)
+  table.size++
 }
 
 /** Without per-identifier limits: the client's read alone. */

@@ -212,6 +212,18 @@ describe("credentials: failures per client", () => {
     expect((await post("198.51.100.0")).status).toBe(302)
   })
 
+  it("behind a declared proxy, each forwarded network keeps its own counter for an identifier, though every request comes from one peer", async () => {
+    const { cfg, calls } = counted({ trustedProxies: 1 })
+    const proxy = new Client(cfg, ORIGIN, "10.0.0.2")
+    const post = async (xff: string, password = WRONG) =>
+      proxy.request("/auth/callback/credentials", { method: "POST", headers: { "x-forwarded-for": xff }, form: { csrfToken: await proxy.csrfToken(), username: "alice", password } })
+    for (let i = 0; i < 5; i++) expect((await post("203.0.113.66")).status).toBe(302)
+    expect((await post("203.0.113.66", "wonderland")).status).toBe(429)
+    // Alice on another network, through the same proxy, is not held by the guesses from the first.
+    expect((await post("198.51.100.7", "wonderland")).headers.get("location")).toBe(`${ORIGIN}/`)
+    expect(calls).toHaveLength(6)
+  })
+
   it("without any client address, per-client limits are skipped (said once in the log) and per-identifier limits still apply", async () => {
     const { cfg, entries, calls } = counted()
     const client = new Client(cfg)
