@@ -5,13 +5,11 @@
  * links issued just before a migration between the two keep working.
  */
 import { port, type PortMethods } from "../../kernel/ports/ports.js"
-import { sha256 } from "@noble/hashes/sha2.js"
-import { bytesToHex } from "@noble/hashes/utils.js"
 import type { Adapter, AdapterAccount, AdapterUser, VerificationToken } from "../../kernel/types/adapters.js"
 import { Configuration } from "../../kernel/errors/errors.js"
 import { logError } from "../../kernel/errors/logger.js"
 import type { EmailConfig } from "../../kernel/types/providers.js"
-import { randomToken } from "../../kernel/security/random.js"
+import { randomToken, sha256Hex } from "../../kernel/security/random.js"
 import type { FlowContext } from "../../kernel/types/sign-in.js"
 import { maxLiveTokens } from "./rate-limits.js"
 
@@ -20,15 +18,13 @@ export const DEFAULT_EMAIL_MAX_AGE = 10 * 60
 /** Longer presented tokens are refused before hashing: no generator makes them. */
 export const MAX_TOKEN_LENGTH = 512
 
-const encoder = new TextEncoder()
-
 /**
  * `hex(SHA-256(token + secret))`, the form in which tokens reach the adapter. Synchronous, with the
  * SHA-256 that hashes session tokens (`crypto.subtle.digest` would add a thread-pool round trip);
  * the digest of the same UTF-8 bytes, so tokens stored before still match.
  */
 export function hashToken(token: string, secret: string): string {
-  return bytesToHex(sha256(encoder.encode(`${token}${secret}`)))
+  return sha256Hex(`${token}${secret}`)
 }
 
 /** The secrets a token may be hashed with: the provider's own, else the config's (newest first). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js"
 import { fastSha256 } from "@authlib/jwt"
-import { portableSha256, sha256 } from "../../../src/kernel/security/random.js"
+import { createHash } from "node:crypto"
+import { portableSha256, portableSha256Hex, sha256, sha256Hex } from "../../../src/kernel/security/random.js"
 
 /** The reference: UTF-8 bytes (lone surrogates as U+FFFD, as TextEncoder writes them), SHA-256, base64url without padding. */
 const reference = (value: string) => btoa(String.fromCharCode(...nobleSha256(new TextEncoder().encode(value)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
@@ -45,6 +46,17 @@ describe("SHA-256 (base64url) of core's hot paths", () => {
         value += kind === 0 ? String.fromCharCode(0x20 + pick(95)) : kind === 1 ? String.fromCharCode(pick(0xffff)) : String.fromCodePoint(0x10000 + pick(0xfffff))
       }
       expect(fastSha256!(value)).toBe(portableSha256(value))
+    }
+  })
+
+  it("gives the same hex digest (the e-mail link's stored form) on both paths as node:crypto's hex, for the inputs above and 2,000 random strings", () => {
+    const pick = (n: number) => Math.floor(Math.random() * n)
+    const values = [...inputs]
+    for (let k = 0; k < 2000; k++) values.push(Array.from({ length: pick(300) }, () => String.fromCodePoint(pick(2) ? 0x20 + pick(95) : pick(0xd7ff))).join(""))
+    for (const value of values) {
+      const expected = createHash("sha256").update(value, "utf8").digest("hex")
+      expect(sha256Hex(value)).toBe(expected)
+      expect(portableSha256Hex(value)).toBe(expected)
     }
   })
 })
