@@ -55,7 +55,8 @@ export function written<T>(record: T | null, what: string): T {
 /** A timestamp parameter (ISO string), or null. */
 export function timestamp(value: Date | string | null | undefined, field: string): string | null {
   if (value === null || value === undefined) return null
-  const date = new Date(value)
+  // A `Date` is read as it is (every session write passes several): no copy made only to be formatted.
+  const date = value instanceof Date ? value : new Date(value)
   if (Number.isNaN(date.getTime())) {
     throw new XataAdapterError(`"${field}" must be a valid date`, { code: "INVALID_INPUT", cause: { field } })
   }
