@@ -22,6 +22,18 @@ export function createSessionForAccountSuite(ctx: SuiteContext): void {
     expect(await adapter.getSessionAndUser(session.sessionToken)).toMatchObject({ session: { userId: user.id }, user })
   })
 
+  test("createSessionForAccount answers the session exactly as getSessionAndUser reads it back, every metadata field included", async () => {
+    const user = await adapter.createUser(make.user())
+    const account = make.account(user.id, { type: "credentials", provider: "credentials" })
+    await adapter.linkAccount(account)
+    const { sessionToken, expires } = make.session(user.id)
+    const metadata = { createdAt: new Date(Date.now() - 1234), clientDescription: "Firefox on Linux", clientNetwork: "203.0.113.0/24", authTime: 1_700_000_001, amr: ["pwd", "otp", "mfa"] }
+    const created = await adapter.createSessionForAccount(account, { sessionToken, expires, ...metadata })
+    const read = await adapter.getSessionAndUser(sessionToken)
+    expect(created).toEqual(read)
+    expect(created?.session).toMatchObject({ sessionToken, userId: user.id, expires, ...metadata })
+  })
+
   test("createSessionForAccount answers null and stores nothing when nobody owns the account", async () => {
     const user = await adapter.createUser(make.user())
     const account = make.account(user.id, { type: "credentials", provider: "credentials" })

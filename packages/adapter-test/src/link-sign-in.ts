@@ -34,6 +34,8 @@ export function useVerificationTokenAndCreateSessionSuite(ctx: SuiteContext): vo
     expect(used?.session).toMatchObject({ ...session, userId: user.id })
     expect(await db.verificationToken(token)).toBeNull()
     expect(await adapter.getSessionAndUser(session.sessionToken)).toMatchObject({ session: { userId: user.id, authTime: session.authTime, amr: ["otp"] }, user })
+    // The answer is the session as stored, exactly as a read gives it back.
+    expect(used?.session).toEqual((await adapter.getSessionAndUser(session.sessionToken))?.session)
     // Used up: a second use answers null and writes nothing.
     const second = newSession(user.id)
     expect(await adapter.useVerificationTokenAndCreateSession(params, account, second)).toBeNull()

@@ -5,8 +5,8 @@
  */
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor } from "../executors/index.js"
-import { amrIn, ownedSessionParams, SESSION_COLUMNS, toSession } from "./sessions.js"
-import { asDate, asString, first, lookupable } from "./values.js"
+import { amrIn, insertedSession, ownedSessionParams } from "./sessions.js"
+import { asBoolean, asDate, first, lookupable } from "./values.js"
 import { toUser } from "./users.js"
 
 /**
@@ -29,13 +29,12 @@ const USE_AND_CREATE = `WITH t AS (
   SELECT $5::text, $6::timestamptz, o.xata_id, $7::timestamptz, $8::text, $9::text, $10::bigint, ${amrIn(11)}
   FROM t JOIN o ON o.email = t.identifier
   WHERE t.expires > $12::timestamptz AND o."emailVerified" IS NOT NULL
-  RETURNING xata_id, ${SESSION_COLUMNS}
+  RETURNING xata_id, "user"
 ), link AS (
   INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s
 )
-SELECT t.identifier, t.token, t.expires, o.xata_id AS u_xata_id, o.name AS u_name, o.email AS u_email,
-       o."emailVerified" AS "u_emailVerified", o.image AS u_image,
-       s."sessionToken", s.expires AS s_expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error, s."authTime", s.amr
+SELECT t.expires, o.xata_id AS u_xata_id, o.name AS u_name, o.email AS u_email,
+       o."emailVerified" AS "u_emailVerified", o.image AS u_image, s.xata_id IS NOT NULL AS created
 FROM t LEFT JOIN o ON true LEFT JOIN s ON true`
 
 export function linkSignInMethods(db: Executor): Pick<XataAdapterMethods, "useVerificationTokenAndCreateSession"> {
@@ -44,20 +43,14 @@ export function linkSignInMethods(db: Executor): Pick<XataAdapterMethods, "useVe
       if (!lookupable(identifier, token)) return null
       // An account key Postgres cannot hold matches no account (NULL never equals): the token is still used, no session written.
       const accountKey = lookupable(provider, providerAccountId) ? [provider, providerAccountId] : [null, null]
-      const row = first(
-        await db.query(USE_AND_CREATE, [
-          identifier,
-          token,
-          ...accountKey,
-          ...ownedSessionParams(session),
-          new Date().toISOString(),
-        ]),
-      )
-      const stored = row && { identifier: asString(row.identifier), token: asString(row.token), expires: asDate(row.expires) }
-      if (!row || !stored || stored.identifier === null || stored.token === null || stored.expires === null) return null
+      const params = ownedSessionParams(session)
+      const row = first(await db.query(USE_AND_CREATE, [identifier, token, ...accountKey, ...params, new Date().toISOString()]))
+      // The used token is the one asked for (the DELETE matched both by equality); its expiry comes back.
+      const expires = row ? asDate(row.expires) : null
+      if (!row || expires === null) return null
       const owner = row.u_xata_id == null ? null : toUser(row, "u_")
-      const created = row.sessionToken == null ? null : toSession({ ...row, expires: row.s_expires })
-      return { token: { identifier: stored.identifier, token: stored.token, expires: stored.expires }, owner, session: created }
+      const created = owner && asBoolean(row.created) ? insertedSession(params, owner.id) : null
+      return { token: { identifier, token, expires }, owner, session: created }
     },
   }
 }

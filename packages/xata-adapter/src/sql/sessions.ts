@@ -77,6 +77,19 @@ export function toSession(row: Row): AdapterSession | null {
   return session
 }
 
+/**
+ * The session an INSERT just stored from `params` (`ownedSessionParams`, in their order) for
+ * `userId`, as `toSession` reads it back. The statements that create a session for an owner they
+ * find (`createSessionForAccount`, the e-mail link's) send back only the owner: every session
+ * column is one of their own parameters, and node-postgres' work per row grows with its columns.
+ */
+export function insertedSession(params: readonly SqlParam[], userId: string): AdapterSession | null {
+  return toSession({
+    sessionToken: params[0], expires: params[1], user: userId, createdAt: params[2], clientDescription: params[3],
+    clientNetwork: params[4], error: null, authTime: params[5], amr: params[6],
+  })
+}
+
 const oneSession = (rows: Row[]) => {
   const row = first(rows)
   return row ? toSession(row) : null
@@ -101,13 +114,21 @@ const CREATE_FOR_ACCOUNT = `WITH owner AS (
            ), s AS (
              INSERT INTO authlib_sessions ("sessionToken", expires, "user", "createdAt", "clientDescription", "clientNetwork", "authTime", amr)
              SELECT $3::text, $4::timestamptz, xata_id, $5::timestamptz, $6::text, $7::text, $8::bigint, ${amrIn(9)} FROM owner
-             RETURNING xata_id, ${SESSION_COLUMNS}
+             RETURNING xata_id, "user"
            ), link AS (
              INSERT INTO authlib_users_sessions ("user", session) SELECT "user", xata_id FROM s
            )
-           SELECT s."sessionToken", s.expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error, s."authTime", s.amr,
-                  o.xata_id AS u_xata_id, o.name AS u_name, o.email AS u_email, o."emailVerified" AS "u_emailVerified", o.image AS u_image
+           SELECT o.xata_id AS u_xata_id, o.name AS u_name, o.email AS u_email, o."emailVerified" AS "u_emailVerified", o.image AS u_image
            FROM s JOIN owner o ON o.xata_id = s."user"`
+/**
+ * Every request's session read. It leaves out the two columns the caller knows (the token, and the
+ * user the join gives): node-postgres' work per row grows with its columns (issue 38).
+ */
+const SESSION_AND_USER = `SELECT s.expires, s."createdAt", s."clientDescription", s."clientNetwork", s.error, s."authTime",
+                  array_to_json(s.amr)::text AS amr, u.xata_id AS u_xata_id, u.name AS u_name, u.email AS u_email,
+                  u."emailVerified" AS "u_emailVerified", u.image AS u_image
+           FROM authlib_sessions s JOIN authlib_users u ON u.xata_id = s."user"
+           WHERE s."sessionToken" = $1::text`
 const EXTEND_SESSION = `UPDATE authlib_sessions SET expires = $2::timestamptz
          WHERE "sessionToken" = $1::text AND expires < $3::timestamptz RETURNING ${SESSION_COLUMNS}`
 const DELETE_SESSION = `DELETE FROM authlib_sessions WHERE "sessionToken" = $1::text RETURNING ${SESSION_COLUMNS}`
@@ -127,31 +148,21 @@ export function sessionMethods(db: Executor): Pick<XataAdapterMethods, SessionMe
     // named an account: credentials). No owner: nothing is written and core takes the usual path.
     async createSessionForAccount({ provider, providerAccountId }, session) {
       if (!lookupable(provider, providerAccountId)) return null
-      const row = first(
-        await db.query(
-          CREATE_FOR_ACCOUNT,
-          [
-            provider,
-            providerAccountId,
-            ...ownedSessionParams(session),
-          ],
-        ),
-      )
-      const stored = row ? toSession(row) : null
-      return row && stored ? { session: stored, user: toUser(row, "u_") } : null
+      const params = ownedSessionParams(session)
+      const row = first(await db.query(CREATE_FOR_ACCOUNT, [provider, providerAccountId, ...params]))
+      if (!row) return null
+      const user = toUser(row, "u_")
+      const stored = insertedSession(params, user.id)
+      return stored && { session: stored, user }
     },
     async getSessionAndUser(sessionToken) {
       if (!lookupable(sessionToken)) return null
-      const row = first(
-        await db.query(
-          `SELECT s."sessionToken", s.expires, s."user", s."createdAt", s."clientDescription", s."clientNetwork", s.error, s."authTime",
-                  array_to_json(s.amr)::text AS amr, u.xata_id AS u_xata_id, u.name AS u_name, u.email AS u_email,
-                  u."emailVerified" AS "u_emailVerified", u.image AS u_image
-           FROM authlib_sessions s JOIN authlib_users u ON u.xata_id = s."user"
-           WHERE s."sessionToken" = $1::text`,
-          [sessionToken],
-        ),
-      )
+      const row = first(await db.query(SESSION_AND_USER, [sessionToken]))
+      if (row) {
+        // Not sent back: the token is the one asked for, the session's user is the joined user.
+        row.sessionToken = sessionToken
+        row.user = row.u_xata_id
+      }
       const session = row ? toSession(row) : null
       return row && session ? { session, user: toUser(row, "u_") } : null
     },
