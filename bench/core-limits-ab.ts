@@ -2,9 +2,7 @@
  * The rate limits' cost in a credentials sign-in, for two builds of `@authlib/core` in one process
  * (not part of `pnpm bench`): per build, a sign-in with the default limits (a new browser), one
  * from a browser that sends its device mark back, and one with `rateLimit: false`, as `pnpm bench
- * core` signs in. Each round times a batch of every task, in an order that turns with the rounds;
- * figures are CPU time per sign-in, ratios the median of the rounds' ratios, so load that comes and
- * goes on a shared machine hits both sides of each ratio.
+ * core` signs in, in rounds of CPU time per sign-in (`lib-cpu-ab.ts`).
  *
  *   cp -r packages/core/dist /tmp/core-before/dist   # the build to compare with, before the change
  *   ln -s "$PWD/packages/core/node_modules" /tmp/core-before/node_modules
@@ -12,6 +10,7 @@
  */
 import { pathToFileURL } from "node:url"
 import { resolve } from "node:path"
+import { cpuRounds } from "./lib-cpu-ab.js"
 
 type Auth = (request: Request, config: object, options: { clientAddress: string }) => Promise<Response>
 
@@ -57,26 +56,8 @@ for (const [name, auth] of Object.entries(builds)) {
   tasks[`${name} off`] = await signInOf(auth, false, false)
 }
 
-const n = Number(perBatch)
-/** CPU microseconds per sign-in over a batch of `n`. */
-async function batch(task: () => Promise<Response>): Promise<number> {
-  const start = process.cpuUsage()
-  for (let i = 0; i < n; i++) await task()
-  const used = process.cpuUsage(start)
-  return (used.user + used.system) / n
-}
-
-const names = Object.keys(tasks)
-for (const name of names) await batch(tasks[name]!)
-const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
-for (let r = 0; r < Number(rounds); r++) {
-  const order = r % 2 ? [...names].reverse() : names
-  const turned = [...order.slice(r % names.length), ...order.slice(0, r % names.length)]
-  for (const name of turned) times[name]!.push(await batch(tasks[name]!))
-}
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)]!
-const ratio = (x: string, y: string) => median(times[x]!.map((v, i) => v / times[y]![i]!)).toFixed(3)
-console.log(names.map((name) => `${name} ${median(times[name]!).toFixed(1)} us`).join(", "))
+const { summary, ratio } = await cpuRounds(tasks, Number(rounds), Number(perBatch))
+console.log(summary())
 console.log(`A: on/off ${ratio("A on", "A off")}, mark/off ${ratio("A mark", "A off")}`)
 console.log(`B: on/off ${ratio("B on", "B off")}, mark/off ${ratio("B mark", "B off")}`)
 console.log(`B/A: on ${ratio("B on", "A on")}, mark ${ratio("B mark", "A mark")}, off ${ratio("B off", "A off")}`)

@@ -2,9 +2,7 @@
  * `GET /session` under database sessions, for two builds of `@authlib/core` in one process (not
  * part of `pnpm bench`): the adapter answers `getSessionAndUser` from memory with the rows the Xata
  * adapter reads for the database bench (a session and a user with every column), so the figures are
- * core's own read path, the store left out. Each round times a batch of each build, the order
- * turning with the rounds; figures are CPU time per read, the ratio the median of the rounds'
- * ratios, so load that comes and goes on a shared machine hits both sides.
+ * core's own read path, the store left out; in rounds of CPU time per read (`lib-cpu-ab.ts`).
  *
  *   cp -r packages/core/dist /tmp/core-before/dist   # the build to compare with
  *   ln -s "$PWD/packages/core/node_modules" /tmp/core-before/node_modules
@@ -13,6 +11,7 @@
 import { createHash } from "node:crypto"
 import { pathToFileURL } from "node:url"
 import { resolve } from "node:path"
+import { cpuRounds } from "./lib-cpu-ab.js"
 
 type Auth = (request: Request, config: object, options: { clientAddress: string }) => Promise<Response>
 
@@ -37,7 +36,7 @@ function memoryStore() {
     createdAt: new Date(Date.now() - 1000), authTime: new Date(Date.now() - 1000), amr: ["pwd"],
     userAgent: "Mozilla/5.0", ipAddress: "203.0.113.7",
   })
-  return new Proxy({
+  return {
     async getSessionAndUser(t: string) { return t === hashed ? { session: session(), user: { ...user } } : null },
     async getUser(id: string) { return id === user.id ? { ...user } : null },
     async getUserByEmail() { return null },
@@ -50,7 +49,7 @@ function memoryStore() {
     async deleteSession() {},
     async createVerificationToken(v: object) { return v },
     async useVerificationToken() { return null },
-  }, {})
+  }
 }
 
 const builds = { A: (await import(pathToFileURL(resolve(a)).href)).Auth as Auth, B: (await import(pathToFileURL(resolve(b)).href)).Auth as Auth }
@@ -70,21 +69,6 @@ for (const [name, auth] of Object.entries(builds)) {
   tasks[name] = read
 }
 
-const n = Number(perBatch)
-/** CPU microseconds per read over a batch of `n`. */
-async function batch(task: () => Promise<void>): Promise<number> {
-  const start = process.cpuUsage()
-  for (let i = 0; i < n; i++) await task()
-  const used = process.cpuUsage(start)
-  return (used.user + used.system) / n
-}
-
-const names = Object.keys(tasks)
-for (const name of names) await batch(tasks[name]!)
-const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
-for (let r = 0; r < Number(rounds); r++) {
-  for (const name of r % 2 ? [...names].reverse() : names) times[name]!.push(await batch(tasks[name]!))
-}
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)]!
-console.log(names.map((name) => `${name} ${median(times[name]!).toFixed(1)} us`).join(", "))
-console.log(`B / A: ${median(times.B!.map((v, i) => v / times.A![i]!)).toFixed(3)}`)
+const { summary, ratio } = await cpuRounds(tasks, Number(rounds), Number(perBatch))
+console.log(summary())
+console.log(`B / A: ${ratio("B", "A")}`)
