@@ -134,7 +134,8 @@ interface PlanTable {
 /** An identifier as submitted from one peer, resolved (see `PlanTable.byPeer`). */
 interface Resolved {
   readonly id: string
-  readonly client: string
+  /** The client's key (always one when kept in `byPeer`). */
+  readonly client: string | undefined
   readonly plan: AttemptPlan
 }
 const plans = new WeakMap<ResolvedRateLimit, PlanTable>()
@@ -188,26 +189,43 @@ function attemptOf(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, id
     return new Attempt(ctx, client, identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined, false, client === undefined ? undefined : readOnly(limits, client))
   }
   const table = tableOf(limits)
-  const peer = limits.trust === undefined || limits.trust.hops === 0 ? req.clientAddress : undefined
-  const known = peer !== undefined && identifier !== undefined ? table.byPeer.get(peer)?.get(identifier) : undefined
-  const id = known ? known.id : identifier === undefined ? undefined : normalizeIdentifier(identifier) || undefined
-  const client = known ? known.client : clientOf(req, ctx)
-  // `failures` is `client` or nothing, the same for every attempt under these limits: the client alone keys a plan.
-  const failures = perClient ? client : undefined
-  if (id === undefined) {
-    const plan = cachedPlan(table, "client", client ?? "", "") ?? keepPlan(table, "client", client ?? "", "", makePlan(limits, failures, `client:${client ?? ""}`, id, false))
-    return new Attempt(ctx, failures, id, false, plan)
+  const resolved = identifier === undefined ? undefined : resolvedIdentifier(req, ctx, limits, table, identifier)
+  if (resolved === undefined) {
+    // No identifier (or none left once normalised): the client's fixed key. `failures` is `client`
+    // or nothing, the same for every attempt under these limits: the client alone keys a plan.
+    const client = clientOf(req, ctx)
+    const failures = perClient ? client : undefined
+    const plan = cachedPlan(table, "client", client ?? "", "") ?? keepPlan(table, "client", client ?? "", "", makePlan(limits, failures, `client:${client ?? ""}`, undefined, false))
+    return new Attempt(ctx, failures, undefined, false, plan)
   }
+  const { id, client } = resolved
+  const failures = perClient ? client : undefined
   const value = req.cookies[deviceMarkCookieName(ctx.secure)]
   const mark = value === undefined ? undefined : verifiedDeviceMark(value, id, ctx.config.secret, Date.now())
   if (mark !== undefined) {
     const plan = cachedPlan(table, "mark", mark.id, id) ?? keepPlan(table, "mark", mark.id, id, makePlan(limits, failures, `mark:${mark.id}`, id, false))
     return new Attempt(ctx, failures, id, mark.renew, plan)
   }
-  if (known) return new Attempt(ctx, failures, id, true, known.plan)
+  return new Attempt(ctx, failures, id, true, resolved.plan)
+}
+
+/**
+ * The submitted `identifier` normalised, the client's key and the plan of an attempt without a
+ * device mark; undefined when nothing is left of the identifier. Remembered per peer and text
+ * where the client's key is the peer's alone (see `PlanTable.byPeer`).
+ */
+function resolvedIdentifier(req: AuthRequest, ctx: Context, limits: ResolvedRateLimit, table: PlanTable, identifier: string): Resolved | undefined {
+  const peer = limits.trust === undefined || limits.trust.hops === 0 ? req.clientAddress : undefined
+  const known = peer === undefined ? undefined : table.byPeer.get(peer)?.get(identifier)
+  if (known) return known
+  const id = normalizeIdentifier(identifier) || undefined
+  if (id === undefined) return undefined
+  const client = clientOf(req, ctx)
+  const failures = limits.rules["credentials.perClient"].length > 0 ? client : undefined
   const plan = cachedPlan(table, "net", client ?? "", id) ?? keepPlan(table, "net", client ?? "", id, makePlan(limits, failures, `net:${client === undefined ? "" : networkOfKey(client)}:${id}`, id, true))
-  if (peer !== undefined && identifier !== undefined && client !== undefined && peer.length + identifier.length <= RESOLVED_MAX_TEXT) keepResolved(table, peer, identifier, { id, client, plan })
-  return new Attempt(ctx, failures, id, true, plan)
+  const resolved = { id, client, plan }
+  if (peer !== undefined && client !== undefined && peer.length + identifier.length <= RESOLVED_MAX_TEXT) keepResolved(table, peer, identifier, resolved)
+  return resolved
 }
 
 /** Longest peer and identifier text, together, kept in `byPeer` (a long text is resolved every time): memory stays small whatever is sent. */
