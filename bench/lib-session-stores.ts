@@ -1,11 +1,13 @@
 /**
  * Redis and PostgreSQL for the redis-session bench and its tools (`redis-ab.ts`, `redis-profile.ts`):
  * the servers started on every core (this process alone is pinned by its caller), a migrated
- * schema, a connected node-redis client, and one user with one stored session to read.
+ * schema, a connected node-redis client, and one user with one stored session to read; and the
+ * load that all three put on a server from the other core (`autocannonApart`).
  */
 import { spawn, spawnSync, type ChildProcessByStdio, type SpawnOptionsWithStdioTuple } from "node:child_process"
 import type { Readable } from "node:stream"
 import { createHash } from "node:crypto"
+import { createRequire } from "node:module"
 import { cpus } from "node:os"
 import { createClient } from "redis"
 import type { Adapter, AdapterUser } from "@authlib/core"
@@ -32,9 +34,26 @@ export async function unpinned<T>(start: () => Promise<T>): Promise<T> {
 }
 
 /** `command` on the last core when `taskset` is there (the server under test keeps core 0), its stdout piped. */
-export function onLastCore(command: string[]): ChildProcessByStdio<null, Readable, null> {
+function onLastCore(command: string[]): ChildProcessByStdio<null, Readable, null> {
   const options = { stdio: ["ignore", "pipe", "ignore"] } satisfies SpawnOptionsWithStdioTuple<"ignore", "pipe", "ignore">
   return hasTaskset ? spawn("taskset", ["-c", String(cpus().length - 1), ...command], options) : spawn(command[0]!, command.slice(1), options)
+}
+
+const autocannonCli = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
+
+/**
+ * One autocannon run against `url` (10 connections for `seconds`, the session `cookie`), its CLI a
+ * child process on the last core; its requests per second and count. A run with a non-2xx answer
+ * or an error is refused. Measure this process around the call: the load runs while it is awaited.
+ */
+export async function autocannonApart(url: string, cookie: string, seconds: number | string): Promise<{ rps: number; total: number }> {
+  const child = onLastCore([process.execPath, autocannonCli, "-j", "-c", "10", "-d", String(seconds), "-H", `cookie=${cookie}`, url])
+  let out = ""
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk))
+  await new Promise((resolve) => child.on("close", resolve))
+  const result = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number }
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`bench: HTTP run had ${result.non2xx} non-2xx and ${result.errors} errors`)
+  return { rps: result.requests.average, total: result.requests.total }
 }
 
 /** Redis and PostgreSQL with the schema `schemaName` migrated; null when a server binary is missing. */

@@ -14,13 +14,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { createRequire } from "node:module"
 import { pathToFileURL } from "node:url"
 import type { Adapter, AuthConfig } from "@authlib/core"
 import * as afterNode from "@authlib/core/node"
 import * as afterRedis from "@authlib/redis"
 import { XataAdapter } from "@authlib/xata-adapter"
-import { onLastCore, seedSession, startSessionStores } from "./lib-session-stores.js"
+import { autocannonApart, seedSession, startSessionStores } from "./lib-session-stores.js"
 
 const [roundsArg = "7", secondsArg = "2"] = process.argv.slice(2)
 const beforeCore = process.env.AB_BEFORE_CORE
@@ -52,18 +51,11 @@ for (const [name, handler] of Object.entries(variants)) {
   if (body?.user?.name !== user.name) throw new Error(`${name} answered ${JSON.stringify(body)}`)
   servers[name] = { url, close: () => (server.closeAllConnections(), server.close()) }
 }
-const cli = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
 async function run(url: string, seconds: string): Promise<{ rps: number; cpu: number }> {
-  const args = [process.execPath, cli, "-j", "-c", "10", "-d", seconds, "-H", `cookie=${cookie}`, url]
   const cpu = process.cpuUsage()
-  const child = onLastCore(args)
-  let out = ""
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk))
-  await new Promise((resolve) => child.on("close", resolve))
+  const { rps, total } = await autocannonApart(url, cookie, seconds)
   const used = process.cpuUsage(cpu)
-  const result = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number }
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)
-  return { rps: result.requests.average, cpu: (used.user + used.system) / result.requests.total }
+  return { rps, cpu: (used.user + used.system) / total }
 }
 const pauseMs = Number(process.env.AB_PAUSE_MS ?? 6000)
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!

@@ -14,7 +14,6 @@
 import { spawn } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { createRequire } from "node:module"
 import { writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
 import { type AuthConfig } from "@authlib/core"
@@ -22,7 +21,7 @@ import { toNodeHandler } from "@authlib/core/node"
 import { encode } from "@authlib/jwt"
 import { withRedisCache } from "@authlib/redis"
 import { XataAdapter } from "@authlib/xata-adapter"
-import { onLastCore, seedSession, startSessionStores } from "./lib-session-stores.js"
+import { autocannonApart, seedSession, startSessionStores } from "./lib-session-stores.js"
 
 const [which = "cached", secondsArg = "20", profilePath] = process.argv.slice(2)
 if (!["cached", "database", "jwt"].includes(which)) throw new Error("path: cached, database or jwt")
@@ -46,8 +45,6 @@ const check = await fetch(url, { headers: { cookie } })
 const body = (await check.json()) as { user?: { name?: string } } | null
 if (body?.user?.name !== user.name) throw new Error(`${which} answered ${JSON.stringify(body)}`)
 try {
-  const cli = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
-  const args = [process.execPath, cli, "-j", "-c", "10", "-d", secondsArg, "-H", `cookie=${cookie}`, url]
   const inspector = new Session()
   if (profilePath) {
     inspector.connect()
@@ -57,19 +54,14 @@ try {
   // PERF_OUT: also `perf record` this process over the load (on-CPU samples; run node with --perf-basic-prof for JS names).
   const perf = process.env.PERF_OUT ? spawn("perf", ["record", "-e", "cpu-clock", "-F", "2000", "-g", "-p", mine, "-o", process.env.PERF_OUT], { stdio: "ignore" }) : undefined
   const cpu = process.cpuUsage()
-  const child = onLastCore(args)
-  let out = ""
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk))
-  await new Promise((resolve) => child.on("close", resolve))
+  const { rps, total } = await autocannonApart(url, cookie, secondsArg)
   const used = process.cpuUsage(cpu)
   if (perf) {
     perf.kill("SIGINT")
     await new Promise((resolve) => perf.on("close", resolve))
   }
   if (profilePath) writeFileSync(profilePath, JSON.stringify((await inspector.post("Profiler.stop")).profile))
-  const result = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number }
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)
-  console.log(`${which}: ${result.requests.average.toFixed(0)} req/s, server CPU ${((used.user + used.system) / result.requests.total).toFixed(1)} us per request (user ${(used.user / result.requests.total).toFixed(1)}, system ${(used.system / result.requests.total).toFixed(1)})`)
+  console.log(`${which}: ${rps.toFixed(0)} req/s, server CPU ${((used.user + used.system) / total).toFixed(1)} us per request (user ${(used.user / total).toFixed(1)}, system ${(used.system / total).toFixed(1)})`)
 } finally {
   server.closeAllConnections()
   server.close()

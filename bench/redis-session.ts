@@ -9,8 +9,6 @@
  * is started, as in the tests). Both run on the same machine, on loopback: a networked database
  * adds its round trip to the database-only row, which makes the cache look better, not worse.
  */
-import { spawn } from "node:child_process"
-import { createRequire } from "node:module"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import autocannon from "autocannon"
@@ -21,7 +19,7 @@ import { toNodeHandler } from "@authlib/core/node"
 import { encode } from "@authlib/jwt"
 import { withRedisCache } from "@authlib/redis"
 import { XataAdapter, migrate } from "@authlib/xata-adapter"
-import { seedSession, unpinned } from "./lib-session-stores.js"
+import { autocannonApart, seedSession, unpinned } from "./lib-session-stores.js"
 import { findRedisServer, startRedisServer } from "../packages/redis/test/helpers/redis-server.js"
 import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
 import type { BenchModule } from "./lib-bench.js"
@@ -149,27 +147,20 @@ async function listen(config: AuthConfig | null): Promise<{ port: number; close(
   }
 }
 
-/** `overHttp` with autocannon's CLI as a child process pinned to core 1 (the server stays on this process's core). */
+/** `overHttp` with autocannon's CLI as a child process on the last core (`autocannonApart`; the server stays on this process's core). */
 async function overHttpApart(config: AuthConfig | null, cookie: string, seconds: number): Promise<{ rps: number; cpu: Record<string, number> }> {
   const { port, close } = await listen(config)
-  const cli = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
   try {
     const roots = postmaster === undefined ? [] : [postmaster]
     const before = processTreeCpu(roots)
-    const child = spawn("taskset", ["-c", "1", process.execPath, cli, "-j", "-c", "10", "-d", String(seconds), "-H", `cookie=${cookie}`, `http://127.0.0.1:${port}/auth/session`], { stdio: ["ignore", "pipe", "ignore"] })
-    let out = ""
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk))
-    // Read the child's CPU before it exits (a reaped process leaves /proc).
+    // Read the client's CPU while it runs (a reaped process leaves /proc).
     let last = before
     const sampler = setInterval(() => (last = processTreeCpu(roots)), 200)
-    await new Promise((resolve) => child.on("close", resolve))
-    clearInterval(sampler)
+    const run = await autocannonApart(`http://127.0.0.1:${port}/auth/session`, cookie, seconds).finally(() => clearInterval(sampler))
     const after = processTreeCpu(roots)
     // The client's last sample, then the rest as measured at the end.
     after.set("client", last.get("client") ?? 0)
-    const result = JSON.parse(out) as { requests: { average: number; total: number }; non2xx: number; errors: number }
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`bench: HTTP run had ${result.non2xx} non-2xx and ${result.errors} errors`)
-    return { rps: result.requests.average, cpu: cpuPer(before, after, result.requests.total) }
+    return { rps: run.rps, cpu: cpuPer(before, after, run.total) }
   } finally {
     await close()
   }
