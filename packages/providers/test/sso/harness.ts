@@ -77,13 +77,16 @@ export async function samlOrganization(
 ): Promise<{ organizationId: string; connection: SsoConnection }> {
   const organization = await createOrganization(app.adminRequest(), app.config, { name: slug, slug })
   const connection = await createSsoConnection(app.adminRequest(), app.config, organization.id, { type: "saml", entryPoint: idp.ssoUrl, idpCertificate: idp.certificatePem, idpEntityId: idp.entityId })
-  for (const domain of domains) {
-    const added = await addSsoDomain(app.adminRequest(), app.config, connection.id, domain)
-    app.txt.set(added.record.name, [[added.record.value]])
-    const verified = await verifySsoDomain(app.adminRequest(), app.config, connection.id, domain)
-    if (!verified.verified) throw new Error(`domain ${domain} not verified`)
-  }
+  for (const domain of domains) await verifiedDomain(app, connection.id, domain)
   return { organizationId: organization.id, connection }
+}
+
+/** `domain` added to connection `connectionId`, its TXT record published and verified (throws when it does not verify). */
+export async function verifiedDomain(app: SsoApp, connectionId: string, domain: string): Promise<void> {
+  const added = await addSsoDomain(app.adminRequest(), app.config, connectionId, domain)
+  app.txt.set(added.record.name, [[added.record.value]])
+  const verified = await verifySsoDomain(app.adminRequest(), app.config, connectionId, domain)
+  if (!verified.verified) throw new Error(`domain ${domain} not verified`)
 }
 
 /** What the browser carries to the IdP: the redirect URL and the AuthnRequest's ID. */

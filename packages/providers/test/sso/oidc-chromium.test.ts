@@ -6,11 +6,11 @@
  * active; the OIDC binding cookie reached the callback, and is gone after it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { addSsoDomain, createOrganization, createSsoConnection, updateSsoConnection, verifySsoDomain } from "@authlib/core"
+import { createOrganization, createSsoConnection, updateSsoConnection } from "@authlib/core"
 import type { MemoryStore } from "@authlib/adapter-test"
 import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { startChromiumApp, type ChromiumApp } from "./chromium-app.js"
-import type { SsoApp } from "./harness.js"
+import { verifiedDomain, type SsoApp } from "./harness.js"
 
 let chromiumApp: ChromiumApp
 let origin: string
@@ -27,9 +27,7 @@ beforeAll(async () => {
   const connection = await createSsoConnection(app.adminRequest(), app.config, organizationId, { type: "oidc", issuer: "http://127.0.0.1:9/", clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret })
   op = await startLocalOP([connection.redirectUri!])
   await updateSsoConnection(app.adminRequest(), app.config, connection.id, { issuer: op.issuer })
-  const added = await addSsoDomain(app.adminRequest(), app.config, connection.id, "example.com")
-  app.txt.set(added.record.name, [[added.record.value]])
-  expect((await verifySsoDomain(app.adminRequest(), app.config, connection.id, "example.com")).verified).toBe(true)
+  await verifiedDomain(app, connection.id, "example.com")
 }, 120_000)
 
 afterAll(async () => {

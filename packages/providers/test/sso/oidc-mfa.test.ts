@@ -5,13 +5,13 @@
  * also when the callback URL carries an `amr` of its own (only the verified ID token counts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { addSsoDomain, createOrganization, createSsoConnection, requireRecentAuthentication, updateSsoConnection, verifySsoDomain, Auth, type SsoConnection } from "@authlib/core"
+import { createOrganization, createSsoConnection, requireRecentAuthentication, updateSsoConnection, Auth, type SsoConnection } from "@authlib/core"
 import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
 import { Browser } from "@authlib/e2e-kit/oidc/browser"
 import { loginAtOP } from "@authlib/e2e-kit/oidc/op-login"
 import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { ORIGIN } from "../helpers.js"
-import { refusalCode, startApp, type SsoApp } from "./harness.js"
+import { verifiedDomain, refusalCode, startApp, type SsoApp } from "./harness.js"
 
 let store: MemoryStore
 let app: SsoApp
@@ -28,9 +28,7 @@ beforeAll(async () => {
   expect(connection.requireIdpMfa).toBe(true)
   op = await startLocalOP([connection.redirectUri!], { amr: { alice: ["pwd", "otp", "mfa"], bob: ["pwd"] } })
   connection = await updateSsoConnection(app.adminRequest(), app.config, connection.id, { issuer: op.issuer })
-  const added = await addSsoDomain(app.adminRequest(), app.config, connection.id, "example.com")
-  app.txt.set(added.record.name, [[added.record.value]])
-  expect((await verifySsoDomain(app.adminRequest(), app.config, connection.id, "example.com")).verified).toBe(true)
+  await verifiedDomain(app, connection.id, "example.com")
 }, 60_000)
 
 afterAll(() => op?.close())

@@ -6,13 +6,13 @@
  * with another state is refused, and an address the IdP does not vouch for is `EMAIL_MISSING`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Auth, addSsoDomain, createOrganization, createSsoConnection, updateSsoConnection, verifySsoDomain, type SsoConnection } from "@authlib/core"
+import { Auth, createOrganization, createSsoConnection, updateSsoConnection, type SsoConnection } from "@authlib/core"
 import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/adapter-test"
 import { Browser } from "@authlib/e2e-kit/oidc/browser"
 import { loginAtOP } from "@authlib/e2e-kit/oidc/op-login"
 import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { ORIGIN } from "../helpers.js"
-import { refusalCode, startApp, type SsoApp } from "./harness.js"
+import { verifiedDomain, refusalCode, startApp, type SsoApp } from "./harness.js"
 
 let store: MemoryStore
 let app: SsoApp
@@ -28,9 +28,7 @@ beforeAll(async () => {
   connection = await createSsoConnection(app.adminRequest(), app.config, organizationId, { type: "oidc", issuer: "http://127.0.0.1:9/", clientId: clients.basic.client_id, clientSecret: clients.basic.client_secret })
   op = await startLocalOP([connection.redirectUri!])
   connection = await updateSsoConnection(app.adminRequest(), app.config, connection.id, { issuer: op.issuer })
-  const added = await addSsoDomain(app.adminRequest(), app.config, connection.id, "example.com")
-  app.txt.set(added.record.name, [[added.record.value]])
-  expect((await verifySsoDomain(app.adminRequest(), app.config, connection.id, "example.com")).verified).toBe(true)
+  await verifiedDomain(app, connection.id, "example.com")
 }, 60_000)
 
 afterAll(() => op?.close())

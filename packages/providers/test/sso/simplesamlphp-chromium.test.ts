@@ -7,12 +7,12 @@
  * active. A second run of the same journey by the same user keeps one user and one membership.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { addSsoDomain, createOrganization, createSsoConnection, updateSsoConnection, verifySsoDomain } from "@authlib/core"
+import { createOrganization, createSsoConnection, updateSsoConnection } from "@authlib/core"
 import type { MemoryStore } from "@authlib/adapter-test"
 import { generateServiceProviderKeys } from "@authlib/saml"
 import { startSimpleSamlPhp, type SimpleSamlPhp } from "@authlib/e2e-kit/saml/simplesamlphp"
 import { startChromiumApp, type ChromiumApp } from "./chromium-app.js"
-import type { SsoApp } from "./harness.js"
+import { verifiedDomain, type SsoApp } from "./harness.js"
 
 const USERS = { "alice:correct horse": { email: ["alice@acme.test"], displayName: ["Alice Liddell"] } }
 
@@ -34,9 +34,7 @@ beforeAll(async () => {
   const spMetadataXml = await (await fetch(connection.metadataUrl!)).text()
   ssp = await startSimpleSamlPhp({ spMetadataXml, idpKeys, users: USERS })
   await updateSsoConnection(app.adminRequest(), app.config, connection.id, { idpMetadataXml: await (await fetch(ssp.metadataUrl)).text() })
-  const added = await addSsoDomain(app.adminRequest(), app.config, connection.id, "acme.test")
-  app.txt.set(added.record.name, [[added.record.value]])
-  expect((await verifySsoDomain(app.adminRequest(), app.config, connection.id, "acme.test")).verified).toBe(true)
+  await verifiedDomain(app, connection.id, "acme.test")
 }, 120_000)
 
 afterAll(async () => {
