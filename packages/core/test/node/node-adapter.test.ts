@@ -4,25 +4,15 @@
  * `Set-Cookie` on its own line, the body cap on streamed and declared bodies, and the configured
  * `url` winning over a forged `Host`.
  */
-import { createServer, request as httpRequest, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import { createServer, request as httpRequest } from "node:http"
+import { listen } from "./listen.js"
 import express from "express"
 import { httpBrowser } from "./http-browser.js"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { getSession, toNodeHandler } from "../../src/node/index.js"
 import type { AuthConfig } from "../../src/index.js"
 import { alice, credentials, SECRET } from "../helpers/harness.js"
 
-const servers: Server[] = []
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => (s.closeAllConnections(), s.close(resolve)))))
-})
-
-async function listen(server: Server): Promise<string> {
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
 
 function config(over: Partial<AuthConfig> = {}): AuthConfig {
   return { secret: SECRET, trustHost: true, providers: [credentials()], logger: { error: () => {}, warn: () => {}, debug: () => {} }, ...over }

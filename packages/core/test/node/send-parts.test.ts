@@ -5,23 +5,13 @@
  * the answers that need a `Response` (route headers such as a page's) still sent through one;
  * several cookies go straight too, in their order.
  */
-import { createServer, request as httpRequest, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
-import { afterEach, describe, expect, it } from "vitest"
+import { createServer, request as httpRequest } from "node:http"
+import { listen } from "./listen.js"
+import { describe, expect, it } from "vitest"
 import { sendWebResponse, toNodeHandler, toWebRequest } from "../../src/node/index.js"
 import { Auth, type AuthConfig } from "../../src/index.js"
 import { credentials, SECRET } from "../helpers/harness.js"
 
-const servers: Server[] = []
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => (s.closeAllConnections(), s.close(resolve)))))
-})
-
-async function listen(server: Server): Promise<string> {
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
 
 // One origin for both servers (`url`): the answers that name it are then the same.
 const APP = "http://app.test"
