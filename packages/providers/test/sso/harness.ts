@@ -68,6 +68,12 @@ export async function startApp(adapter: Required<Adapter>, over: Partial<AuthCon
   return { config, adapter, txt, admin, adminRequest }
 }
 
+/** The entity ID of the Acme test IdP (`acmeIdp`). */
+export const IDP = "https://idp.acme.test/saml2/idp/metadata.php"
+
+/** The Acme test IdP whose signing certificate is `certificatePem`, as `samlOrganization` takes it. */
+export const acmeIdp = (certificatePem: string) => ({ entityId: IDP, ssoUrl: "https://idp.acme.test/sso", certificatePem })
+
 /** An organization with a SAML connection to `idp` and `domains` verified for it. */
 export async function samlOrganization(
   app: SsoApp,

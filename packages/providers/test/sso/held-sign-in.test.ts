@@ -11,9 +11,8 @@ import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/ada
 import { assertionXml, b64, fields, responseXml, sign } from "@authlib/e2e-kit/saml/idp"
 import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
 import { Client, ORIGIN } from "../helpers.js"
-import { postToAcs, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
+import { IDP, acmeIdp, postToAcs, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
 
-const IDP = "https://idp.acme.test/saml2/idp/metadata.php"
 const ACTIVE_COOKIE = "authlib.active-organization"
 
 let parties: Parties
@@ -26,7 +25,7 @@ beforeAll(async () => {
   parties = await makeParties()
   store = createMemoryStore()
   app = await startApp(MemoryAdapter(store), { twoFactor: { issuer: "Acme" }, events: { memberAdded: (message) => void memberAdded.push({ ...message }) } })
-  acme = await samlOrganization(app, "acme", { entityId: IDP, ssoUrl: "https://idp.acme.test/sso", certificatePem: parties.idp.certificatePem }, ["acme.test"])
+  acme = await samlOrganization(app, "acme", acmeIdp(parties.idp.certificatePem), ["acme.test"])
 }, 60_000)
 
 /** RFC 6238 (SHA-1, 6 digits, 30 s) of the base32 `secret`, `steps` time steps after the current one: what an authenticator app shows. */

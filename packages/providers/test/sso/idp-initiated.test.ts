@@ -12,9 +12,7 @@ import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/ada
 import { assertionXml, b64, responseXml, sign, type ResponseFields } from "@authlib/e2e-kit/saml/idp"
 import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
 import { Client, ORIGIN } from "../helpers.js"
-import { answerFor, postToAcs, refusalCode, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
-
-const IDP = "https://idp.acme.test/saml2/idp/metadata.php"
+import { IDP, acmeIdp, answerFor, postToAcs, refusalCode, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
 
 let parties: Parties
 let store: MemoryStore
@@ -25,7 +23,7 @@ beforeAll(async () => {
   parties = await makeParties()
   store = createMemoryStore()
   app = await startApp(MemoryAdapter(store))
-  acme = await samlOrganization(app, "acme", { entityId: IDP, ssoUrl: "https://idp.acme.test/sso", certificatePem: parties.idp.certificatePem }, ["acme.test"])
+  acme = await samlOrganization(app, "acme", acmeIdp(parties.idp.certificatePem), ["acme.test"])
 }, 60_000)
 
 const stored = () => JSON.stringify([[...store.users], [...store.accounts], [...store.organizationMembers], [...store.sessions]])

@@ -14,9 +14,8 @@ import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/ada
 import { assertionXml, b64, responseXml, sign, type ResponseFields } from "@authlib/e2e-kit/saml/idp"
 import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
 import { Client, ORIGIN } from "../helpers.js"
-import { answerFor, appRequest, postToAcs, refusalCode, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
+import { IDP, acmeIdp, answerFor, appRequest, postToAcs, refusalCode, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
 
-const IDP = "https://idp.acme.test/saml2/idp/metadata.php"
 const REFEDS_MFA = "https://refeds.org/profile/mfa"
 const PASSWORD = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"
 
@@ -29,7 +28,7 @@ beforeAll(async () => {
   parties = await makeParties()
   store = createMemoryStore()
   app = await startApp(MemoryAdapter(store), { twoFactor: { issuer: "Acme", passkeyCountsAsTwoFactors: false } })
-  acme = await samlOrganization(app, "acme", { entityId: IDP, ssoUrl: "https://idp.acme.test/sso", certificatePem: parties.idp.certificatePem }, ["acme.test"])
+  acme = await samlOrganization(app, "acme", acmeIdp(parties.idp.certificatePem), ["acme.test"])
   acme.connection = await updateSsoConnection(app.adminRequest(), app.config, acme.connection.id, { requireIdpMfa: true })
 }, 60_000)
 

@@ -12,9 +12,7 @@ import { MemoryAdapter, createMemoryStore, type MemoryStore } from "@authlib/ada
 import { assertionXml, b64, responseXml, sign } from "@authlib/e2e-kit/saml/idp"
 import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
 import { Client, ORIGIN } from "../helpers.js"
-import { answerFor, postToAcs, refusalCode, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
-
-const IDP = "https://idp.acme.test/saml2/idp/metadata.php"
+import { IDP, acmeIdp, answerFor, postToAcs, refusalCode, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
 
 let parties: Parties
 let store: MemoryStore
@@ -26,7 +24,7 @@ beforeAll(async () => {
   parties = await makeParties()
   store = createMemoryStore()
   app = await startApp(MemoryAdapter(store), { organizations: { sendInvitation: () => {}, membershipLimit: 3 } })
-  const idp = { entityId: IDP, ssoUrl: "https://idp.acme.test/sso", certificatePem: parties.idp.certificatePem }
+  const idp = acmeIdp(parties.idp.certificatePem)
   acme = await samlOrganization(app, "acme", idp, ["acme.test"])
   globex = await samlOrganization(app, "globex", { ...idp, entityId: `${IDP}/globex` }, ["globex.test"])
 }, 60_000)

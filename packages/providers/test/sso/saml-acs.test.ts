@@ -12,10 +12,9 @@ import { assertionXml, b64, fields, responseXml, sign, type ResponseFields } fro
 import { makeParties, type Parties } from "@authlib/e2e-kit/saml/keys"
 import { childNamed, first, importXml, parse, serialize } from "@authlib/e2e-kit/saml/dom-edit"
 import { Client, ORIGIN } from "../helpers.js"
-import { postToAcs, refusalCode, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
+import { IDP, acmeIdp, postToAcs, refusalCode, samlOrganization, startApp, startSignIn, type SsoApp } from "./harness.js"
 import type { SsoConnection } from "@authlib/core"
 
-const IDP = "https://idp.acme.test/saml2/idp/metadata.php"
 const SESSION_COOKIE = "authlib.session-token"
 const OTHER_IDP = "https://idp.globex.test/saml2/idp/metadata.php"
 
@@ -35,7 +34,7 @@ beforeAll(async () => {
       signIn: ({ user, account, isNewUser }) => void events.push({ name: "signIn", email: user.email, provider: account?.provider, isNewUser }),
     },
   })
-  acme = await samlOrganization(app, "acme", { entityId: IDP, ssoUrl: "https://idp.acme.test/sso", certificatePem: parties.idp.certificatePem }, ["acme.test"])
+  acme = await samlOrganization(app, "acme", acmeIdp(parties.idp.certificatePem), ["acme.test"])
   globex = await samlOrganization(app, "globex", { entityId: OTHER_IDP, ssoUrl: "https://idp.globex.test/sso", certificatePem: parties.attacker.certificatePem }, ["globex.test"])
 }, 60_000)
 
