@@ -89,3 +89,30 @@ export async function ssoJourney(demo: DemoFixture, strategy: "jwt" | "database"
   expect(errors).toEqual([])
   await page.close()
 }
+
+/**
+ * The sign-in page's SSO form with JavaScript off (a plain form post through the binding's action):
+ * an unknown domain comes back refused, `ada@acme.test` reaches the Demo SAML IdP.
+ */
+export async function ssoWithoutJavaScript(demo: DemoFixture): Promise<void> {
+  const origin = demo.server.origin.replace("127.0.0.1", "localhost")
+  await demo.browser.context.clearCookies()
+  const page = await demo.browser.newPage()
+  const cdp = await demo.browser.context.newCDPSession(page)
+  await cdp.send("Emulation.setScriptExecutionDisabled", { value: true })
+  await startSso(page, origin, "someone@unknown-corp.test")
+  await page.waitForURL((url) => url.pathname === "/sign-in/" && url.searchParams.has("error"))
+  expect(new URL(page.url()).searchParams.get("code")).toBe("CONNECTION_UNKNOWN")
+  expect(await page.getByRole("alert").textContent()).toContain("CONNECTION_UNKNOWN")
+  // Qwik's loader (an inline script on every page) never ran here, as it does on a page with JavaScript.
+  const loaderRan = (p: Page) => p.evaluate(() => typeof (window as { qwikevents?: unknown }).qwikevents !== "undefined")
+  expect(await loaderRan(page)).toBe(false)
+  const scripted = await demo.browser.newPage()
+  await scripted.goto(`${origin}/sign-in/`)
+  expect(await loaderRan(scripted)).toBe(true)
+  await scripted.close()
+  await startSso(page, origin, "ada@acme.test")
+  await page.waitForURL((url) => url.pathname === "/demo-saml-idp/sso")
+  await page.getByRole("heading", { name: "Who signs in?" }).waitFor()
+  await page.close()
+}

@@ -40,10 +40,11 @@ export const useOAuthProviders = routeLoader$(async (ev) => {
     .map((p) => ({ id: p.id, name: p.name }))
 })
 
-/** Whether enterprise SSO is on (the Demo SAML IdP runs only while the app's URL is loopback). */
-export const useSsoOffered = routeLoader$(async (ev) => {
+/** The id of the SSO provider while enterprise SSO is on (the Demo SAML IdP runs only while the app's URL is loopback), else null. */
+export const useSsoProvider = routeLoader$(async (ev) => {
   const { demoAuthConfig } = await import("../../server/auth-config")
-  return (await demoAuthConfig(ev.env)).providers.some((p) => (typeof p === "function" ? p() : p).type === "sso")
+  const sso = (await demoAuthConfig(ev.env)).providers.map((p) => (typeof p === "function" ? p() : p)).find((p) => p.type === "sso")
+  return sso ? sso.id : null
 })
 
 /** The sentence for a refused SSO sign-in (`?error=SsoSignInError&code=...`), the code kept visible for support. */
@@ -53,32 +54,25 @@ function ssoRefusal(code: string | null): string {
 }
 
 /**
- * Enterprise SSO, e-mail first: the form posts to core's `signin/sso` itself (its wire contract:
- * `email` and `csrfToken`, then a redirect to the organization's IdP). The CSRF token is fetched from
- * core's `GET /auth/csrf` as the form is sent, which also sets the CSRF cookie it must match.
+ * Enterprise SSO, e-mail first, through the binding's own action (as the e-mail link form): it posts
+ * `email` with a CSRF token to core's `signin/sso` in-process and follows core's redirect to the
+ * organization's IdP, or back here with `?error=SsoSignInError&code=...`. A plain form post, so it
+ * works with JavaScript off too.
  */
-const SsoSignIn = component$((props: { callbackUrl: string }) => (
-  <form
-    method="post"
-    action="/auth/signin/sso"
-    class="stack"
-    preventdefault:submit
-    onSubmit$={async (_, form) => {
-      const res = await fetch("/auth/csrf", { credentials: "same-origin", headers: { accept: "application/json" } })
-      const { csrfToken } = (await res.json()) as { csrfToken: string }
-      ;(form.elements.namedItem("csrfToken") as HTMLInputElement).value = csrfToken
-      form.submit()
-    }}
-  >
-    <input type="hidden" name="csrfToken" value="" />
-    <input type="hidden" name="callbackUrl" value={props.callbackUrl} />
-    <label for="sso-email">Work email</label>
-    <input id="sso-email" name="email" type="email" autocomplete="email" required placeholder={`you@${SSO_DEMO.domain}`} />
-    <button type="submit" class="button">
-      Sign in with SSO
-    </button>
-  </form>
-))
+const SsoSignIn = component$((props: { providerId: string; callbackUrl: string }) => {
+  const signIn = useSignIn()
+  return (
+    <Form action={signIn} class="stack">
+      <input type="hidden" name="providerId" value={props.providerId} />
+      <input type="hidden" name="redirectTo" value={props.callbackUrl} />
+      <label for="sso-email">Work email</label>
+      <input id="sso-email" name="options.email" type="email" autocomplete="email" required placeholder={`you@${SSO_DEMO.domain}`} />
+      <button type="submit" class="button">
+        Sign in with SSO
+      </button>
+    </Form>
+  )
+})
 
 /** Messages for the `error` query parameter core adds when it sends a user back here. */
 const errorText: Record<string, string> = {
@@ -146,7 +140,7 @@ export default component$(() => {
   const login = useLogin()
   const signIn = useSignIn()
   const oauth = useOAuthProviders()
-  const ssoOffered = useSsoOffered()
+  const ssoProvider = useSsoProvider()
   const callbackUrl = loc.url.searchParams.get("callbackUrl") ?? "/"
   const queryError = loc.url.searchParams.get("error")
   const signedOut = loc.url.searchParams.get("signedOut")
@@ -228,10 +222,10 @@ export default component$(() => {
       <p class="hint">
         Links arrive in the demo's <a href="/inbox/">inbox</a>.
       </p>
-      {ssoOffered.value && (
+      {ssoProvider.value && (
         <>
           <p class="divider">or</p>
-          <SsoSignIn callbackUrl={callbackUrl} />
+          <SsoSignIn providerId={ssoProvider.value} callbackUrl={callbackUrl} />
           <p class="hint">
             {SSO_DEMO.organization.name} signs its staff in through the Demo SAML IdP:{" "}
             {Object.keys(SAML_IDP_PEOPLE).map((email, i) => (
