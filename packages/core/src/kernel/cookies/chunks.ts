@@ -4,7 +4,7 @@
  */
 import { joinCookieChunks, splitCookieValue, staleCookieNames } from "@authlib/jwt"
 import type { CookieOption } from "../types/config.js"
-import { expireCookie } from "./serialize.js"
+import { expireCookie, octetsCookie } from "./serialize.js"
 import type { Cookie } from "./serialize.js"
 
 /** Bytes of the attributes a session cookie is serialised with, so chunks fit 4096 bytes. */
@@ -12,10 +12,14 @@ function attributesSize(options: CookieOption["options"]): number {
   return 120 + (options.domain?.length ?? 0) + (options.path?.length ?? 1)
 }
 
-/** The cookies that store `value` under `option`, plus expiries of stale chunks in `existing`. */
-export function writeChunked(option: CookieOption, value: string, existing: Readonly<Record<string, string>>): Cookie[] {
+/**
+ * The cookies that store `value` under `option`, plus expiries of stale chunks in `existing`.
+ * `octets`: authlib made `value` of cookie-octets itself (see `octetsCookie`), so neither it nor a
+ * chunk of it is scanned again when sent.
+ */
+export function writeChunked(option: CookieOption, value: string, existing: Readonly<Record<string, string>>, octets = false): Cookie[] {
   const chunks = splitCookieValue(option.name, value, { attributesSize: attributesSize(option.options) })
-  const out: Cookie[] = chunks.map((c) => ({ name: c.name, value: c.value, options: option.options }))
+  const out: Cookie[] = chunks.map((c) => (octets ? octetsCookie(c.name, c.value, option.options) : { name: c.name, value: c.value, options: option.options }))
   for (const name of staleCookieNames(option.name, existing, chunks)) out.push(expireCookie(name, option.options))
   return out
 }

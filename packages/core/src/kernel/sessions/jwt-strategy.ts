@@ -9,7 +9,7 @@
  * its cookies are cleared. Signing in again needs no clean-up: the new cookie replaces the old
  * token, of which no server copy exists.
  */
-import type { JWT, JWTDecodeParams } from "@authlib/jwt"
+import { encode, type JWT, type JWTDecodeParams } from "@authlib/jwt"
 import { writeChunked } from "../cookies/chunks.js"
 import { withExpires, type Cookie } from "../cookies/serialize.js"
 import { AccessDenied, SessionTokenError } from "../errors/errors.js"
@@ -87,7 +87,8 @@ async function writeToken(token: JWT, req: AuthRequest, ctx: Context): Promise<{
     })
   }
   const withExpiry = { name: option.name, options: withExpires(option.options, new Date((now + cappedLife(config.session.maxAge, now, end)) * 1000)) }
-  return { cookies: writeChunked(withExpiry, value, req.cookies), expires: new Date((now + tokenLife) * 1000) }
+  // `@authlib/jwt`'s own encoder writes base64url and dots only; a custom one's token is checked when sent.
+  return { cookies: writeChunked(withExpiry, value, req.cookies, config.jwt.encode === encode), expires: new Date((now + tokenLife) * 1000) }
 }
 
 /**

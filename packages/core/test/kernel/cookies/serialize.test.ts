@@ -2,7 +2,7 @@ import { serialize } from "cookie"
 import { describe, expect, it } from "vitest"
 import { serializeCookie } from "../../../src/internal.js"
 import type { Cookie } from "../../../src/index.js"
-import { fixedCookie, parseCookieHeader, withExpires } from "../../../src/kernel/cookies/serialize.js"
+import { fixedCookie, octetsCookie, parseCookieHeader, withExpires } from "../../../src/kernel/cookies/serialize.js"
 
 type Options = Cookie["options"] & { priority?: string }
 
@@ -66,6 +66,40 @@ describe("serializeCookie", () => {
     const foreign = runInNewContext("new Date(Date.UTC(2026, 0, 1))") as Date
     expect(foreign instanceof Date).toBe(false)
     expect(serializeCookie({ name: "a", value: "x", options: { expires: foreign } })).toBe("a=x; Expires=Thu, 01 Jan 2026 00:00:00 GMT")
+  })
+})
+
+describe("the Expires text", () => {
+  it("follows each date, whatever came before (the last one is remembered)", () => {
+    const dates = [expires, new Date(expires.getTime() + 1000), expires, new Date(expires.getTime() + 1000), new Date(0), expires]
+    for (const date of dates) expect(serializeCookie({ name: "n", value: "v", options: { expires: date } })).toBe(reference("n", "v", { expires: date }))
+  })
+
+  it("follows a Date changed after it was written", () => {
+    const date = new Date(expires)
+    const cookie = { name: "n", value: "v", options: { expires: date } }
+    expect(serializeCookie(cookie)).toBe(reference("n", "v", { expires }))
+    date.setUTCFullYear(2031)
+    expect(serializeCookie(cookie)).toBe(reference("n", "v", { expires: date }))
+  })
+})
+
+describe("octetsCookie", () => {
+  it("writes what the cookie package writes for a value of cookie-octets, for every option set", () => {
+    for (const options of optionSets) {
+      const value = "eyJhbGciOiJkaXIifQ..aXY.Y2lwaGVy.dGFn"
+      expect(serializeCookie(octetsCookie("authlib.session-token", value, options))).toBe(reference("authlib.session-token", value, options))
+    }
+  })
+
+  it("a copy of one is scanned again: a changed value is percent-encoded", () => {
+    const copy = { ...octetsCookie("n", "abc", {}), value: "a b;Domain=evil" }
+    expect(serializeCookie(copy)).toBe(`n=${encodeURIComponent("a b;Domain=evil")}`)
+  })
+
+  it("still refuses a bad name or option", () => {
+    expect(() => serializeCookie(octetsCookie("bad name", "v", {}))).toThrow(TypeError)
+    expect(() => serializeCookie(octetsCookie("ok", "v", { path: "/a;b" }))).toThrow(TypeError)
   })
 })
 

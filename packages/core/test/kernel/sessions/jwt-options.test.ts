@@ -85,6 +85,30 @@ describe("jwt.encode", () => {
   })
 })
 
+describe("the session cookie's value on the wire", () => {
+  it("is the default encoder's token as it is (base64url and dots)", async () => {
+    const client = new Client(config())
+    const res = await client.signIn()
+    const header = res.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))!
+    const value = header.slice(COOKIE.length + 1, header.indexOf(";"))
+    expect(value).toMatch(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+    await expect(defaultDecode({ token: value, secret: SECRET, salt: COOKIE })).resolves.toMatchObject({ sub: "user-1" })
+  })
+
+  it("is percent-encoded when a custom encoder returns characters outside cookie-octets, and reads back whole", async () => {
+    // A token with a space, a semicolon, a comma and a quote: sent raw, it would end the cookie and start an attribute.
+    const PREFIX = 'x y;Domain=evil.example,"'
+    const encode = async (params: JWTEncodeParams) => `${PREFIX}${await defaultEncode(params)}`
+    const decode = async (params: JWTDecodeParams) => (params.token?.startsWith(PREFIX) ? defaultDecode({ ...params, token: params.token.slice(PREFIX.length) }) : null)
+    const client = new Client(config({ jwt: { encode, decode } }))
+    const res = await client.signIn()
+    const header = res.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`))!
+    expect(header.startsWith(`${COOKIE}=${encodeURIComponent(PREFIX)}`)).toBe(true)
+    expect(header).not.toContain("Domain=evil")
+    expect(await client.session()).toMatchObject({ user: { name: "Alice", email: "alice@example.com" } })
+  })
+})
+
 describe("jwt.decode", () => {
   it("reads the cookie on GET /session, given the cookie value, the secrets, the cookie name as salt and maxAge", async () => {
     const codec = markingCodec()
