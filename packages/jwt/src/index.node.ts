@@ -9,7 +9,7 @@ import { nodeCrypto } from "./crypto/node.js"
 // The shared API, named (encode, decode, getToken, decodeNextAuthV4, verifySignature and fastSha256 are this entry's own, below).
 export {
   AuthError, COOKIE_ATTRIBUTES_SIZE, COOKIE_MAX_SIZE, DEFAULT_MAX_AGE, JWTSessionError, MissingSalt, MissingSecret,
-  SESSION_COOKIE_NAME, isNextAuthV4Token, joinCookieChunks, splitCookieValue, staleCookieNames,
+  SESSION_COOKIE_NAME, isNextAuthV4Token, joinCookieChunks, randomBytes, splitCookieValue, staleCookieNames,
 } from "./index.js"
 export type {
   AuthErrorOptions, Awaitable, CookieChunk, CookieRecord, DefaultJWT, ErrorCause, GetTokenParams, GetTokenResult, JWT,

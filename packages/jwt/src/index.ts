@@ -15,6 +15,7 @@ export type { GetTokenResult } from "./get-token.js"
 export { SESSION_COOKIE_NAME } from "./get-token.js"
 export { DEFAULT_MAX_AGE } from "./encode.js"
 export { isNextAuthV4Token } from "./next-auth-v4.js"
+export { randomBytes } from "./random.js"
 export { verifySignature } from "./signature/web.js"
 export type { SignatureAlgorithm, VerifySignature, VerifySignatureParams } from "./signature/types.js"
 /** A synchronous SHA-256 (base64url) where the runtime has one built in: `undefined` in this entry (see `FastSha256`). */

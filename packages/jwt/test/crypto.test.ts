@@ -11,15 +11,11 @@ import { webCrypto } from "../src/crypto/web.js"
 
 const fixedIv = vi.hoisted(() => ({ value: undefined as Uint8Array | undefined }))
 
-// node.ts draws its IV from randomFillSync: let a test pin it, as the vector needs.
-vi.mock("node:crypto", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("node:crypto")>()
-  const randomFillSync = <T extends NodeJS.ArrayBufferView>(buffer: T): T => {
-    if (!fixedIv.value) return actual.randomFillSync(buffer)
-    ;(buffer as unknown as Uint8Array).set(fixedIv.value)
-    return buffer
-  }
-  return { ...actual, randomFillSync }
+// Both implementations draw their IV from the pool (random.ts): let a test pin it, as the vector needs.
+vi.mock("../src/random.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../src/random.js")>()
+  const randomBytes = (length: number): Uint8Array<ArrayBuffer> => (fixedIv.value && length === fixedIv.value.length ? Uint8Array.from(fixedIv.value) : actual.randomBytes(length))
+  return { ...actual, randomBytes }
 })
 
 const hex = (text: string) => Uint8Array.from(text.match(/[0-9a-f]{2}/g)!, (byte) => parseInt(byte, 16))
@@ -45,18 +41,13 @@ const b3Parts = {
   tag: base64url.encode(B3.T),
 }
 
-/** Seals with the IV pinned, for both implementations (WebCrypto draws from getRandomValues). */
+/** Seals with the IV pinned, for both implementations. */
 async function sealWithIv<K>(impl: JweCrypto<K>, key: K, header: string, plaintext: string, iv: Uint8Array) {
   fixedIv.value = iv
-  const spy = vi.spyOn(crypto, "getRandomValues").mockImplementationOnce((array) => {
-    ;(array as Uint8Array).set(iv)
-    return array
-  })
   try {
     return await impl.seal(key, header, plaintext)
   } finally {
     fixedIv.value = undefined
-    spy.mockRestore()
   }
 }
 

@@ -7,8 +7,9 @@
  */
 import { Buffer, isUtf8 } from "node:buffer"
 import * as cryptoModule from "node:crypto"
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomFillSync, timingSafeEqual } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { tokenError } from "../errors.js"
+import { randomBytes } from "../random.js"
 import type { ContentEncryption, FastSha256, JweCrypto, SealedParts } from "./interface.js"
 import { importGcmKey, webCrypto } from "./web.js"
 import type { GcmKey } from "./web.js"
@@ -36,7 +37,7 @@ function cbcTag(macKey: Buffer, header: string, iv: Buffer, ciphertext: Buffer):
 
 async function seal(key: NodeKey, header: string, plaintext: string): Promise<string> {
   if (key.enc !== "A256CBC-HS512") throw new TypeError("authlib only encrypts with A256CBC-HS512")
-  const iv = randomFillSync(Buffer.allocUnsafe(16))
+  const iv = Buffer.from(randomBytes(16).buffer)
   const cipher = createCipheriv("aes-256-cbc", key.encKey, iv)
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
   const tag = cbcTag(key.macKey, header, iv, ciphertext)

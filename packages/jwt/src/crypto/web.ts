@@ -1,5 +1,6 @@
 import { base64url } from "jose"
 import { tokenError } from "../errors.js"
+import { randomBytes } from "../random.js"
 import type { ContentEncryption, FastSha256, JweCrypto, SealedParts } from "./interface.js"
 
 /** A WebCrypto key for legacy A256GCM tokens (decrypt only); the Node path uses it too. */
@@ -57,7 +58,7 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 async function seal(key: WebKey, header: string, plaintext: string): Promise<string> {
   if (key.enc !== "A256CBC-HS512") throw new TypeError("authlib only encrypts with A256CBC-HS512")
-  const iv = crypto.getRandomValues(new Uint8Array(16))
+  const iv = randomBytes(16)
   const algorithm = { name: "AES-CBC", iv }
   const encrypted = await crypto.subtle.encrypt(algorithm, key.encKey, encoder.encode(plaintext))
   const ciphertext = new Uint8Array(encrypted)

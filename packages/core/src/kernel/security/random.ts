@@ -1,13 +1,14 @@
 /**
- * Random tokens (Web Crypto) and SHA-256. SHA-256 is synchronous: on Node, `crypto.subtle.digest`
- * costs a thread-pool round trip (~50 us) per call, which made the CSRF check the most expensive
- * step of a sign-in. Under the `node` condition `@authlib/jwt` hands in node:crypto's one-shot hash
- * (`fastSha256`, about 0.3 us against 2 us); everywhere else it is `@noble/hashes` (audited). Both
- * are proven equal in `test/kernel/security/sha256.test.ts`.
+ * Random tokens (Web Crypto, through `@authlib/jwt`'s pooled `randomBytes`) and SHA-256. SHA-256
+ * is synchronous: on Node, `crypto.subtle.digest` costs a thread-pool round trip (~50 us) per
+ * call, which made the CSRF check the most expensive step of a sign-in. Under the `node`
+ * condition `@authlib/jwt` hands in node:crypto's one-shot hash (`fastSha256`, about 0.3 us
+ * against 2 us); everywhere else it is `@noble/hashes` (audited). Both are proven equal in
+ * `test/kernel/security/sha256.test.ts`.
  */
 import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
-import { fastSha256 } from "@authlib/jwt"
+import { fastSha256, randomBytes } from "@authlib/jwt"
 
 const encoder = new TextEncoder()
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -27,9 +28,9 @@ export function base64url(bytes: Uint8Array): string {
   return left === 2 ? out + ALPHABET[(n >>> 6) & 63]! : out
 }
 
-/** `byteLength` random bytes as base64url (32 bytes = 256 bits by default). */
+/** `byteLength` random bytes as base64url (32 bytes = 256 bits by default), from `@authlib/jwt`'s pool. */
 export function randomToken(byteLength = 32): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(byteLength)))
+  return base64url(randomBytes(byteLength))
 }
 
 /** Reused input buffer: the hashed strings (CSRF token + secret, session tokens) are short. */
