@@ -6,7 +6,7 @@
  * autocannon, 50 connections, ~10 s each).
  */
 import { Buffer } from "node:buffer"
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import autocannon from "autocannon"
@@ -17,7 +17,7 @@ import { Auth } from "@authlib/core"
 import type { AuthConfig } from "@authlib/core"
 import { encode } from "@authlib/jwt"
 import type { BenchModule } from "./lib-bench.js"
-import { createFloor } from "./lib-floor.js"
+import { createFloor, expiresText, pooledRandomBytes } from "./lib-floor.js"
 import { fmt, measure, pairedRatio, printFigures } from "./lib-measure.js"
 
 const secret = "bench-secret-bench-secret-bench-secret-0123"
@@ -79,10 +79,10 @@ export function createCoreFloor(): Handler {
     return digest.length === expected.length && timingSafeEqual(Buffer.from(digest), Buffer.from(expected)) ? token : undefined
   }
   const mint = () => {
-    const token = randomBytes(32).toString("hex")
+    const token = pooledRandomBytes(32).toString("hex")
     return { token, header: `floor.csrf-token=${token}|${hash(token)}; Path=/; HttpOnly; SameSite=Lax` }
   }
-  const sessionCookie = (value: string) => `floor.session-token=${value}; Path=/; Expires=${new Date(Date.now() + 2592000e3).toUTCString()}; HttpOnly; SameSite=Lax`
+  const sessionCookie = (value: string) => `floor.session-token=${value}; Path=/; Expires=${expiresText(Math.floor(Date.now() / 1000) * 1000 + 2592000e3)}; HttpOnly; SameSite=Lax`
   const json = (body: unknown, cookies: string[] = []) => {
     const headers = new Headers({ "content-type": "application/json" })
     for (const c of cookies) headers.append("set-cookie", c)

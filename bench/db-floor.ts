@@ -17,6 +17,7 @@ import { createHash, createHmac, createPublicKey, randomBytes, timingSafeEqual, 
 import type pg from "pg"
 import { SoftAuthenticator } from "../packages/core/test/capabilities/webauthn/authenticator.js"
 import { ada, expectSignedIn, origin, password, post, queue, secret, type Implementation } from "./db-fixture.js"
+import { expiresText, pooledRandomBytes } from "./lib-floor.js"
 
 const sha256url = (value: string) => createHash("sha256").update(value).digest("base64url")
 const sha256hex = (value: string) => createHash("sha256").update(value).digest("hex")
@@ -74,7 +75,7 @@ const metadata = (request: Request, amr: string[]) => [describe(request.headers.
 
 const redirect = (cookie: string) => new Response(null, { status: 302, headers: { location: `${origin}/`, "set-cookie": cookie } })
 const refused = () => new Response(null, { status: 302, headers: { location: `${origin}/auth/signin?error=Verification` } })
-const sessionCookie = (token: string, expires: Date) => `${COOKIE}=${token}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax`
+const sessionCookie = (token: string, expires: Date) => `${COOKIE}=${token}; Path=/; Expires=${expiresText(expires.getTime())}; HttpOnly; SameSite=Lax`
 
 /**
  * `prepared`: the floor's statements go as named prepared statements (parsed and planned once per
@@ -106,7 +107,7 @@ export async function floorImplementation(pool: pg.Pool, setup: pg.Pool, userId:
     }
     const form = await checkedForm(request)
     if (!form) return new Response(null, { status: 403 })
-    const token = randomBytes(32).toString("base64url")
+    const token = pooledRandomBytes(32).toString("base64url")
     const expires = new Date(Date.now() + MAX_AGE)
     if (pathname === "/auth/callback/credentials") {
       if (form.get("username") !== ada.email || form.get("password") !== password) return refused()
