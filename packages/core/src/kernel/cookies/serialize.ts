@@ -116,7 +116,10 @@ class OctetsCookie implements Cookie {
     readonly name: string,
     readonly value: string,
     readonly options: CookieOption["options"],
-  ) {}
+  ) {
+    // Frozen: a value changed after the check it skips would go out unchecked.
+    Object.freeze(this)
+  }
 }
 
 /**

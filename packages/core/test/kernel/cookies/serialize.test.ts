@@ -97,6 +97,14 @@ describe("octetsCookie", () => {
     expect(serializeCookie(copy)).toBe(`n=${encodeURIComponent("a b;Domain=evil")}`)
   })
 
+  it("cannot have its value changed (strict mode throws), so what it skips checking is what it was made with", () => {
+    const cookie = octetsCookie("n", "abc", {})
+    expect(() => {
+      ;(cookie as { value: string }).value = "a b;Domain=evil"
+    }).toThrow(TypeError)
+    expect(serializeCookie(cookie)).toBe("n=abc")
+  })
+
   it("still refuses a bad name or option", () => {
     expect(() => serializeCookie(octetsCookie("bad name", "v", {}))).toThrow(TypeError)
     expect(() => serializeCookie(octetsCookie("ok", "v", { path: "/a;b" }))).toThrow(TypeError)
