@@ -7,15 +7,19 @@
  *   cp -r packages/core/dist /tmp/core-before/dist   # the build to compare with
  *   ln -s "$PWD/packages/core/node_modules" /tmp/core-before/node_modules
  *   cd bench && taskset -c 0 node --import tsx core-session-ab.ts /tmp/core-before/dist/index.js ../packages/core/dist/index.js 24 3000
+ *
+ * With a fifth argument `jwt`, the same for JWT sessions: both builds read one token sealed by
+ * `@authlib/jwt` (no store at all).
  */
 import { createHash } from "node:crypto"
+import { encode } from "@authlib/jwt"
 import { pathToFileURL } from "node:url"
 import { resolve } from "node:path"
 import { cpuRounds } from "./lib-cpu-ab.js"
 
 type Auth = (request: Request, config: object, options: { clientAddress: string }) => Promise<Response>
 
-const [a, b, rounds = "24", perBatch = "3000"] = process.argv.slice(2)
+const [a, b, rounds = "24", perBatch = "3000", strategy = "database"] = process.argv.slice(2)
 if (!a || !b) throw new Error("usage: core-session-ab.ts <build A: dist/index.js> <build B: dist/index.js> [rounds] [reads per batch]")
 
 const secret = "bench-secret-bench-secret-bench-secret-0123"
@@ -52,16 +56,19 @@ function memoryStore() {
   }
 }
 
+/** The session cookie's value: the database token, or a JWT of the same user. */
+const cookieValue = strategy === "jwt" ? await encode({ token: { sub: user.id, name: user.name, email: user.email, picture: user.image }, secret, salt: "authlib.session-token" }) : token
+
 const builds = { A: (await import(pathToFileURL(resolve(a)).href)).Auth as Auth, B: (await import(pathToFileURL(resolve(b)).href)).Auth as Auth }
 const tasks: Record<string, () => Promise<void>> = {}
 for (const [name, auth] of Object.entries(builds)) {
   const config = {
     providers: [{ id: "credentials", name: "Credentials", type: "credentials", credentials: { username: {}, password: {} }, authorize: async () => null }],
     secret, url: origin, trustHost: true, basePath: "/auth", logger: quiet,
-    adapter: memoryStore(), session: { strategy: "database" },
+    ...(strategy === "jwt" ? {} : { adapter: memoryStore(), session: { strategy: "database" } }),
   }
   const read = async () => {
-    const res = await auth(new Request(`${origin}/auth/session`, { headers: { cookie: `authlib.session-token=${token}` } }), config, { clientAddress: "203.0.113.7" })
+    const res = await auth(new Request(`${origin}/auth/session`, { headers: { cookie: `authlib.session-token=${cookieValue}` } }), config, { clientAddress: "203.0.113.7" })
     const body = (await res.json()) as { user?: { email?: string } } | null
     if (body?.user?.email !== user.email) throw new Error(`core-session-ab: build ${name} answered ${JSON.stringify(body)}`)
   }

@@ -7,6 +7,7 @@
  */
 import { parseCookiePairsInto } from "./parse.js"
 import { spreadCopy } from "../objects/spread-copy.js"
+import { utcText } from "../objects/date-text.js"
 import type { CookieOption } from "../types/config.js"
 import type { Cookie } from "../types/http.js"
 
@@ -50,22 +51,6 @@ function priorityAttribute(priority: unknown): string {
   throw invalid("priority", priority)
 }
 
-/** The `Expires` text made last, and its time: session cookies written in the same second share one. */
-let lastExpiresMs = Number.NaN
-let lastExpiresText = ""
-
-/**
- * `date.toUTCString()` (`ms` is its time), remembered for the last time asked: formatting a date
- * cost about 3% of a credentials sign-in measured in place (bench/README.md, sixth round of issue 38).
- */
-function expiresText(date: Date, ms: number): string {
-  if (ms !== lastExpiresMs) {
-    lastExpiresText = date.toUTCString()
-    lastExpiresMs = ms
-  }
-  return lastExpiresText
-}
-
 function attributes(o: CookieOption["options"] & { priority?: unknown }): string {
   let out = ""
   if (o.maxAge !== undefined) {
@@ -83,7 +68,7 @@ function attributes(o: CookieOption["options"] & { priority?: unknown }): string
   if (o.expires) {
     const ms = isDate(o.expires) ? o.expires.valueOf() : Number.NaN
     if (!Number.isFinite(ms)) throw invalid("expires", o.expires)
-    out += `; Expires=${expiresText(o.expires, ms)}`
+    out += `; Expires=${utcText(ms)}`
   }
   if (o.httpOnly) out += "; HttpOnly"
   if (o.secure) out += "; Secure"

@@ -22,6 +22,7 @@ import { authenticationFacts } from "./authentication.js"
 import { linkCheck } from "./account-link.js"
 import { createLinkedSession, createSession, keepsSessionMetadata, newRecord, sessionCookie, storedSessions } from "./database-record.js"
 import { isSessionStart, sessionEnd } from "./lifetime.js"
+import { isoText } from "../objects/date-text.js"
 import type { Authentication, Issuance, Issued, LinkUse, NewSession, Principal, SessionChange, SessionStrategy, SessionTraits, SessionUpdate, SignOutMessage } from "./types.js"
 
 /**
@@ -220,7 +221,7 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   const stored = slid.session
   // A session carried over from Auth.js moves to our cookie now (same token), theirs is cleared.
   const cookies = carried ? [slid.cookies[0] ?? sessionCookie(token, new Date(stored.expires), ctx), ...foreignSessionCookies(req, ctx)] : slid.cookies
-  const base: Session = { user: publicUser(found.user), expires: new Date(stored.expires).toISOString() }
+  const base: Session = { user: publicUser(found.user), expires: isoText(new Date(stored.expires).getTime()) }
   // A provider refused this user's refresh token (getAccessToken marked the session): say so, as in JWT mode.
   if (stored.error === "RefreshTokenError") base.error = "RefreshTokenError"
   const { user } = found

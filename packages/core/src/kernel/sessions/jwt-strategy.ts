@@ -12,6 +12,7 @@
 import { encode, type JWT, type JWTDecodeParams } from "@authlib/jwt"
 import { writeChunked } from "../cookies/chunks.js"
 import { withExpires, type Cookie } from "../cookies/serialize.js"
+import { isoText } from "../objects/date-text.js"
 import { AccessDenied, SessionTokenError } from "../errors/errors.js"
 import { emitEvent } from "../user-code/events.js"
 import { MAX_HEADER_BYTES } from "../http/limits.js"
@@ -288,7 +289,7 @@ async function read(req: AuthRequest, ctx: Context, update?: SessionUpdate): Pro
   }
   // Carried over from Auth.js: from now on the session lives in our cookie only.
   if (found.carried) cookies = [...cookies, ...foreignSessionCookies(req, ctx)]
-  const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: expires.toISOString() }
+  const base: Session = { user: publicUser({ name: next.name, email: next.email, image: next.picture }), expires: isoText(expires.getTime()) }
   // A provider refused a refresh token kept in this session: say so, as Auth.js's refresh guide does.
   if (next.error === "RefreshTokenError" || Object.values(providerTokensOf(next)).some((t) => t?.error === "RefreshTokenError")) base.error = "RefreshTokenError"
   // The default `session` callback returns its session as it is: answered here, without the runner.
