@@ -18,6 +18,8 @@ export { isAuthPath, withCapabilities } from "./registry.js"
 export type { Revocation } from "./kernel/sessions/types.js"
 export { encodeCookieValue, serializeCookie } from "./kernel/cookies/serialize.js"
 export { parseCookiePairs } from "./kernel/cookies/parse.js"
+// A `Date`'s ISO text without a `Date` formatting call (adapters write timestamps on every session write).
+export { isoText } from "./kernel/objects/date-text.js"
 export { toResponse, wantsRedirectAsJson } from "./kernel/http/to-response.js"
 export { defaultCookies } from "./kernel/cookies/names.js"
 export { DEFAULT_BASE_PATH, normalizeBasePath } from "./kernel/config/base-path.js"

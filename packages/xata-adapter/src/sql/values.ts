@@ -3,6 +3,7 @@
  * to `XataAdapterError`. Rows are normalised here because drivers differ: pg returns bigints as
  * strings, the Xata endpoint returns dates as strings, PGlite returns `Date`s and numbers.
  */
+import { isoText } from "@authlib/core/internal"
 import { XataAdapterError, type XataAdapterErrorCode } from "../errors.js"
 import { QueryError, type Row, type SqlParam } from "../executors/index.js"
 
@@ -60,7 +61,7 @@ export function timestamp(value: Date | string | null | undefined, field: string
   if (Number.isNaN(date.getTime())) {
     throw new XataAdapterError(`"${field}" must be a valid date`, { code: "INVALID_INPUT", cause: { field } })
   }
-  return date.toISOString()
+  return isoText(date.getTime())
 }
 
 /** An integer parameter, or null. */
