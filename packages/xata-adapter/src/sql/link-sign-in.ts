@@ -6,7 +6,7 @@
 import type { XataAdapterMethods } from "../adapter-type.js"
 import type { Executor } from "../executors/index.js"
 import { amrIn, insertedSession, ownedSessionParams } from "./sessions.js"
-import { asBoolean, asDate, first, lookupable } from "./values.js"
+import { asBoolean, asDate, first, lookupable, timestamp } from "./values.js"
 import { toUser } from "./users.js"
 
 /**
@@ -44,7 +44,7 @@ export function linkSignInMethods(db: Executor): Pick<XataAdapterMethods, "useVe
       // An account key Postgres cannot hold matches no account (NULL never equals): the token is still used, no session written.
       const accountKey = lookupable(provider, providerAccountId) ? [provider, providerAccountId] : [null, null]
       const params = ownedSessionParams(session)
-      const row = first(await db.query(USE_AND_CREATE, [identifier, token, ...accountKey, ...params, new Date().toISOString()]))
+      const row = first(await db.query(USE_AND_CREATE, [identifier, token, ...accountKey, ...params, timestamp(new Date(), "now")]))
       // The used token is the one asked for (the DELETE matched both by equality); its expiry comes back.
       const expires = row ? asDate(row.expires) : null
       if (!row || expires === null) return null
