@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { TLSSocket } from "node:tls"
 import { MAX_BODY_BYTES } from "../kernel/http/limits.js"
+import { IncomingRequest } from "../kernel/http/incoming.js"
 
 /** A Node request as Express and Connect extend it. */
 export type NodeRequest = IncomingMessage & { originalUrl?: string; body?: unknown }
@@ -80,19 +81,40 @@ export interface ToWebRequestOptions {
   maxBodyBytes?: number
 }
 
-/** The Web `Request` of a Node request (Express mounts included: `originalUrl` wins over `url`). */
-export async function toWebRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<Request> {
+/** What a Node request holds for core: its URL, method, headers and body (read, capped). */
+interface NodeRequestParts {
+  url: URL
+  method: string
+  headers: Headers
+  /** The body as read, or as a framework's parser left it; undefined for a GET or HEAD. */
+  body: Uint8Array<ArrayBuffer> | string | undefined
+}
+
+async function partsOf(req: NodeRequest, options: ToWebRequestOptions): Promise<NodeRequestParts> {
   const host = req.headers.host
   if (!options.origin && !host) throw new RequestConversionError(400, "HOST_MISSING", "The request has no Host header")
   const scheme = (req.socket as TLSSocket).encrypted ? "https" : "http"
   const url = new URL(req.originalUrl ?? req.url ?? "/", options.origin ?? `${scheme}://${host}`)
   const method = req.method ?? "GET"
-  const init: RequestInit = { method, headers: headersOf(req) }
-  if (method !== "GET" && method !== "HEAD") {
-    const parsed = parsedBody(req)
-    init.body = parsed ?? new Uint8Array(await readBody(req, (options.maxBodyBytes ?? MAX_BODY_BYTES) + 1))
-  }
-  return new Request(url, init)
+  const headers = headersOf(req)
+  if (method === "GET" || method === "HEAD") return { url, method, headers, body: undefined }
+  const body = parsedBody(req) ?? new Uint8Array(await readBody(req, (options.maxBodyBytes ?? MAX_BODY_BYTES) + 1))
+  return { url, method, headers, body }
+}
+
+/** The Web `Request` of a Node request (Express mounts included: `originalUrl` wins over `url`). */
+export async function toWebRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<Request> {
+  const { url, method, headers, body } = await partsOf(req, options)
+  return new Request(url, body === undefined ? { method, headers } : { method, headers, body })
+}
+
+/**
+ * The same request as `toWebRequest` reads it, for core's own request path: no `Request` is made
+ * unless a route asks for one (kernel/http/incoming.ts).
+ */
+export async function toIncomingRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<IncomingRequest> {
+  const { url, method, headers, body } = await partsOf(req, options)
+  return new IncomingRequest(url, method, headers, typeof body === "string" ? new TextEncoder().encode(body) : body)
 }
 
 /** Writes `response` to `res`, every `Set-Cookie` as its own header line. */

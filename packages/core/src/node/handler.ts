@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Auth } from "../index.js"
 import type { AuthConfig } from "../kernel/types/config.js"
-import { RequestConversionError, sendWebResponse, toWebRequest, type NodeRequest } from "./convert.js"
+import { RequestConversionError, sendWebResponse, toIncomingRequest, toWebRequest, type NodeRequest } from "./convert.js"
+import type { IncomingRequest } from "../kernel/http/incoming.js"
 import { withEnvDefaults } from "./env.js"
 import { guardApp } from "./guard.js"
 import { isAuthPath, normalizeBasePath } from "../kernel/config/base-path.js"
@@ -56,9 +57,12 @@ export function toNodeHandler(appConfig: AuthConfig, options: NodeHandlerOptions
       return
     }
     void (async () => {
-      let request: Request
+      const resolved = resolveConfig(configured(config))
+      const convert = { ...(origin ? { origin } : {}), ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) }
+      let request: Request | IncomingRequest
       try {
-        request = await toWebRequest(req as NodeRequest, { ...(origin ? { origin } : {}), ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}) })
+        // `raw` answers through `Auth()`, which takes a `Request`; otherwise core makes one only if a route asks for it.
+        request = resolved.raw ? await toWebRequest(req as NodeRequest, convert) : await toIncomingRequest(req as NodeRequest, convert)
       } catch (err) {
         if (err instanceof RequestConversionError) return refuse(res, err)
         throw err
@@ -66,8 +70,7 @@ export function toNodeHandler(appConfig: AuthConfig, options: NodeHandlerOptions
       // The socket's peer: per-client rate limits key on it (forwarding headers only count under
       // `rateLimit.trustedProxies`, judged by core).
       const clientAddress = req.socket?.remoteAddress
-      const resolved = resolveConfig(configured(config))
-      if (resolved.raw) return sendWebResponse(res, await Auth(request, config, clientAddress ? { clientAddress } : {}))
+      if (request instanceof Request) return sendWebResponse(res, await Auth(request, config, clientAddress ? { clientAddress } : {}))
       // `Auth()`'s answer, written without a Web `Response` when its headers allow (send-parts.ts).
       const parts = await answerParts(request, resolved, clientAddress)
       if (!sendParts(res, parts)) await sendWebResponse(res, answerResponse(parts, resolved.logger))

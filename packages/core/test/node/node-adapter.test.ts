@@ -150,6 +150,85 @@ describe("node:http", () => {
     expect(streamed.status).toBe(413)
   })
 
+  it("makes no Web Request for a route (or getSession) that does not ask for one; authorize still gets the request's URL, method and headers", async () => {
+    const seen: Array<{ url: string; method: string; agent: string | null; body: ReadableStream | null }> = []
+    const provider = credentials({
+      async authorize(c, request) {
+        seen.push({ url: request.url, method: request.method, agent: request.headers.get("user-agent"), body: request.body })
+        return c.username === "alice" && c.password === "wonderland" ? { ...alice } : null
+      },
+    })
+    const cfg = config({ providers: [provider] })
+    const auth = toNodeHandler(cfg)
+    const origin = await listen(createServer((req, res) => auth(req, res, async () => {
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end(JSON.stringify({ session: await getSession(req, cfg, res) }))
+    })))
+    // Requests the code under test makes with the global constructor (fetch keeps its own).
+    const made: string[] = []
+    const Original = globalThis.Request
+    globalThis.Request = class extends Original {
+      constructor(input: RequestInfo | URL, init?: RequestInit) {
+        super(input, init)
+        made.push(`${this.method} ${new URL(this.url).pathname}`)
+      }
+    }
+    try {
+      const b = httpBrowser(origin)
+      expect((await b.request("/auth/session")).status).toBe(200)
+      expect((await b.request("/auth/csrf")).status).toBe(200)
+      expect((await b.request("/auth/providers")).status).toBe(200)
+      expect(made).toEqual([])
+      const res = await b.signIn()
+      expect(res.status).toBe(302)
+      expect(await (await b.request("/auth/session")).json()).toMatchObject({ user: { email: alice.email } })
+      expect(await (await b.request("/dashboard")).json()).toMatchObject({ session: { user: { email: alice.email } } })
+      // Only the sign-in made one: for authorize.
+      expect(made).toEqual(["POST /auth/callback/credentials"])
+    } finally {
+      globalThis.Request = Original
+    }
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({ url: `${origin}/auth/callback/credentials`, method: "POST", body: null })
+    expect(seen[0]!.agent).not.toBeNull()
+  })
+
+  it("reads a body it was handed as core reads a Request's: bad UTF-8 and bad percent-encoding are 400s, an unknown method a 405", async () => {
+    const origin = await listen(createServer(toNodeHandler(config())))
+    const form = { "content-type": "application/x-www-form-urlencoded", origin }
+    const utf8 = await raw(origin, "/auth/callback/credentials", { method: "POST", headers: form, body: Buffer.from([0x75, 0x3d, 0xff, 0xfe]) })
+    expect(utf8.status).toBe(400)
+    expect(JSON.parse(utf8.body)).toMatchObject({ error: "InvalidRequest", code: "BODY_ENCODING_INVALID" })
+    const percent = await raw(origin, "/auth/callback/credentials", { method: "POST", headers: form, body: "username=%E0%A4%A" })
+    expect(percent.status).toBe(400)
+    expect(JSON.parse(percent.body)).toMatchObject({ code: "FORM_BODY_INVALID" })
+    // A method a Web Request refuses to carry (TRACE) used to fail its conversion and answer 500.
+    const trace = await raw(origin, "/auth/session", { method: "TRACE" })
+    expect(trace.status).toBe(405)
+    expect(JSON.parse(trace.body)).toMatchObject({ error: "MethodNotAllowed" })
+  })
+
+  it("getSession appends a refreshed session cookie after the app's own, and reads no session from a forged cookie", async () => {
+    const cfg = config({ session: { updateAge: 0 } })
+    const auth = toNodeHandler(cfg)
+    const origin = await listen(createServer((req, res) => auth(req, res, async () => {
+      res.setHeader("set-cookie", "app=1; Path=/")
+      const session = await getSession(req, cfg, res)
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end(JSON.stringify({ session }))
+    })))
+    const b = httpBrowser(origin)
+    await b.signIn()
+    const cookie = [...b.jar.entries()].map(([k, v]) => `${k}=${v}`).join("; ")
+    const read = await raw(origin, "/dashboard", { headers: { cookie } })
+    expect(JSON.parse(read.body)).toMatchObject({ session: { user: { email: alice.email } } })
+    const lines = read.rawHeaders.flatMap((h, i) => (i % 2 === 0 && h.toLowerCase() === "set-cookie" ? [read.rawHeaders[i + 1]!] : []))
+    expect(lines[0]).toBe("app=1; Path=/")
+    expect(lines.slice(1).some((l) => l.startsWith("authlib.session-token="))).toBe(true)
+    const forged = await raw(origin, "/dashboard", { headers: { cookie: "authlib.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAA.BBBB.CCCC" } })
+    expect(JSON.parse(forged.body)).toEqual({ session: null })
+  })
+
   it("with url configured, a forged Host changes no URL the handler builds", async () => {
     const origin = await listen(createServer(toNodeHandler(config({ url: "https://app.example.com" }))))
     const res = await raw(origin, "/auth/signin/credentials", { method: "POST", headers: { host: "evil.example", "content-type": "application/x-www-form-urlencoded", origin: "https://app.example.com" }, body: "" })

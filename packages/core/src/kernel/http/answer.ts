@@ -9,15 +9,16 @@ import { logError } from "../errors/logger.js"
 import type { AuthResponse } from "../types/http.js"
 import type { ResolvedConfig } from "../types/resolved-config.js"
 import { dispatch } from "./dispatch.js"
+import type { RequestSource } from "./incoming.js"
 import { CONFIGURATION_ERROR, responseOf, responseParts, wantsRedirectAsJson, type ResponseParts } from "./to-response.js"
 
 /** The answer to `request` (not in `raw` mode); a cookie that cannot be serialised is logged and answered as a configuration error. */
-export async function answerParts(request: Request, config: ResolvedConfig, clientAddress?: string): Promise<ResponseParts> {
+export async function answerParts(request: RequestSource, config: ResolvedConfig, clientAddress?: string): Promise<ResponseParts> {
   return partsOf(request, await dispatch(request, config, clientAddress), config.logger)
 }
 
 /** `result`, the dispatched answer to `request`, as parts (the second half of `answerParts`, for a caller that dispatched itself). */
-export function partsOf(request: Request, result: AuthResponse, logger: LoggerInstance): ResponseParts {
+export function partsOf(request: Pick<Request, "headers">, result: AuthResponse, logger: LoggerInstance): ResponseParts {
   try {
     return responseParts(result, wantsRedirectAsJson(request))
   } catch (err) {

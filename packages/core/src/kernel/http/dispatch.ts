@@ -12,6 +12,7 @@ import type { AuthRequest, AuthResponse, Context } from "../types/http.js"
 import type { RouteHandler, RouteMethod } from "../types/capability.js"
 import { assertCsrf } from "../security/csrf.js"
 import { limitClient } from "../rate-limit/limiter.js"
+import type { RequestSource } from "./incoming.js"
 
 /** The route's handler, or the handler of the sub-action the body names (any other value: the route's own refusal). */
 function handlerOf(route: RouteMethod, req: AuthRequest, ctx: Context): RouteHandler {
@@ -31,7 +32,7 @@ async function run(route: RouteMethod, req: AuthRequest, ctx: Context): Promise<
 }
 
 /** Handles `request`; resolves the internal response. In `raw` mode, AuthErrors are thrown. */
-export async function dispatch(request: Request, config: ResolvedConfig, clientAddress?: string): Promise<AuthResponse> {
+export async function dispatch(request: RequestSource, config: ResolvedConfig, clientAddress?: string): Promise<AuthResponse> {
   let req = parseRequest(request, config.basePath, config.registry, clientAddress)
   if (req instanceof Promise) req = await req
   if (req instanceof AuthError) {
@@ -49,6 +50,6 @@ export async function dispatch(request: Request, config: ResolvedConfig, clientA
     return await run(config.registry.route(req.action)![req.method]!, req, ctx)
   } catch (err) {
     if (config.raw) throw rawError(err, ctx)
-    return errorResponse(err, req.action, ctx, false, callerOf(req.request))
+    return errorResponse(err, req.action, ctx, false, callerOf(req))
   }
 }

@@ -80,7 +80,7 @@ const RELATIVE_BASE = "http://relative.invalid"
 export type Caller = "script" | "form" | "other"
 
 /** The `Caller` of `request`. */
-export function callerOf(request: Request): Caller {
+export function callerOf(request: Pick<Request, "method" | "headers">): Caller {
   if (wantsRedirectAsJson(request)) return "script"
   return request.method === "POST" && request.headers.get("sec-fetch-mode") === "navigate" ? "form" : "other"
 }

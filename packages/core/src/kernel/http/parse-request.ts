@@ -1,6 +1,7 @@
 /**
- * Request -> AuthRequest. Never throws: malformed input comes back as an error value the dispatcher
- * answers with a 4xx JSON body. Limits: headers 16 KiB in total (Node's own default), body 64 KiB.
+ * Request (or a binding's `IncomingRequest`) -> AuthRequest. Never throws: malformed input comes back
+ * as an error value the dispatcher answers with a 4xx JSON body. Limits: headers 16 KiB in total
+ * (Node's own default), body 64 KiB.
  */
 import { InvalidRequest, MethodNotAllowed, UnknownAction } from "../errors/errors.js"
 import { parseCookieHeader } from "../cookies/serialize.js"
@@ -8,6 +9,7 @@ import type { AuthError, ErrorCode } from "../errors/errors.js"
 import type { AuthAction, AuthRequest } from "../types/http.js"
 import type { Registry } from "../types/registry.js"
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js"
+import { IncomingRequest, type RequestSource } from "./incoming.js"
 
 
 const bad = (message: string, code: ErrorCode<"InvalidRequest">, status = 400) => new InvalidRequest(message, { code, status })
@@ -92,9 +94,27 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return all
 }
 
-async function readText(request: Request, limit: number): Promise<string | AuthError> {
-  const declared = Number(request.headers.get("content-length") ?? "0")
-  if (declared > limit) return bad(`The body is larger than ${limit} bytes`, "BODY_TOO_LARGE", 413)
+const tooLarge = (limit: number) => bad(`The body is larger than ${limit} bytes`, "BODY_TOO_LARGE", 413)
+
+/** UTF-8 text of `bytes`, or the error for bytes that are not. */
+function utf8Text(bytes: Uint8Array): string | AuthError {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return bad("The body is not valid UTF-8", "BODY_ENCODING_INVALID")
+  }
+}
+
+/** The body's text, at most `limit` bytes; a binding's request has read its body already. */
+function readText(source: RequestSource, limit: number): string | AuthError | Promise<string | AuthError> {
+  const declared = Number(source.headers.get("content-length") ?? "0")
+  if (declared > limit) return tooLarge(limit)
+  if (!(source instanceof IncomingRequest)) return readStream(source, limit)
+  if (source.body === undefined) return ""
+  return source.body.byteLength > limit ? tooLarge(limit) : utf8Text(source.body)
+}
+
+async function readStream(request: Request, limit: number): Promise<string | AuthError> {
   if (!request.body) return ""
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
@@ -105,15 +125,11 @@ async function readText(request: Request, limit: number): Promise<string | AuthE
     size += value.byteLength
     if (size > limit) {
       await reader.cancel().catch(() => {})
-      return bad(`The body is larger than ${limit} bytes`, "BODY_TOO_LARGE", 413)
+      return tooLarge(limit)
     }
     chunks.push(value)
   }
-  try {
-    return utf8.decode(chunks.length === 1 ? chunks[0]! : concat(chunks, size))
-  } catch {
-    return bad("The body is not valid UTF-8", "BODY_ENCODING_INVALID")
-  }
+  return utf8Text(chunks.length === 1 ? chunks[0]! : concat(chunks, size))
 }
 
 function parseForm(text: string): Record<string, unknown> | AuthError {
@@ -155,8 +171,8 @@ function parseJson(text: string): Record<string, unknown> | AuthError {
 }
 
 /** The body of a POST, by content type. The text is read first, so this step is synchronous. */
-function parseBody(request: Request, text: string): { body: Record<string, unknown>; rawBody: string } | AuthError {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
+function parseBody(headers: Headers, text: string): { body: Record<string, unknown>; rawBody: string } | AuthError {
+  const type = (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase()
   let body: Record<string, unknown> | AuthError
   if (type === "application/x-www-form-urlencoded") body = parseForm(text)
   else if (type === "application/json") body = parseJson(text)
@@ -165,51 +181,70 @@ function parseBody(request: Request, text: string): { body: Record<string, unkno
   return body instanceof Error ? body : { body: body as Record<string, unknown>, rawBody: text }
 }
 
+/** The parts of a request the route sees, other than its method and body. */
+type Parts = Pick<AuthRequest, "action" | "providerId" | "url" | "query" | "cookies" | "headers" | "clientAddress">
+
 /**
- * Parses `request` against the routes of `registry` (the actions it declares, the methods each
- * accepts). A GET (no body to read) is answered synchronously: the caller's `await` is then its only hop.
+ * The `AuthRequest` of `source`: a `Request` is its own `request`; a binding's `IncomingRequest`
+ * makes one only when `request` is read (incoming.ts).
+ */
+function authRequest(source: RequestSource, method: "GET" | "POST", parts: Parts, body: Readonly<Record<string, unknown>>, rawBody: string | undefined): AuthRequest {
+  const { action, providerId, url, query, cookies, headers, clientAddress } = parts
+  if (!(source instanceof IncomingRequest)) return { request: source, method, action, providerId, url, query, body, rawBody, cookies, headers, clientAddress }
+  return {
+    get request() {
+      return source.request
+    },
+    method, action, providerId, url, query, body, rawBody, cookies, headers, clientAddress,
+  }
+}
+
+/**
+ * Parses `source` against the routes of `registry` (the actions it declares, the methods each
+ * accepts). A GET (no body to read), or a POST whose body a binding has read, is answered
+ * synchronously: the caller's `await` is then its only hop.
  */
 export function parseRequest(
-  request: Request,
+  source: RequestSource,
   basePath: string,
   registry: Registry,
   clientAddress?: string,
 ): AuthRequest | AuthError | Promise<AuthRequest | AuthError> {
   try {
-    const url = new URL(request.url)
+    const url = source instanceof IncomingRequest ? source.url : new URL(source.url)
     const path = parsePath(url.pathname, basePath, registry)
     if (path instanceof Error) return path
-    const method = request.method.toUpperCase()
+    const method = source.method.toUpperCase()
     const methods: readonly string[] = registry.methods(path.action)
     if (methods.length === 0) return new UnknownAction(`Action ${path.action} is not available`, { code: "ACTION_UNAVAILABLE" })
     if (!methods.includes(method)) return new MethodNotAllowed(`${method} is not allowed on ${path.action}`, { code: "METHOD_NOT_ALLOWED", cause: { allow: methods.join(", ") } })
-    if (headerBytes(request.headers) > MAX_HEADER_BYTES) return bad("The request headers are too large", "HEADERS_TOO_LARGE", 431)
-    const cookies = parseCookieHeader(request.headers.get("cookie"))
+    const headers = source.headers
+    if (headerBytes(headers) > MAX_HEADER_BYTES) return bad("The request headers are too large", "HEADERS_TOO_LARGE", 431)
+    const cookies = parseCookieHeader(headers.get("cookie"))
     const query = parseQuery(url)
     if (query instanceof Error) return query
-    const { action, providerId } = path
-    if (method !== "POST") return { request, method: "GET", action, providerId, url, query, body: {}, rawBody: undefined, cookies, headers: request.headers, clientAddress }
+    const parts: Parts = { action: path.action, providerId: path.providerId, url, query, cookies, headers, clientAddress }
+    if (method !== "POST") return authRequest(source, "GET", parts, {}, undefined)
     // A route may take a larger body than the kernel's limit (a SAML Response: its own limit is checked by the route).
-    const limit = registry.route(action)?.POST?.maxBodyBytes ?? MAX_BODY_BYTES
-    return withBody(request, { action, providerId, url, query, cookies, clientAddress }, limit)
+    const limit = registry.route(path.action)?.POST?.maxBodyBytes ?? MAX_BODY_BYTES
+    const text = readText(source, limit)
+    return typeof text === "string" ? withText(source, parts, text) : text instanceof Error ? text : withBody(source, parts, text)
   } catch {
     return bad("The request could not be read", "REQUEST_UNREADABLE")
   }
 }
 
-/** A POST: its body read and parsed, then the request the route sees. */
-async function withBody(
-  request: Request,
-  parts: Pick<AuthRequest, "action" | "providerId" | "url" | "query" | "cookies" | "clientAddress">,
-  limit: number,
-): Promise<AuthRequest | AuthError> {
+/** A POST whose body's text has been read: parsed, then the request the route sees. */
+function withText(source: RequestSource, parts: Parts, text: string): AuthRequest | AuthError {
+  const parsed = parseBody(parts.headers, text)
+  return parsed instanceof Error ? parsed : authRequest(source, "POST", parts, parsed.body, parsed.rawBody)
+}
+
+/** A POST whose body is still being read (a `Request`'s stream). */
+async function withBody(source: RequestSource, parts: Parts, reading: Promise<string | AuthError>): Promise<AuthRequest | AuthError> {
   try {
-    const text = await readText(request, limit)
-    if (typeof text !== "string") return text
-    const parsed = parseBody(request, text)
-    if (parsed instanceof Error) return parsed
-    const { action, providerId, url, query, cookies, clientAddress } = parts
-    return { request, method: "POST", action, providerId, url, query, body: parsed.body, rawBody: parsed.rawBody, cookies, headers: request.headers, clientAddress }
+    const text = await reading
+    return typeof text === "string" ? withText(source, parts, text) : text
   } catch {
     return bad("The request could not be read", "REQUEST_UNREADABLE")
   }

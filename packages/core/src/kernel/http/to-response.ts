@@ -8,7 +8,7 @@ import type { AuthResponse } from "../types/http.js"
 /** Nothing authlib answers may be stored by a shared cache. */
 const CACHE_CONTROL = "private, no-cache, no-store"
 
-export function wantsRedirectAsJson(request: Request): boolean {
+export function wantsRedirectAsJson(request: Pick<Request, "headers">): boolean {
   return request.headers.get("x-auth-return-redirect") === "1"
 }
 

@@ -79,7 +79,7 @@ export function foreignSessionCookies(req: AuthRequest, ctx: Context): Cookie[] 
  * Metadata), which clears it as before.
  */
 export function refusedSessionCookies(req: AuthRequest, ctx: Context): Cookie[] {
-  const mode = req.request.headers.get("sec-fetch-mode")
+  const mode = req.headers.get("sec-fetch-mode")
   return mode !== null && mode !== "navigate" ? [] : clearSessionCookie(req, ctx)
 }
 
