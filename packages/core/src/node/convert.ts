@@ -114,7 +114,7 @@ export async function toWebRequest(req: NodeRequest, options: ToWebRequestOption
  */
 export async function toIncomingRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<IncomingRequest> {
   const { url, method, headers, body } = await partsOf(req, options)
-  return new IncomingRequest(url, method, headers, typeof body === "string" ? new TextEncoder().encode(body) : body)
+  return new IncomingRequest(url, method, headers, typeof body === "string" ? Buffer.from(body) : body)
 }
 
 /** Writes `response` to `res`, every `Set-Cookie` as its own header line. */
