@@ -5,6 +5,7 @@ import type { JweCrypto, SealedParts } from "./crypto/interface.js"
 import type { KeyEntry, KeyLookup } from "./derive-key.js"
 import { saltOf, secretsOf } from "./params.js"
 import { tokenError } from "./errors.js"
+import { openedBy, type OpenedTokens } from "./opened.js"
 import type { JWT, JWTDecodeParams } from "./types.js"
 
 /** What `decode` needs from its runtime: the crypto and the derived-key cache built on it. */
@@ -26,6 +27,7 @@ function readHeader<K>(first: KeyEntry<K>, encoded: string): ProtectedHeader {
  * Tries each secret's key in rotation order. With a `kid`, only the key it names is tried (a `kid`
  * that no secret derives is rejected without trial decryption, as Auth.js does); without one,
  * every secret is tried in order. `first` is the first secret's A256CBC-HS512 key, already at hand.
+ * A token the first secret opens is remembered in `opened` (opened.ts); one of an older secret is not.
  */
 async function openWithSecrets<K>(
   ctx: DecodeContext<K>,
@@ -34,6 +36,8 @@ async function openWithSecrets<K>(
   header: ProtectedHeader,
   parts: SealedParts,
   first: KeyEntry<K>,
+  token: string,
+  opened: OpenedTokens,
 ): Promise<string> {
   let candidates = 0
   for (let i = 0; i < secrets.length; i++) {
@@ -41,7 +45,9 @@ async function openWithSecrets<K>(
     if (header.kid !== undefined && entry.kid !== header.kid) continue
     candidates++
     const plaintext = await ctx.crypto.open(entry.key, parts)
-    if (plaintext !== null) return plaintext
+    if (plaintext === null) continue
+    if (entry === first) opened.keep(token, { plaintext, header })
+    return plaintext
   }
   if (candidates === 0) {
     throw tokenError("KID_UNKNOWN", 'JWT "kid" matches none of the secrets', { secrets: secrets.length })
@@ -53,18 +59,30 @@ async function openWithSecrets<K>(
 
 /**
  * Decrypts and validates a token. `undefined`, `null` and `""` resolve `null` (no token is not an
- * error); every invalid token rejects with a `JWTSessionError` whose `code` names the cause.
+ * error); every invalid token rejects with a `JWTSessionError` whose `code` names the cause. A
+ * token the first secret opened lately is not decrypted again (opened.ts); its claims are checked
+ * on every call.
  */
 export async function decodeWith<K>(ctx: DecodeContext<K>, params: JWTDecodeParams): Promise<JWT | null> {
   const secrets = secretsOf(params.secret, "decode")
   const salt = saltOf(params.salt, "decode")
   const token: unknown = params.token
   if (token === undefined || token === null || token === "") return null
-  const parts = splitCompact(token)
+  // Anything but a string is refused by `splitCompact` (it throws: malformed).
+  if (typeof token !== "string") splitCompact(token)
+  const text = token as string
   const first = await ctx.keys(secrets[0]!, salt, "A256CBC-HS512")
+  const opened = openedBy(first)
+  const known = opened.get(text)
+  if (known !== undefined) return validPayload(known.header, known.plaintext)
+  const parts = splitCompact(text)
   const header = readHeader(first, parts.header)
   checkSegments(parts, header.enc)
-  const plaintext = await openWithSecrets(ctx, secrets, salt, header, parts, first)
+  return validPayload(header, await openWithSecrets(ctx, secrets, salt, header, parts, first, text, opened))
+}
+
+/** The payload of `plaintext`, once its claims hold now (checked for every decode, a remembered token's too). */
+function validPayload(header: ProtectedHeader, plaintext: string): JWT {
   const payload = parsePayload(plaintext)
   checkClaims(header.fields, payload, nowSeconds())
   return payload

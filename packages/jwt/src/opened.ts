@@ -1,0 +1,65 @@
+/**
+ * Tokens decrypted lately, per derived key: each token's plaintext and header, by the token's
+ * text. A browser sends the same cookie with every request (and a page often reads its session
+ * more than once), and decrypting the same text with the same key gives the same plaintext: a
+ * token found here is not decrypted again. Its claims are still checked on every `decode` (an
+ * expired token is refused however it was opened).
+ *
+ * Only tokens the key's own secret opened are kept, and the key is the first secret's: a token
+ * of an older secret is decrypted every time, so it is refused again as soon as that secret
+ * leaves the rotation. Memory stays bounded: two generations of at most `GENERATION` tokens of
+ * at most `MAX_TOKEN_LENGTH` characters each per key (the derived keys themselves are few and
+ * bounded, see derive-key.ts).
+ */
+import type { ProtectedHeader } from "./compact.js"
+
+/** A token as it was opened: its plaintext (the payload's JSON) and its protected header. */
+export interface Opened {
+  readonly plaintext: string
+  readonly header: ProtectedHeader
+}
+
+/** Tokens per generation: the last 256 to 512 tokens opened are found again. */
+const GENERATION = 256
+/** Longer tokens (a session carrying provider tokens, in several cookie chunks) are not kept. */
+const MAX_TOKEN_LENGTH = 4096
+
+/** The tokens one key opened lately (least recently found forgotten first, a generation at a time). */
+export class OpenedTokens {
+  #current = new Map<string, Opened>()
+  #previous = new Map<string, Opened>()
+
+  /** The opened token `token`, if it was opened lately. */
+  get(token: string): Opened | undefined {
+    const found = this.#current.get(token)
+    if (found !== undefined) return found
+    const older = this.#previous.get(token)
+    // Found again: it moves to the current generation, so tokens in use outlive those that are not.
+    if (older !== undefined) this.keep(token, older)
+    return older
+  }
+
+  /** Remembers `token` as opened. */
+  keep(token: string, opened: Opened): void {
+    if (token.length > MAX_TOKEN_LENGTH) return
+    if (this.#current.size >= GENERATION) {
+      this.#previous = this.#current
+      this.#current = new Map()
+    }
+    this.#current.set(token, opened)
+  }
+
+  /** Tokens held now (tests: the bound). */
+  get size(): number {
+    return this.#current.size + this.#previous.size
+  }
+}
+
+const byKey = new WeakMap<object, OpenedTokens>()
+
+/** The tokens `key` (a derived key's entry) opened lately. */
+export function openedBy(key: object): OpenedTokens {
+  let tokens = byKey.get(key)
+  if (tokens === undefined) byKey.set(key, (tokens = new OpenedTokens()))
+  return tokens
+}

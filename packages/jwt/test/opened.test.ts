@@ -1,0 +1,115 @@
+/**
+ * Tokens opened lately (src/opened.ts): a token decoded again is not decrypted again, but its claims
+ * are checked every time; only the first secret's tokens are remembered, so a secret that leaves
+ * the rotation takes its tokens with it; another salt, a changed character or another first
+ * secret decrypts (and refuses) as before; memory stays bounded.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { createJwtFunctions } from "../src/api.js"
+import type { JweCrypto } from "../src/crypto/interface.js"
+import { nodeCrypto } from "../src/crypto/node.js"
+import { webCrypto } from "../src/crypto/web.js"
+import { OpenedTokens } from "../src/opened.js"
+import { JWTSessionError } from "../src/index.js"
+import { OLD_SECRET, PAYLOAD, SALT, SECRET, flipBit, joseToken, now } from "./helpers.js"
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** The token functions on `backend`, counting its decryptions. */
+function counted<K>(backend: JweCrypto<K>) {
+  const calls = { open: 0 }
+  const jwt = createJwtFunctions<K>({ ...backend, open: (key, parts) => (calls.open++, backend.open(key, parts)) })
+  return { jwt, calls }
+}
+
+async function code(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(() => expect.fail("expected a rejection"), (e: unknown) => e)
+  expect(error).toBeInstanceOf(JWTSessionError)
+  return (error as JWTSessionError).code
+}
+
+describe.each([["node:crypto", nodeCrypto], ["WebCrypto", webCrypto]] as const)("%s", (_, backend) => {
+  it("decrypts a token once: the same token decodes again without a decryption, to an equal payload of its own", async () => {
+    const { jwt, calls } = counted(backend as JweCrypto<unknown>)
+    const token = await jwt.encode({ token: PAYLOAD, secret: SECRET, salt: SALT })
+    const first = await jwt.decode({ token, secret: SECRET, salt: SALT })
+    const second = await jwt.decode({ token, secret: [SECRET, OLD_SECRET], salt: SALT })
+    expect(calls.open).toBe(1)
+    expect(second).toEqual(first)
+    expect(second).not.toBe(first)
+    // A caller that changes its payload changes nothing the next decode answers.
+    second!.name = "Mallory"
+    expect((await jwt.decode({ token, secret: SECRET, salt: SALT }))!.name).toBe(PAYLOAD.name)
+  })
+
+  it("checks the claims of a remembered token on every decode: expired is refused", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] })
+    vi.setSystemTime(new Date("2026-11-29T08:00:00Z"))
+    const { jwt, calls } = counted(backend as JweCrypto<unknown>)
+    const token = await jwt.encode({ token: PAYLOAD, secret: SECRET, salt: SALT, maxAge: 60 })
+    expect(await jwt.decode({ token, secret: SECRET, salt: SALT })).toMatchObject(PAYLOAD)
+    vi.setSystemTime(new Date("2026-11-29T08:10:00Z"))
+    expect(await code(jwt.decode({ token, secret: SECRET, salt: SALT }))).toBe("TOKEN_EXPIRED")
+    expect(calls.open).toBe(1)
+  })
+
+  it("never remembers a token an older secret opened: once that secret leaves the rotation, its token is refused", async () => {
+    const { jwt, calls } = counted(backend as JweCrypto<unknown>)
+    const old = await jwt.encode({ token: PAYLOAD, secret: OLD_SECRET, salt: SALT })
+    expect(await jwt.decode({ token: old, secret: [SECRET, OLD_SECRET], salt: SALT })).toMatchObject(PAYLOAD)
+    expect(await jwt.decode({ token: old, secret: [SECRET, OLD_SECRET], salt: SALT })).toMatchObject(PAYLOAD)
+    // Decrypted both times (its kid names the old secret's key), never taken from memory.
+    expect(calls.open).toBe(2)
+    expect(await code(jwt.decode({ token: old, secret: SECRET, salt: SALT }))).toBe("KID_UNKNOWN")
+  })
+
+  it("the same for a token without a kid, tried with every secret in turn", async () => {
+    const { jwt, calls } = counted(backend as JweCrypto<unknown>)
+    const old = await joseToken({ ...PAYLOAD, exp: now() + 60 }, { secret: OLD_SECRET, kid: null })
+    expect(await jwt.decode({ token: old, secret: [SECRET, OLD_SECRET], salt: SALT })).toMatchObject(PAYLOAD)
+    expect(await jwt.decode({ token: old, secret: [SECRET, OLD_SECRET], salt: SALT })).toMatchObject(PAYLOAD)
+    expect(calls.open).toBe(4)
+    expect(await code(jwt.decode({ token: old, secret: SECRET, salt: SALT }))).toBe("DECRYPTION_FAILED")
+    // Made with the first secret, it is remembered.
+    const current = await joseToken({ ...PAYLOAD, exp: now() + 60 }, { kid: null })
+    await jwt.decode({ token: current, secret: [SECRET, OLD_SECRET], salt: SALT })
+    await jwt.decode({ token: current, secret: [SECRET, OLD_SECRET], salt: SALT })
+    expect(calls.open).toBe(6)
+  })
+
+  it("keeps tokens per key: another first secret or salt decrypts (and refuses) as before; a changed character is another token", async () => {
+    const { jwt } = counted(backend as JweCrypto<unknown>)
+    const token = await jwt.encode({ token: PAYLOAD, secret: SECRET, salt: SALT })
+    expect(await jwt.decode({ token, secret: SECRET, salt: SALT })).toMatchObject(PAYLOAD)
+    expect(await code(jwt.decode({ token, secret: OLD_SECRET, salt: SALT }))).toBe("KID_UNKNOWN")
+    expect(await code(jwt.decode({ token, secret: SECRET, salt: "another.salt" }))).toBe("KID_UNKNOWN")
+    expect(await code(jwt.decode({ token: flipBit(token, 3), secret: SECRET, salt: SALT }))).toMatch(/DECRYPTION_FAILED|TOKEN_MALFORMED/)
+    expect(await jwt.decode({ token, secret: SECRET, salt: SALT })).toMatchObject(PAYLOAD)
+  })
+})
+
+describe("OpenedTokens", () => {
+  const opened = { plaintext: "{}", header: { enc: "A256CBC-HS512" as const, fields: {} } }
+
+  it("holds at most two generations of 256 tokens, keeping the ones found again", () => {
+    const tokens = new OpenedTokens()
+    for (let i = 0; i < 10_000; i++) {
+      tokens.keep(`token-${i}`, opened)
+      // One token in use all along: found again every time, it is never forgotten.
+      expect(tokens.get("token-0")).toBe(opened)
+    }
+    expect(tokens.size).toBeLessThanOrEqual(512)
+    expect(tokens.get("token-9999")).toBe(opened)
+    expect(tokens.get("token-5000")).toBeUndefined()
+  })
+
+  it("does not keep a token longer than 4,096 characters", () => {
+    const tokens = new OpenedTokens()
+    tokens.keep("x".repeat(4097), opened)
+    expect(tokens.size).toBe(0)
+    tokens.keep("x".repeat(4096), opened)
+    expect(tokens.get("x".repeat(4096))).toBe(opened)
+  })
+})
