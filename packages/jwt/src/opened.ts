@@ -24,19 +24,35 @@ const GENERATION = 256
 /** Longer tokens (a session carrying provider tokens, in several cookie chunks) are not kept. */
 const MAX_TOKEN_LENGTH = 4096
 
-/** The tokens one key opened lately (least recently found forgotten first, a generation at a time). */
+/** Characters of a token's end that key it: its tag (and for short tags a little ciphertext). */
+const KEY_LENGTH = 32
+
+/** A token kept: its whole text, which a look-up by its end must match, and how it was opened. */
+interface Kept {
+  readonly token: string
+  readonly opened: Opened
+}
+
+/**
+ * The tokens one key opened lately (least recently found forgotten first, a generation at a time).
+ * Looked up by the token's last characters, then compared whole: a cookie is a new string on every
+ * request, and hashing all its 600 characters for the look-up cost more than the rest of a hit. A
+ * text that shares the end of a kept token but differs anywhere else is not found.
+ */
 export class OpenedTokens {
-  #current = new Map<string, Opened>()
-  #previous = new Map<string, Opened>()
+  #current = new Map<string, Kept>()
+  #previous = new Map<string, Kept>()
 
   /** The opened token `token`, if it was opened lately. */
   get(token: string): Opened | undefined {
-    const found = this.#current.get(token)
-    if (found !== undefined) return found
-    const older = this.#previous.get(token)
+    const key = token.slice(-KEY_LENGTH)
+    const found = this.#current.get(key)
+    if (found !== undefined) return found.token === token ? found.opened : undefined
+    const older = this.#previous.get(key)
+    if (older === undefined || older.token !== token) return undefined
     // Found again: it moves to the current generation, so tokens in use outlive those that are not.
-    if (older !== undefined) this.keep(token, older)
-    return older
+    this.keep(token, older.opened)
+    return older.opened
   }
 
   /** Remembers `token` as opened. */
@@ -46,7 +62,7 @@ export class OpenedTokens {
       this.#previous = this.#current
       this.#current = new Map()
     }
-    this.#current.set(token, opened)
+    this.#current.set(token.slice(-KEY_LENGTH), { token, opened })
   }
 
   /** Tokens held now (tests: the bound). */

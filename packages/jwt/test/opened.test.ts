@@ -27,7 +27,7 @@ function counted<K>(backend: JweCrypto<K>) {
 async function code(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(() => expect.fail("expected a rejection"), (e: unknown) => e)
   expect(error).toBeInstanceOf(JWTSessionError)
-  return (error as JWTSessionError).code
+  return (error as JWTSessionError).code ?? ""
 }
 
 describe.each([["node:crypto", nodeCrypto], ["WebCrypto", webCrypto]] as const)("%s", (_, backend) => {
@@ -103,6 +103,19 @@ describe("OpenedTokens", () => {
     expect(tokens.size).toBeLessThanOrEqual(512)
     expect(tokens.get("token-9999")).toBe(opened)
     expect(tokens.get("token-5000")).toBeUndefined()
+  })
+
+  it("finds a token by its whole text: another text with the same end is not found", () => {
+    const tokens = new OpenedTokens()
+    const end = "T".repeat(32)
+    tokens.keep(`aaaa.${end}`, opened)
+    expect(tokens.get(`aaaa.${end}`)).toBe(opened)
+    expect(tokens.get(`aaab.${end}`)).toBeUndefined()
+    expect(tokens.get(end)).toBeUndefined()
+    // Short texts key by themselves.
+    tokens.keep("abc", opened)
+    expect(tokens.get("abc")).toBe(opened)
+    expect(tokens.get("bc")).toBeUndefined()
   })
 
   it("does not keep a token longer than 4,096 characters", () => {
