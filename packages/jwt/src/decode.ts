@@ -5,7 +5,7 @@ import type { JweCrypto, SealedParts } from "./crypto/interface.js"
 import type { KeyEntry, KeyLookup } from "./derive-key.js"
 import { saltOf, secretsOf } from "./params.js"
 import { tokenError } from "./errors.js"
-import { openedBy, type OpenedTokens } from "./opened.js"
+import { openedTokens } from "./opened.js"
 import type { JWT, JWTDecodeParams } from "./types.js"
 
 /** What `decode` needs from its runtime: the crypto and the derived-key cache built on it. */
@@ -27,7 +27,7 @@ function readHeader<K>(first: KeyEntry<K>, encoded: string): ProtectedHeader {
  * Tries each secret's key in rotation order. With a `kid`, only the key it names is tried (a `kid`
  * that no secret derives is rejected without trial decryption, as Auth.js does); without one,
  * every secret is tried in order. `first` is the first secret's A256CBC-HS512 key, already at hand.
- * A token the first secret opens is remembered in `opened` (opened.ts); one of an older secret is not.
+ * A token the first secret opens is remembered (opened.ts); one of an older secret is not.
  */
 async function openWithSecrets<K>(
   ctx: DecodeContext<K>,
@@ -37,7 +37,6 @@ async function openWithSecrets<K>(
   parts: SealedParts,
   first: KeyEntry<K>,
   token: string,
-  opened: OpenedTokens,
 ): Promise<string> {
   let candidates = 0
   for (let i = 0; i < secrets.length; i++) {
@@ -46,7 +45,7 @@ async function openWithSecrets<K>(
     candidates++
     const plaintext = await ctx.crypto.open(entry.key, parts)
     if (plaintext === null) continue
-    if (entry === first) opened.keep(token, { plaintext, header })
+    if (entry === first) openedTokens.keep(first, token, { plaintext, header })
     return plaintext
   }
   if (candidates === 0) {
@@ -72,13 +71,12 @@ export async function decodeWith<K>(ctx: DecodeContext<K>, params: JWTDecodePara
   if (typeof token !== "string") splitCompact(token)
   const text = token as string
   const first = await ctx.keys(secrets[0]!, salt, "A256CBC-HS512")
-  const opened = openedBy(first)
-  const known = opened.get(text)
+  const known = openedTokens.get(first, text)
   if (known !== undefined) return validPayload(known.header, known.plaintext)
   const parts = splitCompact(text)
   const header = readHeader(first, parts.header)
   checkSegments(parts, header.enc)
-  return validPayload(header, await openWithSecrets(ctx, secrets, salt, header, parts, first, text, opened))
+  return validPayload(header, await openWithSecrets(ctx, secrets, salt, header, parts, first, text))
 }
 
 /** The payload of `plaintext`, once its claims hold now (checked for every decode, a remembered token's too). */

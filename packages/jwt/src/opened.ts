@@ -1,15 +1,14 @@
 /**
- * Tokens decrypted lately, per derived key: each token's plaintext and header, by the token's
- * text. A browser sends the same cookie with every request (and a page often reads its session
+ * Tokens decrypted lately: each token's plaintext and header, by the derived key that opened it and
+ * the token's text. A browser sends the same cookie with every request (and a page often reads its session
  * more than once), and decrypting the same text with the same key gives the same plaintext: a
  * token found here is not decrypted again. Its claims are still checked on every `decode` (an
  * expired token is refused however it was opened).
  *
  * Only tokens the key's own secret opened are kept, and the key is the first secret's: a token
  * of an older secret is decrypted every time, so it is refused again as soon as that secret
- * leaves the rotation. Memory stays bounded: two generations of at most `GENERATION` tokens of
- * at most `MAX_TOKEN_LENGTH` characters each per key (the derived keys themselves are few and
- * bounded, see derive-key.ts).
+ * leaves the rotation. Memory stays bounded, whatever the number of keys: two generations of at
+ * most `GENERATION` tokens of at most `MAX_TOKEN_LENGTH` characters each, in all.
  */
 import type { ProtectedHeader } from "./compact.js"
 
@@ -27,14 +26,15 @@ const MAX_TOKEN_LENGTH = 4096
 /** Characters of a token's end that key it: its tag (and for short tags a little ciphertext). */
 const KEY_LENGTH = 32
 
-/** A token kept: its whole text, which a look-up by its end must match, and how it was opened. */
+/** A token kept: the key that opened it and its whole text, which a look-up must match, and how it was opened. */
 interface Kept {
+  readonly key: object
   readonly token: string
   readonly opened: Opened
 }
 
 /**
- * The tokens one key opened lately (least recently found forgotten first, a generation at a time).
+ * Tokens opened lately (least recently found forgotten first, a generation at a time).
  * Looked up by the token's last characters, then compared whole: a cookie is a new string on every
  * request, and hashing all its 600 characters for the look-up cost more than the rest of a hit. A
  * text that shares the end of a kept token but differs anywhere else is not found.
@@ -43,26 +43,26 @@ export class OpenedTokens {
   #current = new Map<string, Kept>()
   #previous = new Map<string, Kept>()
 
-  /** The opened token `token`, if it was opened lately. */
-  get(token: string): Opened | undefined {
-    const key = token.slice(-KEY_LENGTH)
-    const found = this.#current.get(key)
-    if (found !== undefined) return found.token === token ? found.opened : undefined
-    const older = this.#previous.get(key)
-    if (older === undefined || older.token !== token) return undefined
+  /** `token` as `key` (a derived key's entry) opened it lately, if it did. */
+  get(key: object, token: string): Opened | undefined {
+    const end = token.slice(-KEY_LENGTH)
+    const found = this.#current.get(end)
+    if (found !== undefined) return found.key === key && found.token === token ? found.opened : undefined
+    const older = this.#previous.get(end)
+    if (older === undefined || older.key !== key || older.token !== token) return undefined
     // Found again: it moves to the current generation, so tokens in use outlive those that are not.
-    this.keep(token, older.opened)
+    this.keep(key, token, older.opened)
     return older.opened
   }
 
-  /** Remembers `token` as opened. */
-  keep(token: string, opened: Opened): void {
+  /** Remembers that `key` opened `token`. */
+  keep(key: object, token: string, opened: Opened): void {
     if (token.length > MAX_TOKEN_LENGTH) return
     if (this.#current.size >= GENERATION) {
       this.#previous = this.#current
       this.#current = new Map()
     }
-    this.#current.set(token.slice(-KEY_LENGTH), { token, opened })
+    this.#current.set(token.slice(-KEY_LENGTH), { key, token, opened })
   }
 
   /** Tokens held now (tests: the bound). */
@@ -71,11 +71,5 @@ export class OpenedTokens {
   }
 }
 
-const byKey = new WeakMap<object, OpenedTokens>()
-
-/** The tokens `key` (a derived key's entry) opened lately. */
-export function openedBy(key: object): OpenedTokens {
-  let tokens = byKey.get(key)
-  if (tokens === undefined) byKey.set(key, (tokens = new OpenedTokens()))
-  return tokens
-}
+/** The tokens every key opened lately, in one bounded table. */
+export const openedTokens = new OpenedTokens()

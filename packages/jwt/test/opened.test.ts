@@ -92,37 +92,47 @@ describe.each([["node:crypto", nodeCrypto], ["WebCrypto", webCrypto]] as const)(
 
 describe("OpenedTokens", () => {
   const opened = { plaintext: "{}", header: { enc: "A256CBC-HS512" as const, fields: {} } }
+  const key = {}
 
   it("holds at most two generations of 256 tokens, keeping the ones found again", () => {
     const tokens = new OpenedTokens()
     for (let i = 0; i < 10_000; i++) {
-      tokens.keep(`token-${i}`, opened)
+      tokens.keep(key, `token-${i}`, opened)
       // One token in use all along: found again every time, it is never forgotten.
-      expect(tokens.get("token-0")).toBe(opened)
+      expect(tokens.get(key, "token-0")).toBe(opened)
     }
     expect(tokens.size).toBeLessThanOrEqual(512)
-    expect(tokens.get("token-9999")).toBe(opened)
-    expect(tokens.get("token-5000")).toBeUndefined()
+    expect(tokens.get(key, "token-9999")).toBe(opened)
+    expect(tokens.get(key, "token-5000")).toBeUndefined()
   })
 
   it("finds a token by its whole text: another text with the same end is not found", () => {
     const tokens = new OpenedTokens()
     const end = "T".repeat(32)
-    tokens.keep(`aaaa.${end}`, opened)
-    expect(tokens.get(`aaaa.${end}`)).toBe(opened)
-    expect(tokens.get(`aaab.${end}`)).toBeUndefined()
-    expect(tokens.get(end)).toBeUndefined()
+    tokens.keep(key, `aaaa.${end}`, opened)
+    expect(tokens.get(key, `aaaa.${end}`)).toBe(opened)
+    expect(tokens.get(key, `aaab.${end}`)).toBeUndefined()
+    expect(tokens.get(key, end)).toBeUndefined()
     // Short texts key by themselves.
-    tokens.keep("abc", opened)
-    expect(tokens.get("abc")).toBe(opened)
-    expect(tokens.get("bc")).toBeUndefined()
+    tokens.keep(key, "abc", opened)
+    expect(tokens.get(key, "abc")).toBe(opened)
+    expect(tokens.get(key, "bc")).toBeUndefined()
+  })
+
+  it("answers a token only for the key that opened it, and holds 512 at most whatever the number of keys", () => {
+    const tokens = new OpenedTokens()
+    tokens.keep(key, "the-token", opened)
+    expect(tokens.get({}, "the-token")).toBeUndefined()
+    expect(tokens.get(key, "the-token")).toBe(opened)
+    for (let i = 0; i < 2_000; i++) tokens.keep({}, `token-${i}`, opened)
+    expect(tokens.size).toBeLessThanOrEqual(512)
   })
 
   it("does not keep a token longer than 4,096 characters", () => {
     const tokens = new OpenedTokens()
-    tokens.keep("x".repeat(4097), opened)
+    tokens.keep(key, "x".repeat(4097), opened)
     expect(tokens.size).toBe(0)
-    tokens.keep("x".repeat(4096), opened)
-    expect(tokens.get("x".repeat(4096))).toBe(opened)
+    tokens.keep(key, "x".repeat(4096), opened)
+    expect(tokens.get(key, "x".repeat(4096))).toBe(opened)
   })
 })
