@@ -101,6 +101,15 @@ export function pairedRatio(a: Figures, b: Figures): number {
   return ratios[Math.floor((ratios.length - 1) / 2)]!
 }
 
+/**
+ * Median over rounds of a's p50 less b's p50 (microseconds): what a costs beyond b in absolute
+ * terms, paired like `pairedRatio`.
+ */
+export function pairedDifference(a: Figures, b: Figures): number {
+  const differences = a.roundP50s.map((p50, i) => p50 - b.roundP50s[i]!).sort((x, y) => x - y)
+  return differences[Math.floor((differences.length - 1) / 2)]!
+}
+
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
 /** Prints one table row per task. */
