@@ -24,9 +24,10 @@ export class RequestConversionError extends Error {
   }
 }
 
-function headersOf(req: IncomingMessage): Headers {
+/** The request's headers as they came (`rawHeaders`: duplicates kept, in order). */
+export function headersOf(req: Pick<IncomingMessage, "rawHeaders">): Headers {
   const headers = new Headers()
-  const raw = req.rawHeaders
+  const raw = req.rawHeaders ?? []
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!
     // HTTP/2 pseudo-headers (":path") are not header names a Request accepts.

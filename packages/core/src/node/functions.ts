@@ -14,7 +14,7 @@ import { InvalidRequest } from "../kernel/errors/errors.js"
 import type { AnyServerFunction } from "../kernel/run/server-function.js"
 import { serverFunctions, type ServerFunctions } from "../server-functions.js"
 import type { AuthConfig } from "../kernel/types/config.js"
-import type { NodeRequest } from "./convert.js"
+import { headersOf, type NodeRequest } from "./convert.js"
 import { withEnvDefaults } from "./env.js"
 
 /** A root server function for the app, without a request: `(config, ...rest)`. */
@@ -34,13 +34,7 @@ export type NodeServerFunction<F> = F extends (request: Request, config: AuthCon
  * builds it.
  */
 function requestOf(req: NodeRequest, config: AuthConfig): Request {
-  const headers = new Headers()
-  const raw = req.rawHeaders ?? []
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!
-    // HTTP/2 pseudo-headers (":path") are not header names a Request accepts.
-    if (!name.startsWith(":")) headers.append(name, raw[i + 1]!)
-  }
+  const headers = headersOf(req)
   const scheme = (req.socket as TLSSocket | undefined)?.encrypted ? "https" : "http"
   try {
     const origin = config.url ? new URL(String(config.url)).origin : `${scheme}://${req.headers.host ?? "localhost"}`
