@@ -91,8 +91,10 @@ const redisSession: BenchModule = {
     printFigures("GET /session in-process, one request at a time (latency in microseconds)", figures)
     const f = (name: string) => figures.get(`GET /session, ${name}`)!
     console.table(Object.keys(configs).map((name) => ({ path: name, "round trips per request": perRequest[name] })))
-    console.log(`\nin-process: database only / cache hit ${fmt(f(DB_ONLY).mean / f(CACHED).mean, 2)}x (p50 ${fmt(f(DB_ONLY).p50 / f(CACHED).p50, 2)}x), target >= 2; ` +
-      `cache hit / JWT ${fmt(f(CACHED).mean / f(JWT).mean, 2)}x (p50 ${fmt(f(CACHED).p50 / f(JWT).p50, 2)}x), target <= 1.5`)
+    // One request at a time is latency (a loopback round trip to another process against a JWT read
+    // that decrypts nothing it has opened before): the targets (issues 25 and 38) are read over HTTP, below.
+    console.log(`\nin-process, one request at a time: database only / cache hit ${fmt(f(DB_ONLY).mean / f(CACHED).mean, 2)}x (p50 ${fmt(f(DB_ONLY).p50 / f(CACHED).p50, 2)}x); ` +
+      `cache hit / JWT ${fmt(f(CACHED).mean / f(JWT).mean, 2)}x (p50 ${fmt(f(CACHED).p50 / f(JWT).p50, 2)}x); the targets are read over HTTP`)
     const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 6)
     const rps: Record<string, number> = {}
     const cpu: Record<string, Record<string, number>> = {}
