@@ -1,8 +1,9 @@
 /**
- * The PostgreSQL side of the database bench: a throwaway PostgreSQL 15 cluster (the xata adapter's
- * test helper: temp data dir, free loopback port, stopped at the end) with `pg_stat_statements`
- * preloaded when the server has it, pools whose statements are counted in node, and the CPU time
- * of the one backend that serves a pool (`/proc/<pid>/schedstat`, in nanoseconds).
+ * The PostgreSQL side of the database bench: a throwaway PostgreSQL 15 cluster
+ * (`@authlib/e2e-kit/pg-cluster`: temp data dir, free loopback port, stopped at the end) with
+ * `pg_stat_statements` preloaded when the server has it, pools whose statements are counted in
+ * node, and the CPU time of the one backend that serves a pool (`/proc/<pid>/schedstat`, in
+ * nanoseconds).
  *
  * The server is started from the pinned bench process, so it runs on the same core as node (as in
  * the measurement of issue 27): one request at a time, the latency is node's CPU plus the server's.

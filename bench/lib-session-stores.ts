@@ -12,8 +12,9 @@ import { cpus } from "node:os"
 import { createClient } from "redis"
 import type { Adapter, AdapterUser } from "@authlib/core"
 import { migrate } from "@authlib/xata-adapter"
-import { findRedisServer, startRedisServer } from "../packages/redis/test/helpers/redis-server.js"
-import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
+import { findRedisServer, startRedisServer } from "@authlib/e2e-kit/redis-server"
+import { startPostgres } from "@authlib/e2e-kit/pg-cluster"
+import { pgSchema } from "@authlib/e2e-kit/pg-schema"
 
 const hasTaskset = spawnSync("taskset", ["-V"]).status === 0
 
@@ -59,7 +60,7 @@ export async function autocannonApart(url: string, cookie: string, seconds: numb
 /** Redis and PostgreSQL with the schema `schemaName` migrated; null when a server binary is missing. */
 export async function startSessionStores(schemaName: string) {
   const bin = findRedisServer()
-  const postgres = await unpinned(() => startPostgres())
+  const postgres = await unpinned(() => startPostgres("the session stores bench"))
   if (!bin || !postgres) {
     postgres?.stop()
     return null

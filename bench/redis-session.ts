@@ -20,8 +20,9 @@ import { encode } from "@authlib/jwt"
 import { withRedisCache } from "@authlib/redis"
 import { XataAdapter, migrate } from "@authlib/xata-adapter"
 import { autocannonApart, seedSession, unpinned } from "./lib-session-stores.js"
-import { findRedisServer, startRedisServer } from "../packages/redis/test/helpers/redis-server.js"
-import { pgSchema, startPostgres } from "../packages/redis/test/helpers/postgres.js"
+import { findRedisServer, startRedisServer } from "@authlib/e2e-kit/redis-server"
+import { startPostgres } from "@authlib/e2e-kit/pg-cluster"
+import { pgSchema } from "@authlib/e2e-kit/pg-schema"
 import type { BenchModule } from "./lib-bench.js"
 import { fmt, measure, printFigures } from "./lib-measure.js"
 import { cpuPer, parentOf, processTreeCpu } from "./lib-proc-cpu.js"
@@ -38,7 +39,7 @@ const redisSession: BenchModule = {
   async run(options) {
     const bin = findRedisServer()
     // The servers run on every core, as on machines of their own: the bench process alone is pinned.
-    const postgres = await unpinned(() => startPostgres())
+    const postgres = await unpinned(() => startPostgres("the redis-session bench"))
     if (!bin || !postgres) {
       console.log("SKIPPED: needs redis-server and PostgreSQL (DATABASE_URL or the server binaries)")
       return

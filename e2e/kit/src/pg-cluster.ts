@@ -69,3 +69,23 @@ export async function startPgCluster(binDir: string, settings: readonly string[]
     },
   }
 }
+
+/** A PostgreSQL server for a test or a bench: `DATABASE_URL`'s, or a throwaway cluster. */
+export type Postgres = PgCluster
+
+/**
+ * `DATABASE_URL` when given, else a throwaway cluster from the PostgreSQL binaries; null when
+ * neither is available, after a warning naming `purpose`. Under CI, where `.ci/setup` installs the
+ * binaries, their absence is an error, never a silent skip.
+ */
+export async function startPostgres(purpose: string): Promise<Postgres | null> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop() {} }
+  const bin = findPgBin()
+  if (!bin) {
+    const message = `${purpose} needs DATABASE_URL or the PostgreSQL server binaries (Debian: apt-get install postgresql)`
+    if (process.env.CI === "true" || process.env.CI === "1") throw new Error(message)
+    console.warn(`\n[postgres] SKIPPING: ${message}\n`)
+    return null
+  }
+  return startPgCluster(bin)
+}

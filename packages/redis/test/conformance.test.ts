@@ -5,7 +5,7 @@
 import { afterAll, inject, test } from "vitest"
 import { MemoryAdapter, createMemoryStore, dumpStore, runBasicTests, type MemoryStore, type TestDb } from "@authlib/adapter-test"
 import { withRedisCache } from "../src/index.js"
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
+import { startRedisServer, type RedisServer } from "@authlib/e2e-kit/redis-server"
 import { closeClient, connectClient, type Client } from "./helpers/app.js"
 
 const bin = inject("redisServer")

@@ -5,7 +5,7 @@
  * by not running (CI installs it with .ci/setup).
  */
 import type { TestProject } from "vitest/node"
-import { findRedisServer } from "./helpers/redis-server.js"
+import { findRedisServer } from "@authlib/e2e-kit/redis-server"
 
 declare module "vitest" {
   export interface ProvidedContext {

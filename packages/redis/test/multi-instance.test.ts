@@ -11,8 +11,9 @@ import { createClient } from "redis"
 import { afterAll, beforeAll, expect, inject, test } from "vitest"
 import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { XataAdapter, migrate } from "@authlib/xata-adapter"
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
-import { pgSchema, startPostgres, type PgSchema, type Postgres } from "./helpers/postgres.js"
+import { startRedisServer, type RedisServer } from "@authlib/e2e-kit/redis-server"
+import { startPostgres, type Postgres } from "@authlib/e2e-kit/pg-cluster"
+import { pgSchema, type PgSchema } from "@authlib/e2e-kit/pg-schema"
 
 const bin = inject("redisServer")
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
@@ -65,7 +66,7 @@ let schema: PgSchema | undefined
 let instances: Child[] = []
 let email = ""
 beforeAll(async () => {
-  ;[redis, postgres] = await Promise.all([startRedisServer(bin), startPostgres()])
+  ;[redis, postgres] = await Promise.all([startRedisServer(bin), startPostgres("the multi-instance test")])
   if (!postgres) return
   schema = pgSchema(postgres.url, "redis_multi")
   await schema.create()

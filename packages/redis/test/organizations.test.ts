@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { MemoryAdapter, createMemoryStore } from "@authlib/adapter-test"
 import { createOrganization, hasPermission, inviteMember, acceptInvitation, removeMember, setActiveOrganization, updateMemberRole, type Adapter, type AdapterUser, type AuthConfig, type InvitationMessage } from "@authlib/core"
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
+import { startRedisServer, type RedisServer } from "@authlib/e2e-kit/redis-server"
 import { Browser, ORIGIN, closeClient, counted, instance, type Instance } from "./helpers/app.js"
 
 let server: RedisServer

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { MemoryAdapter, createMemoryStore } from "@authlib/adapter-test"
 import type { Adapter, AdapterSession, AdapterUser } from "@authlib/core"
 import { withRedisCache } from "../src/index.js"
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
+import { startRedisServer, type RedisServer } from "@authlib/e2e-kit/redis-server"
 import { closeClient, connectClient, gated, makeUser, type Client } from "./helpers/app.js"
 
 const bin = inject("redisServer")

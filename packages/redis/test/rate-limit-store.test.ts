@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { Auth, type AuthConfig } from "@authlib/core"
 import { runRateLimitStoreTests } from "@authlib/adapter-test"
 import { AuthlibRedisError, RedisRateLimitStore } from "../src/index.js"
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
+import { startRedisServer, type RedisServer } from "@authlib/e2e-kit/redis-server"
 
 const bin = inject("redisServer")
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { MemoryAdapter, createMemoryStore } from "@authlib/adapter-test"
 import { revokeOtherSessions, revokeUserSessions, signOutEverywhere, type Adapter } from "@authlib/core"
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js"
+import { startRedisServer, type RedisServer } from "@authlib/e2e-kit/redis-server"
 import { Browser, closeClient, counted, instance, makeUser, type Instance } from "./helpers/app.js"
 
 const bin = inject("redisServer")

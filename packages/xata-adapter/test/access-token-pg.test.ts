@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url"
 import { clients, startLocalOP, type LocalOP } from "@authlib/e2e-kit/oidc/local-op"
 import { afterAll, beforeAll, expect, inject, test } from "vitest"
 import { migrate, XataAdapter } from "../src/index.js"
-import { pgSchema } from "./helpers/pg-schema.js"
+import { pgSchema } from "@authlib/e2e-kit/pg-schema"
 
 /**
  * Core's OAuth test helpers, loaded by URL at run time: a static import would pull core's sources

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import type { Adapter, AdapterAccount } from "@authlib/core"
 import { XataAdapter, XataAdapterError, migrate } from "../src/index.js"
-import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+import { pgSchema, type PgSchema } from "@authlib/e2e-kit/pg-schema"
 
 const url = inject("databaseUrl")
 

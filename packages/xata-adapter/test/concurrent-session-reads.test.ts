@@ -10,7 +10,7 @@ import pg from "pg"
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { Auth, type AuthConfig } from "@authlib/core"
 import { XataAdapter, migrate, type PGliteLike, type PgClientLike } from "../src/index.js"
-import { pgSchema } from "./helpers/pg-schema.js"
+import { pgSchema } from "@authlib/e2e-kit/pg-schema"
 
 const ORIGIN = "http://localhost:3000"
 const SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"

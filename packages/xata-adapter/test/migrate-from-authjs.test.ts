@@ -13,7 +13,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { afterAll, describe, expect, inject, it } from "vitest"
 import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { migrateFromAuthJs, XataAdapter, XataAdapterError, type AdapterClient } from "../src/index.js"
-import { pgSchema } from "./helpers/pg-schema.js"
+import { pgSchema } from "@authlib/e2e-kit/pg-schema"
 
 const SECRET = "authjs-to-authlib-shared-secret-0123456789"
 const ORIGIN = "http://localhost:3000"

@@ -16,7 +16,7 @@ import { PostgresRateLimitStore, XataAdapter, migrate, schemaSql, MIGRATIONS, ty
 import { applyMigrations } from "../src/migrate.js"
 import { toExecutor } from "../src/executors/index.js"
 import { runCli } from "../src/cli-run.js"
-import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+import { pgSchema, type PgSchema } from "@authlib/e2e-kit/pg-schema"
 
 const url = inject("databaseUrl")
 /** Every version, and the latest: derived, so adding a migration changes no expectation below. */

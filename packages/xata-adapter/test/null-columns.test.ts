@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import type { AdapterAuthenticator } from "@authlib/core"
 import { XataAdapter, migrate, type XataClientLike } from "../src/index.js"
-import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+import { pgSchema, type PgSchema } from "@authlib/e2e-kit/pg-schema"
 
 const url = inject("databaseUrl")
 

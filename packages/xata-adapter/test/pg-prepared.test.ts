@@ -8,7 +8,7 @@ import { createHash } from "node:crypto"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { XataAdapter, migrate } from "../src/index.js"
-import { pgSchema, type PgSchema } from "./helpers/pg-schema.js"
+import { pgSchema, type PgSchema } from "@authlib/e2e-kit/pg-schema"
 
 const url = inject("databaseUrl")
 

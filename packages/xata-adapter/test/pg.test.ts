@@ -2,7 +2,7 @@ import { inject, test } from "vitest"
 import { runBasicTests } from "@authlib/adapter-test"
 import { XataAdapter, migrate } from "../src/index.js"
 import { directDb } from "./helpers/direct-db.js"
-import { pgSchema } from "./helpers/pg-schema.js"
+import { pgSchema } from "@authlib/e2e-kit/pg-schema"
 
 const url = inject("databaseUrl")
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest"
 import { runRateLimitStoreTests } from "@authlib/adapter-test"
 import { PostgresRateLimitStore, migrate } from "../src/index.js"
-import { pgSchema } from "./helpers/pg-schema.js"
+import { pgSchema } from "@authlib/e2e-kit/pg-schema"
 import { startScript, type ChildScript } from "./helpers/child-script.js"
 
 const url = inject("databaseUrl")

@@ -7,7 +7,7 @@
 import { afterAll, expect, inject, test } from "vitest"
 import { stepAt, totp } from "@authlib/e2e-kit/totp"
 import { XataAdapter, migrate } from "../src/index.js"
-import { pgSchema } from "./helpers/pg-schema.js"
+import { pgSchema } from "@authlib/e2e-kit/pg-schema"
 import { startScript, type ChildScript } from "./helpers/child-script.js"
 import { appBrowser, twoFactorAppConfig } from "./helpers/two-factor-app.js"
 

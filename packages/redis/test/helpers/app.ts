@@ -8,7 +8,7 @@ import { createClient } from "redis"
 import { CookieJar } from "@authlib/e2e-kit/cookie-jar"
 import { Auth, type Adapter, type AdapterUser, type AuthConfig } from "@authlib/core"
 import { withRedisCache, type RedisCacheOptions } from "../../src/index.js"
-import { startRedisServer, type RedisServer } from "./redis-server.js"
+import { startRedisServer, type RedisServer } from "@authlib/e2e-kit/redis-server"
 
 export const SECRET = "redis-cache-tests-secret-0123456789-abcdefghijklmnop"
 export const ORIGIN = "http://localhost:3000"

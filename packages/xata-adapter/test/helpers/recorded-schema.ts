@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll } from "vitest"
 import { migrate, type PgClientLike } from "../../src/index.js"
-import { pgSchema, type PgSchema } from "./pg-schema.js"
+import { pgSchema, type PgSchema } from "@authlib/e2e-kit/pg-schema"
 
 export function recordedSchema(url: string, label: string) {
   const statements: string[] = []

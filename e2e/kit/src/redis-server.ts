@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { freePort } from "@authlib/e2e-kit/free-port"
+import { freePort } from "./free-port.js"
 
 export interface RedisServer {
   url: string
