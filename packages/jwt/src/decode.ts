@@ -5,7 +5,7 @@ import type { JweCrypto, SealedParts } from "./crypto/interface.js"
 import type { KeyEntry, KeyLookup } from "./derive-key.js"
 import { saltOf, secretsOf } from "./params.js"
 import { tokenError } from "./errors.js"
-import { openedTokens } from "./opened.js"
+import { openedTokens, payloadOf } from "./opened.js"
 import type { JWT, JWTDecodeParams } from "./types.js"
 
 /** What `decode` needs from its runtime: the crypto and the derived-key cache built on it. */
@@ -72,16 +72,15 @@ export async function decodeWith<K>(ctx: DecodeContext<K>, params: JWTDecodePara
   const text = token as string
   const first = await ctx.keys(secrets[0]!, salt, "A256CBC-HS512")
   const known = openedTokens.get(first, text)
-  if (known !== undefined) return validPayload(known.header, known.plaintext)
+  if (known !== undefined) return validPayload(known.header, payloadOf(known))
   const parts = splitCompact(text)
   const header = readHeader(first, parts.header)
   checkSegments(parts, header.enc)
-  return validPayload(header, await openWithSecrets(ctx, secrets, salt, header, parts, first, text))
+  return validPayload(header, parsePayload(await openWithSecrets(ctx, secrets, salt, header, parts, first, text)))
 }
 
-/** The payload of `plaintext`, once its claims hold now (checked for every decode, a remembered token's too). */
-function validPayload(header: ProtectedHeader, plaintext: string): JWT {
-  const payload = parsePayload(plaintext)
+/** `payload`, once its claims hold now (checked for every decode, a remembered token's too). */
+function validPayload(header: ProtectedHeader, payload: JWT): JWT {
   checkClaims(header.fields, payload, nowSeconds())
   return payload
 }

@@ -9,7 +9,7 @@ import { createJwtFunctions } from "../src/api.js"
 import type { JweCrypto } from "../src/crypto/interface.js"
 import { nodeCrypto } from "../src/crypto/node.js"
 import { webCrypto } from "../src/crypto/web.js"
-import { OpenedTokens } from "../src/opened.js"
+import { OpenedTokens, copyPayload } from "../src/opened.js"
 import { JWTSessionError } from "../src/index.js"
 import { OLD_SECRET, PAYLOAD, SALT, SECRET, flipBit, joseToken, now } from "./helpers.js"
 
@@ -42,6 +42,30 @@ describe.each([["node:crypto", nodeCrypto], ["WebCrypto", webCrypto]] as const)(
     // A caller that changes its payload changes nothing the next decode answers.
     second!.name = "Mallory"
     expect((await jwt.decode({ token, secret: SECRET, salt: SALT }))!.name).toBe(PAYLOAD.name)
+  })
+
+  it("answers a remembered token's nested objects and arrays as copies of their own, an own `__proto__` key kept as JSON.parse keeps it", async () => {
+    const { jwt, calls } = counted(backend as JweCrypto<unknown>)
+    const payload = JSON.parse('{"sub":"u1","__proto__":{"admin":true},"org":{"roles":["owner",{"id":"r2"}]},"10":"ten","n":null}')
+    const token = await jwt.encode({ token: payload, secret: SECRET, salt: SALT })
+    const first = (await jwt.decode({ token, secret: SECRET, salt: SALT }))!
+    const second = (await jwt.decode({ token, secret: SECRET, salt: SALT }))!
+    expect(calls.open).toBe(1)
+    for (const decoded of [first, second]) {
+      expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype)
+      expect(Object.hasOwn(decoded, "__proto__")).toBe(true)
+      expect((decoded as { admin?: unknown }).admin).toBeUndefined()
+    }
+    // The same keys in the same order (an integer-like key first, as JSON.parse orders it).
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first))
+    const org = (decoded: typeof first) => decoded.org as { roles: [string, { id: string }] }
+    org(second).roles[1].id = "changed"
+    org(second).roles.push("extra")
+    ;(second["__proto__"] as { admin: boolean }).admin = false
+    const third = (await jwt.decode({ token, secret: SECRET, salt: SALT }))!
+    expect(org(third).roles).toEqual(["owner", { id: "r2" }])
+    expect(third["__proto__"]).toEqual({ admin: true })
+    expect(calls.open).toBe(1)
   })
 
   it("checks the claims of a remembered token on every decode: expired is refused", async () => {
@@ -87,6 +111,45 @@ describe.each([["node:crypto", nodeCrypto], ["WebCrypto", webCrypto]] as const)(
     expect(await code(jwt.decode({ token, secret: SECRET, salt: "another.salt" }))).toBe("KID_UNKNOWN")
     expect(await code(jwt.decode({ token: flipBit(token, 3), secret: SECRET, salt: SALT }))).toMatch(/DECRYPTION_FAILED|TOKEN_MALFORMED/)
     expect(await jwt.decode({ token, secret: SECRET, salt: SALT })).toMatchObject(PAYLOAD)
+  })
+})
+
+describe("copyPayload", () => {
+  /** A random JSON value: objects with integer-like and `__proto__` keys, arrays, strings, numbers, booleans, null. */
+  function randomJson(depth: number, next: () => number): unknown {
+    const pick = Math.floor(next() * (depth > 3 ? 4 : 6))
+    if (pick === 0) return Math.floor(next() * 2_000_000) / 7 - 100_000
+    if (pick === 1) return next().toString(36).slice(2)
+    if (pick === 2) return next() < 0.5 ? null : next() < 0.5
+    if (pick === 3) return "√é\u{1F600}".repeat(Math.floor(next() * 3))
+    if (pick === 4) return Array.from({ length: Math.floor(next() * 4) }, () => randomJson(depth + 1, next))
+    const keys = ["sub", "__proto__", "0", "7", "constructor", "a b", "toString", "exp"]
+    const text = keys.filter(() => next() < 0.5).map((key) => `${JSON.stringify(key)}:${JSON.stringify(randomJson(depth + 1, next))}`)
+    return JSON.parse(`{${text.join(",")}}`)
+  }
+
+  it("gives what JSON.parse of the value's text gives, sharing no object with it", () => {
+    let seed = 38
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+    const objects = (value: unknown, into: object[] = []): object[] => {
+      if (typeof value === "object" && value !== null) {
+        into.push(value)
+        for (const key of Object.keys(value)) objects((value as Record<string, unknown>)[key], into)
+      }
+      return into
+    }
+    for (let i = 0; i < 2_000; i++) {
+      const value = randomJson(0, next)
+      const copy = copyPayload(value)
+      // The same keys in the same order with the same values (vitest's toStrictEqual reads an own
+      // `constructor` key as the object's type, so the text is compared).
+      expect(JSON.stringify(copy)).toBe(JSON.stringify(value))
+      const originals = new Set(objects(value))
+      for (const object of objects(copy)) {
+        expect(originals.has(object)).toBe(false)
+        expect(Object.getPrototypeOf(object)).toBe(Array.isArray(object) ? Array.prototype : Object.prototype)
+      }
+    }
   })
 })
 
