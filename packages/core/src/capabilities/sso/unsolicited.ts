@@ -33,7 +33,7 @@ export async function relayStateTarget(req: AuthRequest, ctx: Context): Promise<
   const url = typeof relayState === "string" && relayState.length <= MAX_RELAY_STATE ? relayState : ""
   try {
     // The kernel's own resolution, as for a `callbackUrl` field: the `redirect` callback decides.
-    return await resolveCallbackUrl({ ...req, body: { callbackUrl: url }, query: {} }, ctx, false)
+    return await resolveCallbackUrl({ body: { callbackUrl: url }, query: {}, cookies: req.cookies }, ctx, false)
   } catch (err) {
     if (err instanceof InvalidCallbackUrl) return ctx.origin
     throw err

@@ -11,7 +11,10 @@ import type { AuthRequest, Context } from "../types/http.js"
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/
 
-function candidate(req: AuthRequest, ctx: Context, useCookie: boolean): string | undefined {
+/** What the callback URL is read from: never the whole request, so a caller can hand in parts of its own. */
+type CallbackUrlSource = Pick<AuthRequest, "body" | "query" | "cookies">
+
+function candidate(req: CallbackUrlSource, ctx: Context, useCookie: boolean): string | undefined {
   const fromBody = req.body.callbackUrl
   if (typeof fromBody === "string" && fromBody !== "") return fromBody
   if (req.query.callbackUrl) return req.query.callbackUrl
@@ -34,7 +37,7 @@ function viaDefaultRedirect(url: string, baseUrl: string): string {
 }
 
 /** Validates the requested callback URL; default: the application origin. */
-export async function resolveCallbackUrl(req: AuthRequest, ctx: Context, useCookie: boolean): Promise<string> {
+export async function resolveCallbackUrl(req: CallbackUrlSource, ctx: Context, useCookie: boolean): Promise<string> {
   const url = candidate(req, ctx, useCookie) ?? ctx.origin
   const { callbacks } = ctx.config
   const out: unknown = callbacks.redirect === defaultRedirect

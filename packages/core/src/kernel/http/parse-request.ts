@@ -185,18 +185,48 @@ function parseBody(headers: Headers, text: string): { body: Record<string, unkno
 type Parts = Pick<AuthRequest, "action" | "providerId" | "url" | "query" | "cookies" | "headers" | "clientAddress">
 
 /**
- * The `AuthRequest` of `source`: a `Request` is its own `request`; a binding's `IncomingRequest`
- * makes one only when `request` is read (incoming.ts).
+ * The `AuthRequest` of a binding's `IncomingRequest`, which makes its `Request` only when `request`
+ * is read (incoming.ts). A class, so `request` is a getter of the prototype: an object literal
+ * with a getter of its own takes V8's slow path, about 0.5 us per request on Node 20 (against
+ * 7 ns for a plain one).
  */
-function authRequest(source: RequestSource, method: "GET" | "POST", parts: Parts, body: Readonly<Record<string, unknown>>, rawBody: string | undefined): AuthRequest {
-  const { action, providerId, url, query, cookies, headers, clientAddress } = parts
-  if (!(source instanceof IncomingRequest)) return { request: source, method, action, providerId, url, query, body, rawBody, cookies, headers, clientAddress }
-  return {
-    get request() {
-      return source.request
-    },
-    method, action, providerId, url, query, body, rawBody, cookies, headers, clientAddress,
+class IncomingAuthRequest implements AuthRequest {
+  readonly #source: IncomingRequest
+  readonly action: AuthAction
+  readonly providerId: string | undefined
+  readonly url: URL
+  readonly query: Readonly<Record<string, string>>
+  readonly cookies: Readonly<Record<string, string>>
+  readonly headers: Headers
+  readonly clientAddress: string | undefined
+
+  constructor(
+    source: IncomingRequest,
+    readonly method: "GET" | "POST",
+    parts: Parts,
+    readonly body: Readonly<Record<string, unknown>>,
+    readonly rawBody: string | undefined,
+  ) {
+    this.#source = source
+    this.action = parts.action
+    this.providerId = parts.providerId
+    this.url = parts.url
+    this.query = parts.query
+    this.cookies = parts.cookies
+    this.headers = parts.headers
+    this.clientAddress = parts.clientAddress
   }
+
+  get request(): Request {
+    return this.#source.request
+  }
+}
+
+/** The `AuthRequest` of `source`: a `Request` is its own `request`. */
+function authRequest(source: RequestSource, method: "GET" | "POST", parts: Parts, body: Readonly<Record<string, unknown>>, rawBody: string | undefined): AuthRequest {
+  if (source instanceof IncomingRequest) return new IncomingAuthRequest(source, method, parts, body, rawBody)
+  const { action, providerId, url, query, cookies, headers, clientAddress } = parts
+  return { request: source, method, action, providerId, url, query, body, rawBody, cookies, headers, clientAddress }
 }
 
 /**
