@@ -9,7 +9,7 @@
  *     taskset -c 0 node --import tsx redis-ab.ts 7 2
  *
  * Arguments: rounds (default 7) and seconds per run (default 2); AB_PAUSE_MS (default 6000) pauses
- * before each run. The "before" builds are `dist`
+ * before each run; AB_JWT=1 adds the JWT read (no store) of each build. The "before" builds are `dist`
  * folders placed where their own imports resolve (a copy under the package's `node_modules`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
@@ -19,6 +19,7 @@ import type { Adapter, AuthConfig } from "@authlib/core"
 import * as afterNode from "@authlib/core/node"
 import * as afterRedis from "@authlib/redis"
 import { XataAdapter } from "@authlib/xata-adapter"
+import { encode } from "@authlib/jwt"
 import { autocannonApart, seedSession, startSessionStores } from "./lib-session-stores.js"
 
 const [roundsArg = "7", secondsArg = "2"] = process.argv.slice(2)
@@ -34,16 +35,21 @@ if (!stores) throw new Error("needs redis-server and PostgreSQL")
 const { redis, schema } = stores
 const db = XataAdapter(schema.pool)
 const { user, token } = await seedSession(db)
-const cookie = `authlib.session-token=${token}`
+const databaseCookie = `authlib.session-token=${token}`
+const jwtCookie = `authlib.session-token=${await encode({ token: { sub: user.id, name: user.name, email: user.email }, secret, salt: "authlib.session-token" })}`
 const configOf = (adapter: Adapter): AuthConfig => ({ providers: [], secret, trustHost: true, logger: quiet, adapter, session: { strategy: "database" } })
+const jwtConfig: AuthConfig = { providers: [], secret, trustHost: true, logger: quiet, session: { strategy: "jwt" } }
 const variants: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
   "database, before": beforeNode.toNodeHandler(configOf(db)),
   "database, after": afterNode.toNodeHandler(configOf(db)),
   "cache hit, before": beforeNode.toNodeHandler(configOf(beforeRedisModule.withRedisCache(db, { client: redis, prefix: "ab:before:" }))),
   "cache hit, after": afterNode.toNodeHandler(configOf(afterRedis.withRedisCache(db, { client: redis, prefix: "ab:after:" }))),
+  ...(process.env.AB_JWT === "1" ? { "jwt, before": beforeNode.toNodeHandler(jwtConfig), "jwt, after": afterNode.toNodeHandler(jwtConfig) } : {}),
 }
+const cookieOf = (name: string) => (name.startsWith("jwt") ? jwtCookie : databaseCookie)
 const servers: Record<string, { url: string; close(): void }> = {}
 for (const [name, handler] of Object.entries(variants)) {
+  const cookie = cookieOf(name)
   const server = createServer((req, res) => handler(req, res))
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/auth/session`
@@ -51,7 +57,7 @@ for (const [name, handler] of Object.entries(variants)) {
   if (body?.user?.name !== user.name) throw new Error(`${name} answered ${JSON.stringify(body)}`)
   servers[name] = { url, close: () => (server.closeAllConnections(), server.close()) }
 }
-async function run(url: string, seconds: string): Promise<{ rps: number; cpu: number }> {
+async function run(url: string, cookie: string, seconds: string): Promise<{ rps: number; cpu: number }> {
   const cpu = process.cpuUsage()
   const { rps, total } = await autocannonApart(url, cookie, seconds)
   const used = process.cpuUsage(cpu)
@@ -62,13 +68,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const names = Object.keys(variants)
 const figures: Record<string, { rps: number[]; cpu: number[] }> = Object.fromEntries(names.map((n) => [n, { rps: [], cpu: [] }]))
 try {
-  for (const name of names) await run(servers[name]!.url, "1") // warm-up
+  for (const name of names) await run(servers[name]!.url, cookieOf(name), "1") // warm-up
   for (let round = 0; round < Number(roundsArg); round++) {
     // Reversed every other round: each build takes both positions.
     for (const name of round % 2 ? [...names].reverse() : names) {
       // A pause lets what a run left behind (node-redis's 5 s command timers) settle outside the next run.
       await new Promise((resolve) => setTimeout(resolve, pauseMs))
-      const r = await run(servers[name]!.url, secondsArg)
+      const r = await run(servers[name]!.url, cookieOf(name), secondsArg)
       figures[name]!.rps.push(r.rps)
       figures[name]!.cpu.push(r.cpu)
     }
