@@ -26,14 +26,23 @@ export class RequestConversionError extends Error {
 
 /** The request's headers as they came (`rawHeaders`: duplicates kept, in order). */
 export function headersOf(req: Pick<IncomingMessage, "rawHeaders">): Headers {
+  return copiedHeaders(req).headers
+}
+
+/** `headersOf`, and their size as core counts it (`IncomingRequest.headerBytes`), each line as received. */
+function copiedHeaders(req: Pick<IncomingMessage, "rawHeaders">): { headers: Headers; bytes: number } {
   const headers = new Headers()
   const raw = req.rawHeaders ?? []
+  let bytes = 0
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!
+    const value = raw[i + 1]!
     // HTTP/2 pseudo-headers (":path") are not header names a Request accepts.
-    if (!name.startsWith(":")) headers.append(name, raw[i + 1]!)
+    if (name.startsWith(":")) continue
+    headers.append(name, value)
+    bytes += name.length + value.length + 4
   }
-  return headers
+  return { headers, bytes }
 }
 
 /** Reads at most `limit` bytes; more is an error, and the rest of the stream is discarded. */
@@ -87,6 +96,8 @@ interface NodeRequestParts {
   url: URL
   method: string
   headers: Headers
+  /** The headers' size, counted as they were copied. */
+  headerBytes: number
   /** The body as read, or as a framework's parser left it; undefined for a GET or HEAD. */
   body: Uint8Array<ArrayBuffer> | string | undefined
 }
@@ -97,10 +108,10 @@ async function partsOf(req: NodeRequest, options: ToWebRequestOptions): Promise<
   const scheme = (req.socket as TLSSocket).encrypted ? "https" : "http"
   const url = new URL(req.originalUrl ?? req.url ?? "/", options.origin ?? `${scheme}://${host}`)
   const method = req.method ?? "GET"
-  const headers = headersOf(req)
-  if (method === "GET" || method === "HEAD") return { url, method, headers, body: undefined }
+  const { headers, bytes: headerBytes } = copiedHeaders(req)
+  if (method === "GET" || method === "HEAD") return { url, method, headers, headerBytes, body: undefined }
   const body = parsedBody(req) ?? new Uint8Array(await readBody(req, (options.maxBodyBytes ?? MAX_BODY_BYTES) + 1))
-  return { url, method, headers, body }
+  return { url, method, headers, headerBytes, body }
 }
 
 /** The Web `Request` of a Node request (Express mounts included: `originalUrl` wins over `url`). */
@@ -114,8 +125,8 @@ export async function toWebRequest(req: NodeRequest, options: ToWebRequestOption
  * unless a route asks for one (kernel/http/incoming.ts).
  */
 export async function toIncomingRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<IncomingRequest> {
-  const { url, method, headers, body } = await partsOf(req, options)
-  return new IncomingRequest(url, method, headers, typeof body === "string" ? Buffer.from(body) : body)
+  const { url, method, headers, headerBytes, body } = await partsOf(req, options)
+  return new IncomingRequest(url, method, headers, typeof body === "string" ? Buffer.from(body) : body, headerBytes)
 }
 
 /** Writes `response` to `res`, every `Set-Cookie` as its own header line. */

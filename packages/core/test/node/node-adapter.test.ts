@@ -208,6 +208,17 @@ describe("node:http", () => {
     expect(JSON.parse(trace.body)).toMatchObject({ error: "MethodNotAllowed" })
   })
 
+  it("counts the headers it copied against core's limit: past 16 KiB in all (split over several lines too) is a 431, under it is read", async () => {
+    // node's own parser stops at 16 KiB by default; an app may raise it, and core's limit still holds.
+    const origin = await listen(createServer({ maxHeaderSize: 128 * 1024 }, toNodeHandler(config())))
+    const huge = await raw(origin, "/auth/session", { headers: { "x-junk": "y".repeat(20 * 1024) } })
+    expect(huge.status).toBe(431)
+    expect(JSON.parse(huge.body)).toMatchObject({ code: "HEADERS_TOO_LARGE" })
+    const split = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`x-part-${i}`, "z".repeat(3 * 1024)]))
+    expect((await raw(origin, "/auth/session", { headers: split })).status).toBe(431)
+    expect((await raw(origin, "/auth/session", { headers: { "x-junk": "y".repeat(12 * 1024) } })).status).toBe(200)
+  })
+
   it("getSession appends a refreshed session cookie after the app's own, and reads no session from a forged cookie", async () => {
     const cfg = config({ session: { updateAge: 0 } })
     const auth = toNodeHandler(cfg)

@@ -17,6 +17,11 @@ export class IncomingRequest {
     readonly headers: Headers,
     /** The body as read (undefined: none was read, as for a GET). */
     readonly body: Uint8Array | undefined,
+    /**
+     * The headers' size as received (each line's name, value and 4 more bytes), counted where the
+     * binding copied them; undefined: core counts `headers` (parse-request.ts).
+     */
+    readonly headerBytes?: number,
   ) {}
 
   /**
