@@ -60,6 +60,31 @@ describe.skipIf(url === null)("prepared statements on a node-postgres pool", () 
     expect(rows).toEqual([{ n: 1 }])
   })
 
+  test("a pool of one connection answers many statements at once and gets its connection back after each, failures included", async () => {
+    const adapter = XataAdapter(pool)
+    const { user, sessionToken } = await userWithSession(adapter)
+    const reads = await Promise.all(Array.from({ length: 40 }, () => adapter.getSessionAndUser(sessionToken)))
+    expect(reads.every((read) => read?.user.id === user.id)).toBe(true)
+    // A statement the server refuses (a second user with the same address) rejects, and the connection is released.
+    await expect(adapter.createUser({ id: crypto.randomUUID(), email: user.email, emailVerified: null })).rejects.toThrow()
+    expect((await adapter.getSessionAndUser(sessionToken))?.user).toEqual(user)
+    expect([pool.totalCount, pool.idleCount, pool.waitingCount]).toEqual([1, 1, 0])
+  })
+
+  test("a node-postgres Client (not a pool) gets the same prepared statements", async () => {
+    const client = new pg.Client({ connectionString: schema.url })
+    await client.connect()
+    try {
+      const adapter = XataAdapter(client)
+      const { user, sessionToken } = await userWithSession(adapter)
+      expect((await adapter.getSessionAndUser(sessionToken))?.user).toEqual(user)
+      const names = (await client.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'authlib\\_%'`)).rows as { name: string }[]
+      expect(names.length).toBeGreaterThanOrEqual(3)
+    } finally {
+      await client.end()
+    }
+  })
+
   test("a wrapper with query and connect gets plain statements", async () => {
     const texts: unknown[] = []
     const wrapper = { query: (text: string, values?: unknown[]) => (texts.push(text), pool.query(text, values)), connect: () => pool.connect() }
