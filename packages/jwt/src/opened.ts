@@ -1,9 +1,10 @@
 /**
- * Tokens decrypted lately: each token's payload and header, by the derived key that opened it and
+ * Tokens decrypted lately: each token's plaintext and header, by the derived key that opened it and
  * the token's text. A browser sends the same cookie with every request (and a page often reads its session
  * more than once), and decrypting the same text with the same key gives the same plaintext: a
- * token found here is not decrypted or parsed again. Its claims are still checked on every `decode` (an
- * expired token is refused however it was opened), and every `decode` gets a copy of its own.
+ * token found here is not decrypted again, and its payload is parsed once more at most (`payloadOf`).
+ * Its claims are still checked on every `decode` (an expired token is refused however it was
+ * opened), and every `decode` gets a copy of its own.
  *
  * Only tokens the key's own secret opened are kept, and the key is the first secret's: a token
  * of an older secret is decrypted every time, so it is refused again as soon as that secret
